@@ -1,7 +1,15 @@
 import { relative } from 'node:path';
+import { type BuiltSpec, buildSpec, writeFinal } from './pipeline.ts';
 import { table } from './report.ts';
-import { buildSpec, writeFinal, type BuiltSpec } from './pipeline.ts';
-import { isServiceName, SERVICE_KINDS, SERVICE_NAMES, type ServiceName, DEFAULT_SPECS_ROOT, specPaths } from './services.ts';
+import {
+  DEFAULT_SPECS_ROOT,
+  isServiceName,
+  mirrorFromEnv,
+  SERVICE_KINDS,
+  SERVICE_NAMES,
+  type ServiceName,
+  specPaths,
+} from './services.ts';
 import { updateSpec } from './update.ts';
 import { lintWithRedocly, validateDocument } from './validate.ts';
 
@@ -22,7 +30,7 @@ function parseServices(args: string[], only?: (s: ServiceName) => boolean): Serv
 class UsageError extends Error {}
 
 async function sync(services: ServiceName[]): Promise<boolean> {
-  const mirror = process.env.SPECS_MIRROR || undefined;
+  const mirror = mirrorFromEnv();
   const built: BuiltSpec[] = [];
   for (const service of services) {
     const spec = await buildSpec(service, { mirror });
@@ -56,7 +64,9 @@ async function sync(services: ServiceName[]): Promise<boolean> {
   let ok = true;
   for (const { spec, lint, invalid } of checks) {
     if (lint.problems.length > 0) {
-      console.log(`\n${spec.service}: redocly (${relative(process.cwd(), lint.file)}):\n  ${lint.problems.join('\n  ')}`);
+      console.log(
+        `\n${spec.service}: redocly (${relative(process.cwd(), lint.file)}):\n  ${lint.problems.join('\n  ')}`,
+      );
     }
     if (lint.errors > 0) ok = false;
     if (invalid) {
@@ -64,12 +74,14 @@ async function sync(services: ServiceName[]): Promise<boolean> {
       ok = false;
     }
   }
-  console.log(`\nfinal documents: ${built.map((spec) => relative(process.cwd(), specPaths(spec.service).final)).join(', ')}`);
+  console.log(
+    `\nfinal documents: ${built.map((spec) => relative(process.cwd(), specPaths(spec.service).final)).join(', ')}`,
+  );
   return ok;
 }
 
 async function update(services: ServiceName[]): Promise<boolean> {
-  const mirror = process.env.SPECS_MIRROR || undefined;
+  const mirror = mirrorFromEnv();
   for (const service of services) {
     const result = await updateSpec(service, { mirror });
     if (!result.changed) {
@@ -91,7 +103,9 @@ async function update(services: ServiceName[]): Promise<boolean> {
       console.log('  (the previous document is not in specs/.cache; run specs:sync before updating to get a summary)');
     }
     if (result.overlayProblem) {
-      console.log(`  the overlay needs attention before specs:sync will pass:\n  ${result.overlayProblem.replaceAll('\n', '\n  ')}`);
+      console.log(
+        `  the overlay needs attention before specs:sync will pass:\n  ${result.overlayProblem.replaceAll('\n', '\n  ')}`,
+      );
     }
   }
   return true;

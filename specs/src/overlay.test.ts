@@ -18,7 +18,9 @@ describe('applyOverlay', () => {
   it('merges an update into every selected object, recursively, without touching the input', () => {
     const result = applyOverlay(
       base,
-      overlay([{ target: '$.paths.*.get', update: { operationId: 'op', responses: { '404': { description: 'no' } } } }]),
+      overlay([
+        { target: '$.paths.*.get', update: { operationId: 'op', responses: { '404': { description: 'no' } } } },
+      ]),
     );
     expect(result.paths['/a.json'].get).toEqual({
       operationId: 'op',
@@ -71,7 +73,11 @@ describe('applyOverlay', () => {
       /non-empty/,
     );
     expect(() =>
-      validateOverlay({ overlay: '1.0.0', info: { title: 'a', version: '1' }, actions: [{ target: '$', update: {}, remove: true }] }),
+      validateOverlay({
+        overlay: '1.0.0',
+        info: { title: 'a', version: '1' },
+        actions: [{ target: '$', update: {}, remove: true }],
+      }),
     ).toThrow(/exactly one/);
   });
 });

@@ -66,8 +66,10 @@ export function validateOverlay(value: unknown): Overlay {
     if (!isObject(action) || typeof action.target !== 'string') {
       throw new OverlayError(`action #${index + 1} needs a string "target"`);
     }
-    if ((action.remove === true) === ('update' in action)) {
-      throw new OverlayError(`${describe(action as unknown as OverlayAction, index)}: give exactly one of "update" or "remove: true"`);
+    if ((action.remove === true) === 'update' in action) {
+      throw new OverlayError(
+        `${describe(action as unknown as OverlayAction, index)}: give exactly one of "update" or "remove: true"`,
+      );
     }
   });
   return value as unknown as Overlay;

@@ -37,7 +37,11 @@ describe('findPathConflicts', () => {
   });
 
   it('treats a literal as disjoint from an integer, enum or pattern parameter that rejects it', () => {
-    for (const schema of [{ type: 'integer' }, { type: 'string', enum: ['paid', 'pending'] }, { type: 'string', pattern: '^[0-9]+$' }]) {
+    for (const schema of [
+      { type: 'integer' },
+      { type: 'string', enum: ['paid', 'pending'] },
+      { type: 'string', pattern: '^[0-9]+$' },
+    ]) {
       const conflicts = findPathConflicts(
         documentWith({ '/orders/search.json': [], '/orders/{id}.json': [pathParam('id', schema)] }),
       );
@@ -70,8 +74,16 @@ describe('findPathConflicts', () => {
       }),
     );
     expect(conflicts.map((c) => [c.kind, c.paths[0], c.detail])).toEqual([
-      ['parameter-mismatch', '/apps/{code}/billing.json', 'GET declares path parameters [code, date] but the template has [code]'],
-      ['parameter-mismatch', '/shipping_methods.json', 'GET declares path parameters [enabled] but the template has []'],
+      [
+        'parameter-mismatch',
+        '/apps/{code}/billing.json',
+        'GET declares path parameters [code, date] but the template has [code]',
+      ],
+      [
+        'parameter-mismatch',
+        '/shipping_methods.json',
+        'GET declares path parameters [enabled] but the template has []',
+      ],
       ['parameter-mismatch', '/orders/{id}/history.json', 'GET declares path parameters [] but the template has [id]'],
     ]);
   });

@@ -5,7 +5,7 @@ import { readLock, type SpecLock } from './lock.ts';
 import { listOperations, type OpenApiDocument } from './openapi.ts';
 import { applyOverlay, validateOverlay } from './overlay.ts';
 import { findPathConflicts, type PathConflict } from './paths.ts';
-import { type ServiceName, SERVICE_KINDS, specPaths } from './services.ts';
+import { SERVICE_KINDS, type ServiceName, specPaths } from './services.ts';
 import { readPinned, type SourceOptions, sha256 } from './source.ts';
 
 export interface PipelineOptions extends SourceOptions {

@@ -1,5 +1,5 @@
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
 
 /** The three services agent-apis ships clients for. */
 export const SERVICE_NAMES = ['directory', 'store', 'trust'] as const;
@@ -19,6 +19,14 @@ export const SERVICE_KINDS: Record<ServiceName, ServiceKind> = {
 
 /** The `specs/` folder of this checkout (tests may point the pipeline at a copy). */
 export const DEFAULT_SPECS_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The repository root; a relative SPECS_MIRROR is resolved against it, whatever the working directory. */
+export const REPO_ROOT = resolve(DEFAULT_SPECS_ROOT, '..');
+
+/** The mirror folder named by SPECS_MIRROR, as an absolute path, or undefined to use the network. */
+export function mirrorFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
+  return env.SPECS_MIRROR ? resolve(REPO_ROOT, env.SPECS_MIRROR) : undefined;
+}
 
 export interface SpecPaths {
   lock: string;

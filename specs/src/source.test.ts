@@ -38,7 +38,9 @@ describe('readPinned', () => {
   it('explains a missing mirror file', async () => {
     const error = await readPinned(storeLock, { mirror: '/nonexistent/mirror' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpecSourceError);
-    expect((error as Error).message).toMatch(/store: cannot read the mirrored document \/nonexistent\/mirror\/store\/openapi\.json \(ENOENT\)/);
+    expect((error as Error).message).toMatch(
+      /store: cannot read the mirrored document \/nonexistent\/mirror\/store\/openapi\.json \(ENOENT\)/,
+    );
   });
 
   it('explains an unreachable URL and suggests the mirror', async () => {
@@ -52,7 +54,9 @@ describe('readPinned', () => {
 
   it('reports an HTTP error status from the source', async () => {
     const fetch = vi.fn().mockResolvedValue(new Response('gone', { status: 404, statusText: 'Not Found' }));
-    await expect(readPinned(storeLock, { fetch })).rejects.toThrow(`store: ${storeLock.source} answered HTTP 404 Not Found`);
+    await expect(readPinned(storeLock, { fetch })).rejects.toThrow(
+      `store: ${storeLock.source} answered HTTP 404 Not Found`,
+    );
   });
 
   it('fills the directory base URL from the environment, or says which variable is missing', async () => {

@@ -1,10 +1,10 @@
-import { cp, mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DEFAULT_SPECS_ROOT } from './services.ts';
+import { DEFAULT_SPECS_ROOT, mirrorFromEnv, REPO_ROOT } from './services.ts';
 
 /** The mirror of upstream documents the tests read (never copied into the repo). */
-export const MIRROR = resolve(process.env.SPECS_MIRROR ?? join(DEFAULT_SPECS_ROOT, '../../shared/specs-mirror'));
+export const MIRROR = mirrorFromEnv() ?? resolve(REPO_ROOT, '../shared/specs-mirror');
 
 /** A scratch copy of `specs/` (locks, overlays, hand-written documents) for tests that write. */
 export async function scratchSpecsRoot(): Promise<string> {

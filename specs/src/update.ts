@@ -96,5 +96,12 @@ export async function updateSpec(
   }
 
   await writeLock(paths.lock, next);
-  return { service, previous, next, changed: true, ...(summary ? { summary } : {}), ...(overlayProblem ? { overlayProblem } : {}) };
+  return {
+    service,
+    previous,
+    next,
+    changed: true,
+    ...(summary ? { summary } : {}),
+    ...(overlayProblem ? { overlayProblem } : {}),
+  };
 }
