@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AgentApiError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  createRequestContext,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestValidationError,
+  UnprocessableEntityError,
+} from './errors.js';
+import { REDACTED } from './redact.js';
+
+const productRequest = () =>
+  new Request('https://store.example.test/v1/products/p1.json', { headers: { authorization: 'Bearer tok-abcdef123' } });
+const productContext = () =>
+  createRequestContext(productRequest(), { id: 'getProduct', route: 'GET /v1/products/{id}.json' });
+
+describe('APIError.fromResponse', () => {
+  it.each([
+    [400, BadRequestError],
+    [401, AuthenticationError],
+    [403, PermissionDeniedError],
+    [404, NotFoundError],
+    [409, ConflictError],
+    [422, UnprocessableEntityError],
+    [429, RateLimitError],
+    [500, InternalServerError],
+    [502, InternalServerError],
+    [503, InternalServerError],
+    [504, InternalServerError],
+  ])('maps %i to %o', async (status, errorClass) => {
+    const error = await APIError.fromResponse(new Response('{}', { status }), productContext());
+    expect(error).toBeInstanceOf(errorClass);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).toBeInstanceOf(AgentApiError);
+    expect(error.status).toBe(status);
+    expect(error.name).toBe(errorClass.name);
+  });
+
+  it.each([405, 410, 418])('maps %i, which has no subclass, to a plain APIError', async (status) => {
+    const error = await APIError.fromResponse(new Response('', { status }), productContext());
+    expect(error.constructor).toBe(APIError);
+  });
+
+  it('writes a readable message naming the operation and the route', async () => {
+    const response = Response.json({ error: { message: 'Product p1 does not exist' } }, { status: 404 });
+    const error = await APIError.fromResponse(response, productContext());
+    expect(error.message).toBe('404 Not Found on getProduct (GET /v1/products/{id}.json): Product p1 does not exist');
+    expect(error.operation).toBe('getProduct');
+    expect(error.route).toBe('GET /v1/products/{id}.json');
+    expect(error.body).toEqual({ error: { message: 'Product p1 does not exist' } });
+  });
+
+  it('falls back to the method and actual path when the operation is unknown, and keeps text bodies', async () => {
+    const response = new Response('upstream exploded', { status: 502, statusText: 'Bad Gateway' });
+    const error = await APIError.fromResponse(response, createRequestContext(productRequest()));
+    expect(error.message).toBe('502 Bad Gateway on GET /v1/products/p1.json: upstream exploded');
+    expect(error.operation).toBe('GET /v1/products/p1.json');
+    expect(error.body).toBe('upstream exploded');
+  });
+
+  it('describes the request redacted and exposes the request id', async () => {
+    const response = new Response(null, { status: 500, headers: { 'x-request-id': 'req-42' } });
+    const error = await APIError.fromResponse(response, productContext());
+    expect(error.request).toEqual({
+      method: 'GET',
+      url: 'https://store.example.test/v1/products/p1.json',
+      headers: { authorization: REDACTED },
+    });
+    expect(error.requestId).toBe('req-42');
+    expect(error.body).toBeUndefined();
+    expect(error.message).toBe('500 Internal Server Error on getProduct (GET /v1/products/{id}.json)');
+  });
+
+  it('gives a RateLimitError the wait the server asked for', async () => {
+    const response = new Response('slow down', { status: 429, headers: { 'retry-after': '7' } });
+    const error = await APIError.fromResponse(response, productContext());
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(7_000);
+  });
+});
+
+describe('connection errors', () => {
+  it('APIConnectionError keeps a redacted cause and names the operation', () => {
+    const cause = new TypeError('fetch failed', { cause: new Error('reset while sending Bearer tok-abcdef123') });
+    const error = new APIConnectionError(productContext(), { cause });
+    expect(error.message).toBe('Connection error on getProduct (GET /v1/products/{id}.json): fetch failed');
+    expect((error.cause as Error).name).toBe('TypeError');
+    expect(((error.cause as Error).cause as Error).message).toBe(`reset while sending ${REDACTED}`);
+  });
+
+  it('APIConnectionTimeoutError is an APIConnectionError that states the timeout', () => {
+    const error = new APIConnectionTimeoutError(productContext(), 1500);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error.timeoutMs).toBe(1500);
+    expect(error.message).toBe('Request timed out after 1500 ms on getProduct (GET /v1/products/{id}.json)');
+  });
+
+  it('APIUserAbortError is not an APIError', () => {
+    const error = new APIUserAbortError(productContext());
+    expect(error).toBeInstanceOf(AgentApiError);
+    expect(error).not.toBeInstanceOf(APIError);
+    expect(error.message).toBe('Request aborted by the caller on getProduct (GET /v1/products/{id}.json)');
+  });
+});
+
+describe('RequestValidationError', () => {
+  it('names the operation and the field in its message', () => {
+    const error = new RequestValidationError({
+      operation: 'listServers',
+      field: 'query.limit',
+      reason: 'must be between 1 and 100 (got 500)',
+    });
+    expect(error).toBeInstanceOf(AgentApiError);
+    expect(error.message).toBe('Invalid request for listServers: query.limit must be between 1 and 100 (got 500)');
+    expect(error).toMatchObject({ operation: 'listServers', field: 'query.limit' });
+  });
+});

@@ -1,0 +1,317 @@
+/**
+ * Error classes thrown by the clients. Every error carries only redacted data: the request description, the
+ * response headers, the response body and the cause chain are masked before they are stored.
+ */
+import {
+  describeRequest,
+  type RequestDescription,
+  redactError,
+  redactHeaders,
+  redactText,
+  redactValue,
+  secretsFromRequest,
+} from './redact.js';
+import { retryAfterMs } from './retry.js';
+
+/** How a service names an operation in errors and logs. */
+export interface OperationInfo {
+  /** The operationId, e.g. `getProduct`. */
+  id?: string;
+  /** Method and path template, e.g. `GET /v1/products/{id}.json`. Defaults to the method and the actual path. */
+  route?: string;
+}
+
+/** What errors know about the request that failed; build it with {@link createRequestContext}. */
+export interface RequestContext {
+  /** The operationId when known, otherwise the route. */
+  operation: string;
+  /** `METHOD /path` (template when the service provides one). */
+  route: string;
+  /** Redacted description of the request. */
+  request: RequestDescription;
+  /** Secret values to mask in bodies and causes. Never stored on an error. */
+  secrets: readonly string[];
+}
+
+/** Builds the {@link RequestContext} of a request: names the operation and collects the secrets it carries. */
+export function createRequestContext(
+  request: Request,
+  operation: OperationInfo = {},
+  secrets: readonly string[] = [],
+): RequestContext {
+  const allSecrets = [...secrets, ...secretsFromRequest(request)];
+  const route = operation.route ?? `${request.method.toUpperCase()} ${new URL(request.url).pathname}`;
+  return {
+    operation: operation.id ?? route,
+    route,
+    request: describeRequest(request, allSecrets),
+    secrets: allSecrets,
+  };
+}
+
+/** `getProduct (GET /v1/products/{id}.json)`, or just the route when no operationId is known. */
+function operationLabel(context: Pick<RequestContext, 'operation' | 'route'>): string {
+  return context.operation === context.route ? context.route : `${context.operation} (${context.route})`;
+}
+
+/** Base class of every error thrown by the @agent-apis clients. */
+export class AgentApiError extends Error {
+  override name = 'AgentApiError';
+}
+
+/** The parts of an HTTP response an {@link APIError} is built from (already redacted). */
+export interface ErrorResponse {
+  /** HTTP status code. */
+  status: number;
+  /** Reason phrase; a standard one is used when empty. */
+  statusText?: string;
+  /** Response headers. */
+  headers: Headers;
+  /** Parsed JSON body, the text body, or undefined when empty. */
+  body: unknown;
+}
+
+const REASON_PHRASES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+const MAX_DETAIL_LENGTH = 300;
+
+/** The human-readable part of an error body: a `message`/`error`/`detail`/`title` string, or the body itself. */
+function detailOf(body: unknown): string {
+  if (body === undefined || body === null || body === '') return '';
+  if (typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    const nested = record.error as Record<string, unknown> | undefined;
+    for (const candidate of [record.message, record.error, nested?.message, record.detail, record.title]) {
+      if (typeof candidate === 'string' && candidate.length > 0) return truncate(candidate);
+    }
+  }
+  return truncate(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+function truncate(text: string): string {
+  const singleLine = text.replace(/\s+/g, ' ').trim();
+  return singleLine.length > MAX_DETAIL_LENGTH ? `${singleLine.slice(0, MAX_DETAIL_LENGTH)}…` : singleLine;
+}
+
+/** The server answered with a non-success status. Subclasses exist for the common statuses. */
+export class APIError extends AgentApiError {
+  override name = 'APIError';
+  /** HTTP status code. */
+  readonly status: number;
+  /** Response headers, credentials masked. */
+  readonly headers: Headers;
+  /** Parsed JSON error body (or text), secrets masked. */
+  readonly body: unknown;
+  /** The operationId when known, otherwise `METHOD /path`. */
+  readonly operation: string;
+  /** `METHOD /path` of the operation. */
+  readonly route: string;
+  /** Redacted description of the request that failed. */
+  readonly request: RequestDescription;
+  /** The `x-request-id` response header, when present. */
+  readonly requestId: string | undefined;
+
+  /** Prefer {@link APIError.fromResponse}, which picks the subclass and redacts. */
+  constructor(context: RequestContext, response: ErrorResponse) {
+    const statusText = response.statusText || REASON_PHRASES[response.status] || '';
+    const detail = detailOf(response.body);
+    super(
+      `${response.status}${statusText ? ` ${statusText}` : ''} on ${operationLabel(context)}${detail ? `: ${detail}` : ''}`,
+    );
+    this.status = response.status;
+    this.headers = response.headers;
+    this.body = response.body;
+    this.operation = context.operation;
+    this.route = context.route;
+    this.request = context.request;
+    this.requestId = response.headers.get('x-request-id') ?? undefined;
+  }
+
+  /**
+   * Reads the body of a failed response (JSON when it parses, text otherwise), masks secrets in it and in the
+   * headers, and returns the {@link APIError} subclass that matches the status.
+   */
+  static async fromResponse(response: Response, context: RequestContext): Promise<APIError> {
+    const text = await response.text().catch(() => '');
+    const errorClass = errorClassForStatus(response.status);
+    return new errorClass(context, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: new Headers(redactHeaders(response.headers, context.secrets)),
+      body: parseBody(text, context.secrets),
+    });
+  }
+}
+
+function parseBody(text: string, secrets: readonly string[]): unknown {
+  if (text === '') return undefined;
+  try {
+    return redactValue(JSON.parse(text), secrets);
+  } catch {
+    return redactText(text, secrets);
+  }
+}
+
+/** 400 Bad Request. */
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+/** 401 Unauthorized: missing or wrong credentials. */
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+/** 403 Forbidden: the credentials lack a permission. */
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+/** 404 Not Found. */
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+/** 409 Conflict. */
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+/** 422 Unprocessable Entity: the server rejected the request content. */
+export class UnprocessableEntityError extends APIError {
+  override name = 'UnprocessableEntityError';
+}
+/** 429 Too Many Requests. */
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+  /** The wait the server asked for (`retry-after-ms` / `Retry-After`), in ms, when it said. */
+  readonly retryAfterMs: number | undefined;
+
+  /** Reads `retryAfterMs` from the response headers. */
+  constructor(context: RequestContext, response: ErrorResponse) {
+    super(context, response);
+    this.retryAfterMs = retryAfterMs(response.headers);
+  }
+}
+/** Any 5xx status. */
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+
+/** The {@link APIError} subclass for an HTTP status; plain {@link APIError} for statuses without one. */
+export function errorClassForStatus(status: number): typeof APIError {
+  switch (status) {
+    case 400:
+      return BadRequestError;
+    case 401:
+      return AuthenticationError;
+    case 403:
+      return PermissionDeniedError;
+    case 404:
+      return NotFoundError;
+    case 409:
+      return ConflictError;
+    case 422:
+      return UnprocessableEntityError;
+    case 429:
+      return RateLimitError;
+    default:
+      return status >= 500 ? InternalServerError : APIError;
+  }
+}
+
+/** No response arrived: DNS, TLS, connection reset, … The original error is kept, redacted, as `cause`. */
+export class APIConnectionError extends AgentApiError {
+  override name = 'APIConnectionError';
+  /** The operationId when known, otherwise `METHOD /path`. */
+  readonly operation: string;
+  /** `METHOD /path` of the operation. */
+  readonly route: string;
+  /** Redacted description of the request that failed. */
+  readonly request: RequestDescription;
+
+  /** `cause` is redacted with the context's secrets before it is kept. */
+  constructor(context: RequestContext, options: { cause?: unknown; message?: string } = {}) {
+    const cause = redactCause(options.cause, context.secrets);
+    const reason = cause instanceof Error && cause.message ? `: ${cause.message}` : '';
+    super(options.message ?? `Connection error on ${operationLabel(context)}${reason}`, { cause });
+    this.operation = context.operation;
+    this.route = context.route;
+    this.request = context.request;
+  }
+}
+
+function redactCause(cause: unknown, secrets: readonly string[]): unknown {
+  if (cause === undefined) return undefined;
+  return cause instanceof Error
+    ? redactError(cause, secrets)
+    : redactValue(cause, secrets, { maskCredentialKeys: true });
+}
+
+/** No response arrived within the timeout (after any retries). */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  override name = 'APIConnectionTimeoutError';
+  /** The per-attempt timeout that elapsed, in ms. */
+  readonly timeoutMs: number;
+
+  constructor(context: RequestContext, timeoutMs: number) {
+    super(context, { message: `Request timed out after ${timeoutMs} ms on ${operationLabel(context)}` });
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller aborted the request through its AbortSignal. Never retried. */
+export class APIUserAbortError extends AgentApiError {
+  override name = 'APIUserAbortError';
+  /** The operationId when known, otherwise `METHOD /path`. */
+  readonly operation: string;
+  /** `METHOD /path` of the operation. */
+  readonly route: string;
+
+  constructor(context: Pick<RequestContext, 'operation' | 'route'>) {
+    super(`Request aborted by the caller on ${operationLabel(context)}`);
+    this.operation = context.operation;
+    this.route = context.route;
+  }
+}
+
+/** Input of {@link RequestValidationError}. */
+export interface RequestValidationProblem {
+  /** The operationId of the call that was refused. */
+  operation: string;
+  /** Path of the offending input, e.g. `query.limit` or `body.items[0].sku`. */
+  field: string;
+  /** What is wrong, phrased to follow the field name, e.g. `must be between 1 and 100`. */
+  reason: string;
+}
+
+/** The client refused to send a request whose input breaks the API contract. Nothing was sent. */
+export class RequestValidationError extends AgentApiError {
+  override name = 'RequestValidationError';
+  /** The operationId of the call that was refused. */
+  readonly operation: string;
+  /** Path of the offending input, e.g. `query.limit`. */
+  readonly field: string;
+  /** What is wrong with it. */
+  readonly reason: string;
+
+  constructor(problem: RequestValidationProblem) {
+    super(`Invalid request for ${problem.operation}: ${problem.field} ${problem.reason}`);
+    this.operation = problem.operation;
+    this.field = problem.field;
+    this.reason = problem.reason;
+  }
+}

@@ -1,0 +1,194 @@
+import { describe, expect, it, vi } from 'vitest';
+import { CACHE_STATUS_HEADER, HttpCache, parseCacheControl } from './http-cache.js';
+
+const URL_ = 'https://directory.example.test/v1/servers?limit=10';
+
+/** A fake origin: `respond` builds each answer; every request it receives is kept. */
+function origin(respond: (request: Request, call: number) => Response) {
+  const received: Request[] = [];
+  const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
+    const request = new Request(input, init);
+    received.push(request);
+    return respond(request, received.length);
+  });
+  return { fetch, received };
+}
+
+/** A cache on a hand-driven clock. */
+function cacheWithClock(maxEntries?: number) {
+  const clock = { now: 0 };
+  return { cache: new HttpCache({ maxEntries, now: () => clock.now }), clock };
+}
+
+describe('HttpCache', () => {
+  it('serves a fresh copy within max-age without calling the origin again', async () => {
+    const server = origin((_request, call) =>
+      Response.json({ call }, { headers: { 'cache-control': 'public, max-age=60, s-maxage=600' } }),
+    );
+    const { cache, clock } = cacheWithClock();
+    const send = cache.wrap(server.fetch);
+    const first = await send(URL_);
+    expect(await first.json()).toEqual({ call: 1 });
+    clock.now = 59_000;
+    const second = await send(URL_);
+    const third = await send(URL_);
+    expect(second.headers.get(CACHE_STATUS_HEADER)).toBe('hit');
+    expect(await second.json()).toEqual({ call: 1 });
+    expect(await third.json()).toEqual({ call: 1 });
+    expect(server.fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('hands out an independent Response every time', async () => {
+    const server = origin(() => new Response('body', { headers: { 'cache-control': 'max-age=60' } }));
+    const { cache } = cacheWithClock();
+    const send = cache.wrap(server.fetch);
+    await send(URL_);
+    const a = await send(URL_);
+    a.headers.set('x-mutated', 'yes');
+    await a.text();
+    const b = await send(URL_);
+    expect(b).not.toBe(a);
+    expect(b.headers.has('x-mutated')).toBe(false);
+    expect(await b.text()).toBe('body');
+  });
+
+  it('goes back to the origin once max-age (minus Age) has passed', async () => {
+    const server = origin(() => new Response('x', { headers: { 'cache-control': 'max-age=60', age: '50' } }));
+    const { cache, clock } = cacheWithClock();
+    const send = cache.wrap(server.fetch);
+    await send(URL_);
+    clock.now = 9_999;
+    await send(URL_);
+    expect(server.fetch).toHaveBeenCalledTimes(1);
+    clock.now = 10_000;
+    await send(URL_);
+    expect(server.fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('revalidates with If-None-Match and serves the cached body with the fresh headers on 304', async () => {
+    const server = origin((_request, call) =>
+      call === 1
+        ? Response.json({ servers: ['a'] }, { headers: { etag: '"v1"', 'cache-control': 'no-cache', 'x-served': '1' } })
+        : new Response(null, { status: 304, headers: { etag: '"v1"', 'x-served': String(call) } }),
+    );
+    const { cache } = cacheWithClock();
+    const send = cache.wrap(server.fetch);
+    await send(URL_);
+    const revalidated = await send(URL_);
+    expect(server.received[1]?.headers.get('if-none-match')).toBe('"v1"');
+    expect(revalidated.status).toBe(200);
+    expect(revalidated.headers.get(CACHE_STATUS_HEADER)).toBe('revalidated');
+    expect(revalidated.headers.get('x-served')).toBe('2');
+    expect(await revalidated.json()).toEqual({ servers: ['a'] });
+  });
+
+  it('revalidates with If-Modified-Since when only Last-Modified is known, and stores a changed answer', async () => {
+    const lastModified = 'Tue, 01 Jan 2030 00:00:00 GMT';
+    const server = origin(
+      (_request, call) => new Response(`version ${call}`, { headers: { 'last-modified': lastModified } }),
+    );
+    const { cache } = cacheWithClock();
+    const send = cache.wrap(server.fetch);
+    await send(URL_);
+    expect(await (await send(URL_)).text()).toBe('version 2');
+    expect(server.received[1]?.headers.get('if-modified-since')).toBe(lastModified);
+    expect(server.received[1]?.headers.has('if-none-match')).toBe(false);
+  });
+
+  it('does not store a no-store response', async () => {
+    const server = origin(() => new Response('secret', { headers: { 'cache-control': 'no-store, max-age=60' } }));
+    const { cache } = cacheWithClock();
+    const send = cache.wrap(server.fetch);
+    await send(URL_);
+    await send(URL_);
+    expect(server.fetch).toHaveBeenCalledTimes(2);
+    expect(cache.size).toBe(0);
+  });
+
+  it('does not store error statuses', async () => {
+    const server = origin(() => new Response('gone', { status: 404, headers: { 'cache-control': 'max-age=60' } }));
+    const { cache } = cacheWithClock();
+    const send = cache.wrap(server.fetch);
+    await send(URL_);
+    await send(URL_);
+    expect(server.fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('evicts the least recently used entry beyond maxEntries', async () => {
+    const server = origin((request) => new Response(request.url, { headers: { 'cache-control': 'max-age=60' } }));
+    const { cache } = cacheWithClock(2);
+    const send = cache.wrap(server.fetch);
+    const [a, b, c] = ['https://x.test/a', 'https://x.test/b', 'https://x.test/c'];
+    await send(a);
+    await send(b);
+    await send(a);
+    await send(c);
+    expect(cache.size).toBe(2);
+    expect(server.fetch).toHaveBeenCalledTimes(3);
+    await send(a);
+    expect(server.fetch).toHaveBeenCalledTimes(3);
+    await send(b);
+    expect(server.fetch).toHaveBeenCalledTimes(4);
+    expect(server.received.map((request) => request.url)).toEqual([a, b, c, b]);
+  });
+
+  it('keys entries by the headers named in Vary and by the credentials sent', async () => {
+    const server = origin(
+      (request) =>
+        new Response(`${request.headers.get('accept-language')} ${request.headers.get('authorization')}`, {
+          headers: { 'cache-control': 'max-age=60', vary: 'Accept-Language' },
+        }),
+    );
+    const { cache } = cacheWithClock();
+    const send = cache.wrap(server.fetch);
+    const as = (language: string, token: string) =>
+      send(URL_, { headers: { 'accept-language': language, authorization: `Bearer ${token}` } });
+    expect(await (await as('en', 'token-one')).text()).toBe('en Bearer token-one');
+    expect(await (await as('de', 'token-one')).text()).toBe('de Bearer token-one');
+    expect(await (await as('de', 'token-two')).text()).toBe('de Bearer token-two');
+    expect(await (await as('de', 'token-two')).text()).toBe('de Bearer token-two');
+    expect(server.fetch).toHaveBeenCalledTimes(3);
+  });
+
+  it('lets a request bypass the cache with no-store, or force revalidation with no-cache', async () => {
+    const server = origin((_request, call) =>
+      call === 3
+        ? new Response(null, { status: 304 })
+        : new Response(`call ${call}`, { headers: { 'cache-control': 'max-age=60', etag: '"e"' } }),
+    );
+    const { cache } = cacheWithClock();
+    const send = cache.wrap(server.fetch);
+    await send(URL_);
+    expect(await (await send(URL_, { headers: { 'cache-control': 'no-store' } })).text()).toBe('call 2');
+    const forced = await send(URL_, { headers: { 'cache-control': 'no-cache' } });
+    expect(server.received[2]?.headers.get('if-none-match')).toBe('"e"');
+    expect(forced.headers.get(CACHE_STATUS_HEADER)).toBe('revalidated');
+    expect(await forced.text()).toBe('call 1');
+  });
+
+  it('forgets a URL after a successful unsafe request to it', async () => {
+    const server = origin(() => new Response('x', { headers: { 'cache-control': 'max-age=60' } }));
+    const { cache } = cacheWithClock();
+    const send = cache.wrap(server.fetch);
+    await send(URL_);
+    await send(URL_, { method: 'DELETE' });
+    await send(URL_);
+    expect(server.fetch).toHaveBeenCalledTimes(3);
+  });
+
+  it('refuses a maxEntries that is not a positive integer', () => {
+    expect(() => new HttpCache({ maxEntries: 0 })).toThrow(TypeError);
+  });
+});
+
+describe('parseCacheControl', () => {
+  it('maps directives to their values', () => {
+    expect(parseCacheControl('Max-Age=60, no-cache, private="set-cookie"')).toEqual(
+      new Map([
+        ['max-age', '60'],
+        ['no-cache', ''],
+        ['private', 'set-cookie'],
+      ]),
+    );
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * A private (client-side) HTTP cache for GET requests: `Cache-Control` freshness, `ETag` / `Last-Modified`
+ * revalidation, LRU eviction by entry count.
+ */
+import { fingerprint } from './fingerprint.js';
+import { redactUrl, secretsFromRequest } from './redact.js';
+import { toRequest } from './request.js';
+
+/** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
+export const CACHE_STATUS_HEADER = 'x-agent-apis-cache';
+
+/** Entries kept unless configured otherwise. */
+export const DEFAULT_CACHE_ENTRIES = 200;
+
+/** Options of {@link HttpCache}. */
+export interface HttpCacheOptions {
+  /** Most entries kept; the least recently used is evicted first (default 200). */
+  maxEntries?: number;
+  /** Clock in ms (default `Date.now`). */
+  now?: () => number;
+}
+
+interface CacheEntry {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  body: ArrayBuffer;
+  /** When the response was received or last revalidated. */
+  receivedAt: number;
+  /** How long after `receivedAt` the entry may be served without asking the server. */
+  freshForMs: number;
+  /** Request header names listed in `Vary`. */
+  varyNames: string[];
+  /** Fingerprint of the request's values for `varyNames` when stored. */
+  varyKey: string;
+}
+
+/** Headers a 304 must not overwrite in the stored response. */
+const NOT_UPDATED_BY_304 = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'content-range']);
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Lower-case `Cache-Control` directives mapped to their value (empty string when valueless). */
+export function parseCacheControl(value: string | null): Map<string, string> {
+  const directives = new Map<string, string>();
+  for (const part of (value ?? '').split(',')) {
+    const [name, ...rest] = part.split('=');
+    const key = name?.trim().toLowerCase();
+    if (key) directives.set(key, rest.join('=').trim().replace(/^"|"$/g, ''));
+  }
+  return directives;
+}
+
+/** How long a response may be reused without revalidation, in ms (`max-age` minus `Age`; 0 if `no-cache`). */
+function freshnessMs(headers: Headers): number {
+  const directives = parseCacheControl(headers.get('cache-control'));
+  if (directives.has('no-cache')) return 0;
+  const maxAge = Number(directives.get('max-age'));
+  if (!Number.isFinite(maxAge) || maxAge <= 0) return 0;
+  const age = Number(headers.get('age') ?? 0);
+  return Math.max(0, (maxAge - (Number.isFinite(age) ? age : 0)) * 1000);
+}
+
+function hasValidators(headers: Headers): boolean {
+  return headers.has('etag') || headers.has('last-modified');
+}
+
+function varyNamesOf(headers: Headers): string[] {
+  return (headers.get('vary') ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+function varyKeyOf(request: Request, names: readonly string[]): string {
+  return fingerprint(...names.map((name) => `${name}:${request.headers.get(name) ?? ''}`));
+}
+
+/**
+ * An in-memory LRU cache of GET responses. Use {@link HttpCache.wrap} to put it in front of a fetch (or pass it
+ * as `cache` to `createFetch`). Requests sending `Cache-Control: no-store` bypass it, `no-cache` forces a
+ * revalidation; requests with their own `If-None-Match`/`If-Modified-Since` pass through untouched.
+ */
+export class HttpCache {
+  readonly #entries = new Map<string, CacheEntry>();
+  readonly #maxEntries: number;
+  readonly #now: () => number;
+
+  /** An empty cache; throws a TypeError when `maxEntries` is not a positive integer. */
+  constructor(options: HttpCacheOptions = {}) {
+    const maxEntries = options.maxEntries ?? DEFAULT_CACHE_ENTRIES;
+    if (!Number.isInteger(maxEntries) || maxEntries < 1) {
+      throw new TypeError(`HttpCache maxEntries must be a positive integer, got ${String(options.maxEntries)}`);
+    }
+    this.#maxEntries = maxEntries;
+    this.#now = options.now ?? (() => Date.now());
+  }
+
+  /** Number of stored responses. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Drops every stored response. */
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  /** A fetch that answers GETs from this cache when it can and stores cacheable responses of `next`. */
+  wrap(next: typeof fetch): typeof fetch {
+    return (input, init) => this.#fetch(next, toRequest(input, init));
+  }
+
+  async #fetch(next: typeof fetch, request: Request): Promise<Response> {
+    const method = request.method.toUpperCase();
+    if (method !== 'GET') {
+      const response = await next(request);
+      if (UNSAFE_METHODS.has(method) && response.status < 400) this.#entries.delete(this.#primaryKey(request));
+      return response;
+    }
+    const requestDirectives = parseCacheControl(request.headers.get('cache-control'));
+    const conditionalByCaller = request.headers.has('if-none-match') || request.headers.has('if-modified-since');
+    if (requestDirectives.has('no-store') || conditionalByCaller) return next(request);
+
+    const key = this.#primaryKey(request);
+    const entry = this.#lookup(key, request);
+    if (entry && !requestDirectives.has('no-cache') && this.#now() - entry.receivedAt < entry.freshForMs) {
+      return responseFrom(entry, 'hit');
+    }
+    const sent = entry && hasValidators(entry.headers) ? withValidators(request, entry) : request;
+    const response = await next(sent);
+    if (entry && response.status === 304)
+      return responseFrom(this.#refresh(key, entry, response.headers), 'revalidated');
+    await this.#store(key, request, response);
+    return response;
+  }
+
+  /** Method + URL (credential query values masked) + fingerprint of the credentials the request carries. */
+  #primaryKey(request: Request): string {
+    return `GET ${redactUrl(request.url)} ${fingerprint(...secretsFromRequest(request))}`;
+  }
+
+  #lookup(key: string, request: Request): CacheEntry | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry || varyKeyOf(request, entry.varyNames) !== entry.varyKey) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry;
+  }
+
+  async #store(key: string, request: Request, response: Response): Promise<void> {
+    const directives = parseCacheControl(response.headers.get('cache-control'));
+    const varyNames = varyNamesOf(response.headers);
+    const freshForMs = freshnessMs(response.headers);
+    const cacheable =
+      response.status === 200 &&
+      !directives.has('no-store') &&
+      !varyNames.includes('*') &&
+      (freshForMs > 0 || hasValidators(response.headers));
+    if (!cacheable) {
+      if (directives.has('no-store')) this.#entries.delete(key);
+      return;
+    }
+    const body = await response.clone().arrayBuffer();
+    this.#entries.delete(key);
+    this.#entries.set(key, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: new Headers(response.headers),
+      body,
+      receivedAt: this.#now(),
+      freshForMs,
+      varyNames,
+      varyKey: varyKeyOf(request, varyNames),
+    });
+    for (const oldest of this.#entries.keys()) {
+      if (this.#entries.size <= this.#maxEntries) break;
+      this.#entries.delete(oldest);
+    }
+  }
+
+  /** Applies the headers of a 304 to the stored response and restarts its freshness clock. */
+  #refresh(key: string, entry: CacheEntry, notModifiedHeaders: Headers): CacheEntry {
+    const headers = new Headers(entry.headers);
+    notModifiedHeaders.forEach((value, name) => {
+      if (!NOT_UPDATED_BY_304.has(name)) headers.set(name, value);
+    });
+    const refreshed: CacheEntry = { ...entry, headers, receivedAt: this.#now(), freshForMs: freshnessMs(headers) };
+    if (parseCacheControl(headers.get('cache-control')).has('no-store')) this.#entries.delete(key);
+    else this.#entries.set(key, refreshed);
+    return refreshed;
+  }
+}
+
+function withValidators(request: Request, entry: CacheEntry): Request {
+  const headers = new Headers(request.headers);
+  const etag = entry.headers.get('etag');
+  const lastModified = entry.headers.get('last-modified');
+  if (etag) headers.set('if-none-match', etag);
+  if (lastModified) headers.set('if-modified-since', lastModified);
+  return new Request(request, { headers });
+}
+
+/** A new `Response` for every call, so callers can consume and mutate it freely. */
+function responseFrom(entry: CacheEntry, how: 'hit' | 'revalidated'): Response {
+  const headers = new Headers(entry.headers);
+  headers.set(CACHE_STATUS_HEADER, how);
+  return new Response(entry.body.slice(0), { status: entry.status, statusText: entry.statusText, headers });
+}

@@ -1,0 +1,137 @@
+import { describe, expect, it, vi } from 'vitest';
+import { type OffsetPage, offsetCursor, pageNumberCursor, paginate } from './pagination.js';
+
+const RECORDS = Array.from({ length: 53 }, (_, index) => `record-${index}`);
+
+/** A directory-style listing: `{ count, total, limit, offset, results }`; `pageSizes` can force short pages. */
+function offsetServer(pageSizes: (offset: number) => number = () => 10) {
+  return vi.fn(async (offset: number, _signal?: AbortSignal): Promise<OffsetPage<string>> => {
+    const results = RECORDS.slice(offset, offset + pageSizes(offset));
+    return { count: results.length, total: RECORDS.length, limit: 10, offset, results };
+  });
+}
+
+/** A store-style listing: plain arrays by page number. */
+function pageServer(records: readonly string[], limit: number) {
+  return vi.fn(async (page: number): Promise<string[]> => records.slice((page - 1) * limit, page * limit));
+}
+
+function offsetListing(fetchPage: ReturnType<typeof offsetServer>, signal?: AbortSignal) {
+  return paginate({ ...offsetCursor(), fetchPage, items: (page) => page.results, signal });
+}
+
+describe('paginate with offsetCursor', () => {
+  it('yields every record exactly once, in order', async () => {
+    const server = offsetServer();
+    const seen: string[] = [];
+    for await (const record of offsetListing(server)) seen.push(record);
+    expect(seen).toEqual(RECORDS);
+    expect(server.mock.calls.map(([offset]) => offset)).toEqual([0, 10, 20, 30, 40, 50]);
+  });
+
+  it('does not skip records when the server returns a short page mid-listing', async () => {
+    const server = offsetServer((offset) => (offset === 10 ? 7 : 10));
+    const seen: string[] = [];
+    for await (const record of offsetListing(server)) seen.push(record);
+    expect(seen).toEqual(RECORDS);
+    expect(server.mock.calls.map(([offset]) => offset)).toEqual([0, 10, 17, 27, 37, 47]);
+  });
+
+  it('ends on an empty page even if total promised more', async () => {
+    const server = offsetServer((offset) => (offset >= 20 ? 0 : 10));
+    const seen = await offsetListing(server).toArray({ max: 1_000 });
+    expect(seen).toEqual(RECORDS.slice(0, 20));
+    expect(server).toHaveBeenCalledTimes(3);
+  });
+
+  it('walks whole pages', async () => {
+    const pageOffsets: number[] = [];
+    for await (const page of offsetListing(offsetServer()).pages()) pageOffsets.push(page.offset);
+    expect(pageOffsets).toEqual([0, 10, 20, 30, 40, 50]);
+  });
+
+  it('starts again from the first page on every iteration', async () => {
+    const listing = offsetListing(offsetServer());
+    expect(await listing.toArray({ max: 3 })).toEqual(RECORDS.slice(0, 3));
+    expect(await listing.toArray({ max: 3 })).toEqual(RECORDS.slice(0, 3));
+  });
+});
+
+describe('paginate with pageNumberCursor', () => {
+  it('ends on a short page', async () => {
+    const records = RECORDS.slice(0, 12);
+    const server = pageServer(records, 5);
+    const listing = paginate({ ...pageNumberCursor({ limit: 5 }), fetchPage: server, items: (page) => page });
+    expect(await listing.toArray({ max: 100 })).toEqual(records);
+    expect(server.mock.calls.map(([page]) => page)).toEqual([1, 2, 3]);
+  });
+
+  it('ends on an empty page when the last page is full', async () => {
+    const records = RECORDS.slice(0, 10);
+    const server = pageServer(records, 5);
+    const listing = paginate({ ...pageNumberCursor({ limit: 5 }), fetchPage: server, items: (page) => page });
+    expect(await listing.toArray({ max: 100 })).toEqual(records);
+    expect(server.mock.calls.map(([page]) => page)).toEqual([1, 2, 3]);
+  });
+
+  it('refuses a limit that is not a positive integer', () => {
+    expect(() => pageNumberCursor({ limit: 0 })).toThrow(TypeError);
+  });
+});
+
+describe('toArray', () => {
+  it.each([
+    ['missing', undefined],
+    ['zero', { max: 0 }],
+    ['negative', { max: -3 }],
+    ['fractional', { max: 2.5 }],
+    ['NaN', { max: Number.NaN }],
+  ])('requires max (%s)', async (_label, options) => {
+    const server = offsetServer();
+    const listing = offsetListing(server);
+    await expect(listing.toArray(options as { max: number })).rejects.toThrow(
+      /toArray\(\{ max \}\) needs max, a positive integer/,
+    );
+    expect(server).not.toHaveBeenCalled();
+  });
+
+  it('returns at most max items and fetches no page beyond them', async () => {
+    const server = offsetServer();
+    expect(await offsetListing(server).toArray({ max: 15 })).toEqual(RECORDS.slice(0, 15));
+    expect(server).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not fetch the next page when max is reached on a page boundary', async () => {
+    const server = offsetServer();
+    expect(await offsetListing(server).toArray({ max: 10 })).toHaveLength(10);
+    expect(server).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('abort and safety', () => {
+  it('stops before the next page once the signal aborts, and hands the signal to fetchPage', async () => {
+    const controller = new AbortController();
+    const server = offsetServer();
+    const seen: string[] = [];
+    const iterate = async () => {
+      for await (const record of offsetListing(server, controller.signal)) {
+        seen.push(record);
+        if (seen.length === 10) controller.abort();
+      }
+    };
+    await expect(iterate()).rejects.toMatchObject({ name: 'AbortError' });
+    expect(seen).toHaveLength(10);
+    expect(server).toHaveBeenCalledTimes(1);
+    expect(server.mock.calls[0]?.[1]).toBe(controller.signal);
+  });
+
+  it('throws when a cursor does not advance instead of looping forever', async () => {
+    const listing = paginate({
+      first: 0,
+      fetchPage: async () => ['same'],
+      items: (page) => page,
+      next: (_page, cursor) => cursor,
+    });
+    await expect(listing.toArray({ max: 100 })).rejects.toThrow('Pagination cursor did not advance past 0');
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Lazy, async-iterable pagination over any cursor scheme, plus the two cursor schemes the services use.
+ */
+
+/** Options of {@link paginate}. */
+export interface PaginateOptions<TPage, TItem, TCursor> {
+  /** Cursor of the first page. */
+  first: TCursor;
+  /** Fetches the page at `cursor`; pass `signal` on to the request. */
+  fetchPage(cursor: TCursor, signal: AbortSignal | undefined): Promise<TPage>;
+  /** The items of a page. */
+  items(page: TPage): readonly TItem[];
+  /** Cursor of the page after `page`, or undefined when `page` is the last. (`TPage` is inferred from `fetchPage`.) */
+  next(page: NoInfer<TPage>, cursor: TCursor): TCursor | undefined;
+  /** Stops the iteration (the pending page request is aborted too when `fetchPage` forwards the signal). */
+  signal?: AbortSignal;
+}
+
+/** Options of {@link Paginator.toArray}. */
+export interface ToArrayOptions {
+  /** Required cap on the number of items collected: a positive integer. No page is fetched once it is reached. */
+  max: number;
+}
+
+/** Items of every page, lazily: iterate it with `for await`, or walk whole pages, or collect a bounded array. */
+export interface Paginator<TPage, TItem> extends AsyncIterable<TItem> {
+  /** The pages themselves, fetched one at a time as the iteration proceeds. */
+  pages(): AsyncIterable<TPage>;
+  /** Collects at most `max` items, fetching only the pages needed for them. */
+  toArray(options: ToArrayOptions): Promise<TItem[]>;
+}
+
+/**
+ * Pages through a listing. Each iteration starts again from `first`; pages are fetched only when the consumer
+ * asks for more items. Throws if `next` returns the cursor it was given (the listing would never end).
+ */
+export function paginate<TPage, TItem, TCursor>(
+  options: PaginateOptions<TPage, TItem, TCursor>,
+): Paginator<TPage, TItem> {
+  const { signal } = options;
+
+  async function* pages(): AsyncGenerator<TPage> {
+    let cursor = options.first;
+    for (;;) {
+      signal?.throwIfAborted();
+      const page = await options.fetchPage(cursor, signal);
+      yield page;
+      const nextCursor = options.next(page, cursor);
+      if (nextCursor === undefined) return;
+      if (Object.is(nextCursor, cursor)) {
+        throw new Error(`Pagination cursor did not advance past ${JSON.stringify(cursor)}`);
+      }
+      cursor = nextCursor;
+    }
+  }
+
+  async function* items(): AsyncGenerator<TItem> {
+    for await (const page of pages()) {
+      yield* options.items(page);
+    }
+  }
+
+  return {
+    pages,
+    [Symbol.asyncIterator]: items,
+    async toArray(toArrayOptions: ToArrayOptions): Promise<TItem[]> {
+      const max = toArrayOptions?.max;
+      if (!Number.isInteger(max) || max < 1) {
+        throw new TypeError(
+          `toArray({ max }) needs max, a positive integer bounding how many items are fetched; got ${String(max)}`,
+        );
+      }
+      const collected: TItem[] = [];
+      for await (const item of items()) {
+        collected.push(item);
+        if (collected.length >= max) break;
+      }
+      return collected;
+    },
+  };
+}
+
+/** A cursor scheme to spread into {@link paginate}'s options: `paginate({ ...offsetCursor(), fetchPage, items })`. */
+export interface CursorScheme<TPage, TCursor> {
+  /** Cursor of the first page. */
+  first: TCursor;
+  /** Cursor of the page after `page`, or undefined at the end. */
+  next(page: TPage, cursor: TCursor): TCursor | undefined;
+}
+
+/** A list envelope paged by offset: `{ count, total, limit, offset, results }`. */
+export interface OffsetPage<TItem> {
+  /** Number of records in `results`. */
+  count?: number;
+  /** Number of matching records overall. */
+  total: number;
+  /** Page size applied. */
+  limit?: number;
+  /** Offset applied. */
+  offset: number;
+  /** Records of this page. */
+  results: readonly TItem[];
+}
+
+/**
+ * Offset paging: the cursor is the offset to request. The next offset is `offset + results.length` (so a short
+ * page never skips records); the listing ends on an empty page or once `total` is reached.
+ */
+export function offsetCursor(first = 0): CursorScheme<OffsetPage<unknown>, number> {
+  return {
+    first,
+    next(page) {
+      const nextOffset = page.offset + page.results.length;
+      return page.results.length === 0 || nextOffset >= page.total ? undefined : nextOffset;
+    },
+  };
+}
+
+/** Options of {@link pageNumberCursor}. */
+export interface PageNumberOptions {
+  /** The page size requested; a page with fewer items is the last. */
+  limit: number;
+  /** Number of the first page (default 1). */
+  first?: number;
+}
+
+/** Page-number paging over plain arrays: the cursor is the page number; a short or empty page ends the listing. */
+export function pageNumberCursor(options: PageNumberOptions): CursorScheme<readonly unknown[], number> {
+  if (!Number.isInteger(options.limit) || options.limit < 1) {
+    throw new TypeError(`pageNumberCursor needs limit, a positive integer; got ${String(options.limit)}`);
+  }
+  return {
+    first: options.first ?? 1,
+    next: (page, pageNumber) => (page.length < options.limit ? undefined : pageNumber + 1),
+  };
+}

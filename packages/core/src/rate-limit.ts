@@ -1,0 +1,230 @@
+/**
+ * Client-side rate limiting over several sliding windows, FIFO-fair, adaptable to what the server reports.
+ */
+import type { CreateFetchOptions } from './fetch.js';
+import { fingerprint } from './fingerprint.js';
+import { DEFAULT_RETRY_POLICY, retryAfterMs } from './retry.js';
+import { sleep as defaultSleep, type Sleep } from './timers.js';
+
+/** At most `limit` requests in any `windowMs` interval. */
+export interface RateLimitWindow {
+  /** Requests allowed per window. */
+  limit: number;
+  /** Window length in ms. */
+  windowMs: number;
+}
+
+/** What a server reported about its limit. */
+export interface RateLimitUpdate {
+  /** Requests still allowed in the current window. */
+  remaining?: number;
+  /** The window's request limit. */
+  limit?: number;
+  /** Length of the window the report is about. */
+  windowMs?: number;
+  /** When the server's window resets (epoch ms); default: one window from now. */
+  resetAt?: number;
+}
+
+/** Options of {@link RateLimiter}. */
+export interface RateLimiterOptions {
+  /** The windows to respect, e.g. `[{ limit: 20, windowMs: 1_000 }, { limit: 800, windowMs: 60_000 }]`. */
+  windows: readonly RateLimitWindow[];
+  /** Clock in ms (default `Date.now`). */
+  now?: () => number;
+  /** Wait used while no window has room (default `setTimeout`-based). */
+  sleep?: Sleep;
+}
+
+interface WindowState extends RateLimitWindow {
+  /** Grant times inside the current window, oldest first. */
+  grants: number[];
+  /** Budget reported by the server, valid until `resetAt`. */
+  reported?: { remaining: number; resetAt: number };
+}
+
+interface Waiter {
+  grant(): void;
+}
+
+/**
+ * Grants requests in arrival order so that no window is ever exceeded. One internal loop serves the queue, so
+ * concurrent `acquire` calls cannot overshoot a window.
+ */
+export class RateLimiter {
+  readonly #windows: WindowState[];
+  readonly #queue: Waiter[] = [];
+  readonly #now: () => number;
+  readonly #sleep: Sleep;
+  #pausedUntil = 0;
+  #serving = false;
+
+  /** A limiter with empty windows; throws a TypeError for an empty or invalid window list. */
+  constructor(options: RateLimiterOptions) {
+    if (options.windows.length === 0) throw new TypeError('RateLimiter needs at least one window');
+    for (const { limit, windowMs } of options.windows) {
+      if (!Number.isInteger(limit) || limit < 1 || !(windowMs > 0)) {
+        throw new TypeError(`Invalid rate limit window: ${limit} per ${windowMs} ms`);
+      }
+    }
+    this.#windows = options.windows.map(({ limit, windowMs }) => ({ limit, windowMs, grants: [] }));
+    this.#now = options.now ?? (() => Date.now());
+    this.#sleep = options.sleep ?? defaultSleep;
+  }
+
+  /** Number of callers waiting in `acquire`. */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  /** Resolves once every window has room for one more request; rejects with the signal's reason on abort. */
+  acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const position = this.#queue.indexOf(waiter);
+        if (position >= 0) this.#queue.splice(position, 1);
+        reject(signal?.reason);
+      };
+      const waiter: Waiter = {
+        grant: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(waiter);
+      void this.#serve();
+    });
+  }
+
+  /**
+   * Adopts a server report. It applies to the window with the same `windowMs`, else the one with the same
+   * `limit`, else the longest window. `remaining` caps the grants until `resetAt`; `limit` replaces the limit.
+   */
+  update(report: RateLimitUpdate): void {
+    const window = this.#windowFor(report);
+    if (report.limit !== undefined && Number.isInteger(report.limit) && report.limit > 0) window.limit = report.limit;
+    if (report.remaining !== undefined && report.remaining >= 0) {
+      window.reported = { remaining: report.remaining, resetAt: report.resetAt ?? this.#now() + window.windowMs };
+    }
+  }
+
+  /** Holds every acquirer for `ms` from now (e.g. after a 429 with Retry-After). */
+  penalize(ms: number): void {
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + ms);
+  }
+
+  #windowFor(report: RateLimitUpdate): WindowState {
+    const longest = this.#windows.reduce((a, b) => (b.windowMs > a.windowMs ? b : a));
+    return (
+      this.#windows.find((window) => window.windowMs === report.windowMs) ??
+      this.#windows.find((window) => window.limit === report.limit) ??
+      longest
+    );
+  }
+
+  async #serve(): Promise<void> {
+    if (this.#serving) return;
+    this.#serving = true;
+    try {
+      for (let head = this.#queue[0]; head; head = this.#queue[0]) {
+        const waitMs = this.#waitMs(this.#now());
+        if (waitMs > 0) {
+          await this.#sleep(waitMs);
+          continue;
+        }
+        this.#queue.shift();
+        this.#record(this.#now());
+        head.grant();
+      }
+    } finally {
+      this.#serving = false;
+    }
+  }
+
+  /** How long until one more request fits in every window (0 when it fits now). */
+  #waitMs(now: number): number {
+    let waitMs = Math.max(0, this.#pausedUntil - now);
+    for (const window of this.#windows) {
+      while (window.grants.length > 0 && (window.grants[0] ?? 0) <= now - window.windowMs) window.grants.shift();
+      const overflow = window.grants.length - window.limit;
+      if (overflow >= 0) waitMs = Math.max(waitMs, (window.grants[overflow] ?? now) + window.windowMs - now);
+      if (window.reported && now >= window.reported.resetAt) window.reported = undefined;
+      if (window.reported && window.reported.remaining <= 0) waitMs = Math.max(waitMs, window.reported.resetAt - now);
+    }
+    return waitMs;
+  }
+
+  #record(now: number): void {
+    for (const window of this.#windows) {
+      window.grants.push(now);
+      if (window.reported) window.reported.remaining -= 1;
+    }
+  }
+}
+
+const sharedLimiters = new Map<string, RateLimiter>();
+
+/**
+ * One limiter per key across all clients of the process, so clients with the same credentials share a budget.
+ * The key is hashed before it is stored ({@link fingerprint}); still, prefer passing an already hashed key.
+ */
+export function sharedRateLimiter(key: string, create: () => RateLimiter): RateLimiter {
+  const hashedKey = fingerprint(key);
+  let limiter = sharedLimiters.get(hashedKey);
+  if (!limiter) {
+    limiter = create();
+    sharedLimiters.set(hashedKey, limiter);
+  }
+  return limiter;
+}
+
+/** Forgets every shared limiter (for tests). */
+export function resetSharedRateLimiters(): void {
+  sharedLimiters.clear();
+}
+
+/** A Unix-seconds reset value is above this; smaller values are delta seconds. */
+const EPOCH_SECONDS_THRESHOLD = 1_000_000_000;
+
+/**
+ * Reads the common rate-limit headers (`x-ratelimit-*` or `ratelimit-*`: `remaining`, `limit`, `reset` as delta
+ * or Unix seconds). Undefined when the response carries no `remaining` header.
+ */
+export function readRateLimitHeaders(headers: Headers, now: number = Date.now()): RateLimitUpdate | undefined {
+  const read = (name: string) => {
+    const value = headers.get(`x-ratelimit-${name}`) ?? headers.get(`ratelimit-${name}`);
+    const number = value === null ? Number.NaN : Number(value);
+    return Number.isFinite(number) && number >= 0 ? number : undefined;
+  };
+  const remaining = read('remaining');
+  if (remaining === undefined) return undefined;
+  const reset = read('reset');
+  const resetAt = reset === undefined ? undefined : reset > EPOCH_SECONDS_THRESHOLD ? reset * 1000 : now + reset * 1000;
+  return { remaining, limit: read('limit'), resetAt };
+}
+
+/** Pause applied after a 429 that does not say how long to wait. */
+const DEFAULT_429_PAUSE_MS = 1_000;
+
+/**
+ * `createFetch` hooks that acquire from `limiter` before every attempt, feed it the server's rate-limit headers
+ * after every response, and pause it after a 429 (for the Retry-After, capped at 60 s).
+ */
+export function rateLimitHooks(
+  limiter: RateLimiter,
+  readHeaders: (headers: Headers) => RateLimitUpdate | undefined = readRateLimitHeaders,
+): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
+  return {
+    beforeRequest: (_request, context) => limiter.acquire(context.signal),
+    afterResponse: (response) => {
+      const report = readHeaders(response.headers);
+      if (report) limiter.update(report);
+      if (response.status === 429) {
+        const pause = retryAfterMs(response.headers) ?? DEFAULT_429_PAUSE_MS;
+        limiter.penalize(Math.min(pause, DEFAULT_RETRY_POLICY.maxRetryAfterMs));
+      }
+    },
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * Redaction of credentials in headers, URLs, free text and arbitrary values.
+ * Every function returns a new value; inputs are never mutated.
+ */
+
+/** The placeholder that replaces a credential. */
+export const REDACTED = '[REDACTED]';
+
+/** Secrets shorter than this are not masked inside free text (masking "ab" everywhere would mangle messages). */
+export const MIN_SECRET_LENGTH = 4;
+
+const CREDENTIAL_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-auth-token',
+  'x-login-key',
+]);
+const CREDENTIAL_HEADER_PATTERN = /token|secret|key|password|auth/i;
+
+const CREDENTIAL_QUERY_PARAMS = [
+  'login',
+  'authtoken',
+  'auth_token',
+  'access_token',
+  'api_key',
+  'apikey',
+  'token',
+  'key',
+  'password',
+  'secret',
+  'client_secret',
+];
+const CREDENTIAL_QUERY_PARAM_SET = new Set(CREDENTIAL_QUERY_PARAMS);
+
+/** `name=value` of a credential query parameter inside a URL or any text. */
+const QUERY_CREDENTIAL_IN_TEXT = new RegExp(`([?&;](?:${CREDENTIAL_QUERY_PARAMS.join('|')})=)[^&#\\s"'<>]*`, 'gi');
+/** `Bearer xxx` / `Basic xxx` credentials quoted in text (e.g. an echoed header). */
+const SCHEME_CREDENTIAL_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+/** `https://user:password@host` */
+const URL_USERINFO_IN_TEXT = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s:]+:[^/@\s]*@/gi;
+
+/** True when a header carries credentials (fixed list plus any name matching token/secret/key/password/auth). */
+export function isCredentialHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return CREDENTIAL_HEADERS.has(lower) || CREDENTIAL_HEADER_PATTERN.test(lower);
+}
+
+/** True when a query parameter carries credentials (login, authtoken, api_key, token, …). */
+export function isCredentialQueryParam(name: string): boolean {
+  return CREDENTIAL_QUERY_PARAM_SET.has(name.toLowerCase());
+}
+
+/** Masks every known secret value and every recognisable credential pattern in `text`. */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let result = text;
+  for (const secret of expandSecrets(secrets)) {
+    result = result.split(secret).join(REDACTED);
+  }
+  return result
+    .replace(QUERY_CREDENTIAL_IN_TEXT, `$1${REDACTED}`)
+    .replace(SCHEME_CREDENTIAL_IN_TEXT, `$1 ${REDACTED}`)
+    .replace(URL_USERINFO_IN_TEXT, `$1${REDACTED}@`);
+}
+
+/** Longest first, so that a secret containing another one is masked whole; URL-encoded forms included. */
+function expandSecrets(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponent(secret));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** A URL with credential query parameters and user-info masked. */
+export function redactUrl(url: string | URL, secrets: readonly string[] = []): string {
+  return redactText(String(url), secrets);
+}
+
+/** A plain-object copy of `headers` with credential headers masked and known secrets masked in the others. */
+export function redactHeaders(
+  headers: HeadersInit | undefined,
+  secrets: readonly string[] = [],
+): Record<string, string> {
+  const redacted: Record<string, string> = {};
+  new Headers(headers).forEach((value, name) => {
+    redacted[name] = isCredentialHeader(name) ? REDACTED : redactText(value, secrets);
+  });
+  return redacted;
+}
+
+/**
+ * The secret values a request carries: credential header values (and, for `Basic`/`Bearer` schemes, the
+ * encoded token and the decoded password), plus credential query parameter values.
+ */
+export function secretsFromRequest(request: { readonly headers: Headers; readonly url: string }): string[] {
+  const secrets: string[] = [];
+  request.headers.forEach((value, name) => {
+    if (!isCredentialHeader(name) || name === 'set-cookie') return;
+    secrets.push(value);
+    const scheme = /^(\w+)\s+(.+)$/.exec(value.trim());
+    if (!scheme?.[1] || !scheme[2]) return;
+    secrets.push(scheme[2]);
+    if (scheme[1].toLowerCase() === 'basic') secrets.push(...basicCredentialParts(scheme[2]));
+  });
+  const query = new URL(request.url).searchParams;
+  query.forEach((value, name) => {
+    if (isCredentialQueryParam(name)) secrets.push(value);
+  });
+  return secrets.filter((secret) => secret.length > 0);
+}
+
+function basicCredentialParts(encoded: string): string[] {
+  try {
+    const decoded = atob(encoded);
+    const separator = decoded.indexOf(':');
+    return separator < 0 ? [decoded] : [decoded, decoded.slice(separator + 1)];
+  } catch {
+    return [];
+  }
+}
+
+/** A redacted, loggable description of a request. */
+export interface RequestDescription {
+  /** HTTP method, upper case. */
+  method: string;
+  /** Full URL with credential query parameters masked. */
+  url: string;
+  /** Request headers with credentials masked. */
+  headers: Record<string, string>;
+}
+
+/** Describes a request for errors and logs, with every credential masked. */
+export function describeRequest(
+  request: { readonly method: string; readonly url: string; readonly headers: Headers },
+  secrets: readonly string[] = [],
+): RequestDescription {
+  return {
+    method: request.method.toUpperCase(),
+    url: redactUrl(request.url, secrets),
+    headers: redactHeaders(request.headers, secrets),
+  };
+}
+
+/** Options for {@link redactValue}. */
+export interface RedactValueOptions {
+  /** Also mask the values of object keys that look like credentials (`password`, `apiKey`, `authorization`, …). */
+  maskCredentialKeys?: boolean;
+}
+
+const MAX_REDACT_DEPTH = 8;
+
+/**
+ * A deep copy of `value` that is safe to print: strings are passed through {@link redactText}, `Headers`, `URL`,
+ * `Request` and `Response` become redacted descriptions, errors become sanitized errors (see {@link redactError}).
+ */
+export function redactValue(
+  value: unknown,
+  secrets: readonly string[] = [],
+  options: RedactValueOptions = {},
+): unknown {
+  return redactAt(value, secrets, options, 0, new WeakSet());
+}
+
+function redactAt(
+  value: unknown,
+  secrets: readonly string[],
+  options: RedactValueOptions,
+  depth: number,
+  seen: WeakSet<object>,
+): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (typeof value !== 'object' || value === null) return value;
+  if (value instanceof Error) return redactError(value, secrets);
+  if (value instanceof Headers) return redactHeaders(value, secrets);
+  if (value instanceof URL) return redactUrl(value, secrets);
+  if (value instanceof URLSearchParams) return redactText(`?${value.toString()}`, secrets).slice(1);
+  if (value instanceof Request) return describeRequest(value, [...secrets, ...secretsFromRequest(value)]);
+  if (value instanceof Response) {
+    const { status, statusText, url } = value;
+    return { status, statusText, url: redactUrl(url, secrets), headers: redactHeaders(value.headers, secrets) };
+  }
+  if (seen.has(value)) return '[Circular]';
+  if (depth >= MAX_REDACT_DEPTH) return '[Truncated]';
+  seen.add(value);
+  const next = (item: unknown) => redactAt(item, secrets, options, depth + 1, seen);
+  if (Array.isArray(value)) return value.map(next);
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const credentialKey = options.maskCredentialKeys && (isCredentialHeader(key) || isCredentialQueryParam(key));
+    copy[key] = credentialKey && item !== undefined && item !== null ? REDACTED : next(item);
+  }
+  return copy;
+}
+
+const MAX_CAUSE_DEPTH = 4;
+
+/**
+ * A sanitized plain `Error` copy of an error: same name and `code`, with message, stack and
+ * cause chain redacted. Used for causes of connection errors and for errors handed to a logger.
+ */
+export function redactError(error: Error, secrets: readonly string[] = [], depth = 0): Error {
+  const copy = new Error(redactText(error.message, secrets));
+  copy.name = error.name;
+  copy.stack = error.stack === undefined ? undefined : redactText(error.stack, secrets);
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' || typeof code === 'number') Object.assign(copy, { code });
+  if (error.cause !== undefined && depth < MAX_CAUSE_DEPTH) {
+    const cause =
+      error.cause instanceof Error
+        ? redactError(error.cause, secrets, depth + 1)
+        : redactValue(error.cause, secrets, { maskCredentialKeys: true });
+    Object.defineProperty(copy, 'cause', { value: cause, enumerable: false, writable: true, configurable: true });
+  }
+  return copy;
+}
