@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { isServiceName, SERVICE_NAMES } from '@agent-apis/specs/src/services.ts';
+import { generate } from './generate.ts';
+
+const USAGE = `usage: agent-apis-codegen generate <service> [--spec <final.openapi.json>] [--out <dir>]
+  Generates packages/<service>/src/gen from specs/dist/<service>.openapi.json (written by \`pnpm specs:sync\`):
+  the hey-api SDK (sdk/), orval zod schemas (zod/), orval MSW handlers and faker factories (msw/),
+  operations.gen.ts and validators.gen.ts. AGENT_APIS_SPECS_DIST=<folder> reads the final documents from
+  another folder. services: ${SERVICE_NAMES.join(', ')}`;
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { spec: { type: 'string' }, out: { type: 'string' } },
+  });
+  const [command, service, ...rest] = positionals;
+  if (command !== 'generate' || !service || !isServiceName(service) || rest.length > 0) {
+    console.error(USAGE);
+    return 2;
+  }
+  const started = performance.now();
+  const result = await generate({ service, specFile: values.spec, outDir: values.out });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `${service}: ${result.operations} operations, ${result.files} files (${(result.bytes / 1024).toFixed(0)} KiB) in ${result.outDir} [${seconds}s]`,
+  );
+  return 0;
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  console.error(`agent-apis-codegen: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,99 @@
+import type { OpenApiDocument } from '@agent-apis/specs/src/openapi.ts';
+import { describe, expect, it } from 'vitest';
+import { describeOperations, renderOperationsModule } from './operations.ts';
+
+function documentWith(paths: Record<string, unknown>, extra: Partial<OpenApiDocument> = {}): OpenApiDocument {
+  return { openapi: '3.1.0', info: { title: 't', version: '1' }, paths, ...extra } as OpenApiDocument;
+}
+
+const ok = { 200: { description: 'ok' } };
+
+describe('describeOperations', () => {
+  it('describes path parameters, query parameters, body, statuses and security of each operation', () => {
+    const document = documentWith(
+      {
+        '/shops/{shopId}/products/{id}.json': {
+          parameters: [{ $ref: '#/components/parameters/Locale' }],
+          put: {
+            operationId: 'updateProduct',
+            parameters: [
+              { name: 'shopId', in: 'path', required: true, schema: { type: 'integer' } },
+              { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+              {
+                name: 'limit',
+                in: 'query',
+                schema: { type: ['integer', 'null'], minimum: 1, maximum: 100, default: 50 },
+              },
+              { name: 'sort', in: 'query', required: true, schema: { $ref: '#/components/schemas/Sort' } },
+              { name: 'X-Trace', in: 'header', schema: { type: 'string' } },
+            ],
+            requestBody: { $ref: '#/components/requestBodies/Product' },
+            responses: { 404: {}, 201: {}, '4XX': {}, default: {}, 500: {}, 204: {} },
+          },
+        },
+      },
+      {
+        security: [{ basic: [] }],
+        components: {
+          parameters: { Locale: { name: 'locale', in: 'query', schema: { enum: ['en', 'es'] } } },
+          schemas: { Sort: { type: 'string', enum: ['asc', 'desc'] } },
+          requestBodies: { Product: { required: true, content: {} } },
+        },
+      },
+    );
+
+    expect(describeOperations(document)).toEqual({
+      updateProduct: {
+        method: 'PUT',
+        path: '/shops/{shopId}/products/{id}.json',
+        pathParams: ['shopId', 'id'],
+        query: {
+          locale: { required: false, type: 'string', enum: ['en', 'es'] },
+          limit: { required: false, type: 'integer', minimum: 1, maximum: 100, default: 50 },
+          sort: { required: true, type: 'string', enum: ['asc', 'desc'] },
+        },
+        hasBody: true,
+        bodyRequired: true,
+        successStatus: 201,
+        errorStatuses: [404, 500],
+        security: [['basic']],
+      },
+    });
+  });
+
+  it('lets an operation override the document security, and keeps anonymous and combined alternatives', () => {
+    const document = documentWith(
+      {
+        '/public': { get: { operationId: 'getPublic', security: [], responses: ok } },
+        '/mixed': { get: { operationId: 'getMixed', security: [{}, { login: [], token: [] }], responses: ok } },
+        '/default': { post: { operationId: 'create', requestBody: { content: {} }, responses: ok } },
+      },
+      { security: [{ bearer: [] }] },
+    );
+    const table = describeOperations(document);
+    expect(table.getPublic?.security).toEqual([]);
+    expect(table.getMixed?.security).toEqual([[], ['login', 'token']]);
+    expect(table.create).toMatchObject({ security: [['bearer']], hasBody: true, bodyRequired: false });
+  });
+
+  it('fails on an operation without operationId or without a 2xx response', () => {
+    expect(() => describeOperations(documentWith({ '/a': { get: { responses: ok } } }))).toThrow(
+      'GET /a has no operationId',
+    );
+    expect(() =>
+      describeOperations(documentWith({ '/a': { get: { operationId: 'getA', responses: { default: {} } } } })),
+    ).toThrow('GET /a (getA) declares no 2xx response');
+  });
+});
+
+describe('renderOperationsModule', () => {
+  it('renders the table as a typed const object', () => {
+    const source = renderOperationsModule(
+      describeOperations(documentWith({ '/a-b': { get: { operationId: 'get-a-b', responses: ok } } })),
+    );
+    expect(source).toContain('export const operations = {\n  "get-a-b": {\n    method: "GET",\n    path: "/a-b",');
+    expect(source).toContain('errorStatuses: [],');
+    expect(source).toContain('} as const satisfies Record<string, OperationDescriptor>;');
+    expect(source).toContain('export type OperationId = keyof typeof operations;');
+  });
+});

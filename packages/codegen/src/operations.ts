@@ -1,0 +1,160 @@
+import {
+  effectiveParameters,
+  listOperations,
+  type OpenApiDocument,
+  type Operation,
+  resolveRef,
+  type Schema,
+} from '@agent-apis/specs/src/openapi.ts';
+import { templateVariables } from '@agent-apis/specs/src/paths.ts';
+import { tsLiteral } from './ts-literal.ts';
+
+export type ParameterType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'unknown';
+
+/** What the runtime needs to check one query parameter before sending. */
+export interface QueryParameterDescriptor {
+  required: boolean;
+  type: ParameterType;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  default?: unknown;
+}
+
+/** One row of the generated `operations` table. */
+export interface OperationDescriptor {
+  method: string;
+  path: string;
+  /** Path template variables, in template order. */
+  pathParams: string[];
+  query: Record<string, QueryParameterDescriptor>;
+  hasBody: boolean;
+  bodyRequired: boolean;
+  /** The lowest 2xx status the operation declares. */
+  successStatus: number;
+  /** Declared 4xx/5xx statuses, ascending (ranges such as `4XX` and `default` are left out). */
+  errorStatuses: number[];
+  /**
+   * Security alternatives: the request must satisfy one entry, and each entry lists the schemes it needs
+   * together. `[]` means no authentication; an empty entry means anonymous access is one of the options.
+   */
+  security: string[][];
+}
+
+interface RequestBody {
+  required?: boolean;
+}
+
+const PARAMETER_TYPES = new Set<string>(['string', 'number', 'integer', 'boolean', 'array', 'object']);
+
+/** The parameter's JSON type: the first non-null entry of `type`, else what its `enum` values are. */
+function parameterType(schema: Schema | undefined): ParameterType {
+  const declared = Array.isArray(schema?.type) ? schema.type : schema?.type ? [schema.type] : [];
+  const type = declared.find((entry) => entry !== 'null');
+  if (type) return PARAMETER_TYPES.has(type) ? (type as ParameterType) : 'unknown';
+  const kinds = new Set((schema?.enum ?? []).filter((value) => value !== null).map((value) => typeof value));
+  const only = kinds.size === 1 ? [...kinds][0] : undefined;
+  return only === 'string' || only === 'number' || only === 'boolean' ? only : 'unknown';
+}
+
+function describeQueryParameter(document: OpenApiDocument, rawSchema: Schema | undefined, required = false) {
+  const schema = rawSchema && resolveRef<Schema>(document, rawSchema);
+  const descriptor: QueryParameterDescriptor = { required, type: parameterType(schema) };
+  if (Array.isArray(schema?.enum)) descriptor.enum = schema.enum;
+  if (typeof schema?.minimum === 'number') descriptor.minimum = schema.minimum;
+  if (typeof schema?.maximum === 'number') descriptor.maximum = schema.maximum;
+  if (schema && 'default' in schema) descriptor.default = schema.default;
+  return descriptor;
+}
+
+function numericStatuses(operation: Operation): number[] {
+  const responses = (operation.responses ?? {}) as Record<string, unknown>;
+  return Object.keys(responses)
+    .filter((code) => /^\d{3}$/.test(code))
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+function securityAlternatives(document: OpenApiDocument, operation: Operation): string[][] {
+  const requirements = (operation.security ?? document.security ?? []) as Record<string, unknown>[];
+  return requirements.map((requirement) => Object.keys(requirement).sort());
+}
+
+/**
+ * Describes every operation of a final document, keyed by operationId, in document order.
+ * Throws when an operation has no operationId or declares no 2xx response.
+ */
+export function describeOperations(document: OpenApiDocument): Record<string, OperationDescriptor> {
+  const table: Record<string, OperationDescriptor> = {};
+  for (const ref of listOperations(document)) {
+    const where = `${ref.method.toUpperCase()} ${ref.path}`;
+    const id = ref.operation.operationId;
+    if (!id) throw new Error(`${where} has no operationId`);
+    const statuses = numericStatuses(ref.operation);
+    const successStatus = statuses.find((status) => status >= 200 && status < 300);
+    if (successStatus === undefined) throw new Error(`${where} (${id}) declares no 2xx response`);
+
+    const query: Record<string, QueryParameterDescriptor> = {};
+    for (const parameter of effectiveParameters(document, ref)) {
+      if (parameter.in === 'query') {
+        query[parameter.name] = describeQueryParameter(document, parameter.schema, parameter.required === true);
+      }
+    }
+    const body = ref.operation.requestBody
+      ? resolveRef<RequestBody>(document, ref.operation.requestBody as RequestBody)
+      : undefined;
+
+    table[id] = {
+      method: ref.method.toUpperCase(),
+      path: ref.path,
+      pathParams: templateVariables(ref.path),
+      query,
+      hasBody: body !== undefined,
+      bodyRequired: body?.required === true,
+      successStatus,
+      errorStatuses: statuses.filter((status) => status >= 400),
+      security: securityAlternatives(document, ref.operation),
+    };
+  }
+  return table;
+}
+
+/** Source of `operations.gen.ts` (without banner): the table as a typed `as const` object. */
+export function renderOperationsModule(table: Record<string, OperationDescriptor>): string {
+  return `/** How the runtime checks one query parameter before sending. */
+export interface QueryParameterDescriptor {
+  readonly required: boolean;
+  readonly type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'unknown';
+  readonly enum?: readonly unknown[];
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly default?: unknown;
+}
+
+/** One operation of the spec, as the runtime needs it to validate inputs and name the operation in errors. */
+export interface OperationDescriptor {
+  readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
+  /** Path template, relative to the server URL. */
+  readonly path: string;
+  /** Path template variables, in template order. */
+  readonly pathParams: readonly string[];
+  readonly query: Readonly<Record<string, QueryParameterDescriptor>>;
+  readonly hasBody: boolean;
+  readonly bodyRequired: boolean;
+  /** The lowest 2xx status the operation declares. */
+  readonly successStatus: number;
+  /** Declared 4xx/5xx statuses, ascending (ranges such as 4XX and \`default\` are left out). */
+  readonly errorStatuses: readonly number[];
+  /**
+   * Security alternatives: one entry must be satisfied, each entry lists the schemes it needs together.
+   * \`[]\` means no authentication; an empty entry means anonymous access is one of the options.
+   */
+  readonly security: readonly (readonly string[])[];
+}
+
+/** Every operation of the spec, keyed by operationId. */
+export const operations = ${tsLiteral(table)} as const satisfies Record<string, OperationDescriptor>;
+
+export type OperationId = keyof typeof operations;
+`;
+}
