@@ -49,6 +49,17 @@ export {
   resolveLogLevel,
 } from './logger.js';
 export {
+  type BoundOperation,
+  type BoundOperations,
+  bindOperations,
+  type CallOptions,
+  type OperationInput,
+  type OperationShape,
+  operationMatcher,
+  type QueryConstraint,
+  validateOperationInput,
+} from './operations.js';
+export {
   type CursorScheme,
   type OffsetPage,
   offsetCursor,
