@@ -91,6 +91,11 @@ export interface CreateFetchOptions {
   afterResponse?: (response: Response, request: Request, context: AttemptContext) => void | Promise<void>;
   /** Names the operation of a request for errors and logs (the operation request header wins). */
   operationFor?: (request: Request) => OperationInfo | undefined;
+  /**
+   * Checks a successful response before it is returned, e.g. against the spec's schema (see
+   * {@link schemaResponseValidator}); throw to refuse it. Runs once per call, never on retried attempts.
+   */
+  validateResponse?: (response: Response, context: AttemptContext) => void | Promise<void>;
   /** An HTTP cache for GET responses; `false` or absent disables caching. */
   cache?: HttpCache | false;
   /** Wait used between retries (tests inject a fake). */
@@ -200,7 +205,15 @@ export function createFetch(options: CreateFetchOptions = {}): typeof fetch {
     if (callerSignal.aborted) throw new APIUserAbortError(context);
     for (let retriesSoFar = 0; ; retriesSoFar++) {
       const outcome = await attemptOnce(call, retriesSoFar + 1);
-      if ('response' in outcome && outcome.response.status < 400) return outcome.response;
+      if ('response' in outcome && outcome.response.status < 400) {
+        await options.validateResponse?.(outcome.response, {
+          attempt: retriesSoFar + 1,
+          operation: context.operation,
+          route: context.route,
+          signal: callerSignal,
+        });
+        return outcome.response;
+      }
       const trigger: RetryTrigger =
         'response' in outcome
           ? { kind: 'response', status: outcome.response.status, headers: outcome.response.headers }

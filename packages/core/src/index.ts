@@ -96,6 +96,12 @@ export {
   secretsFromRequest,
 } from './redact.js';
 export {
+  type ResponseIssue,
+  ResponseValidationError,
+  type SchemaLike,
+  schemaResponseValidator,
+} from './response-validation.js';
+export {
   backoffDelayMs,
   DEFAULT_MAX_RETRIES,
   DEFAULT_RETRY_POLICY,

@@ -1,0 +1,65 @@
+/**
+ * Opt-in response validation: checks a successful JSON response against the schema generated for its
+ * operation (zod, or anything with the same `safeParse`), so a drifting server fails loudly instead of
+ * handing the caller a shape its types do not describe.
+ */
+import { AgentApiError } from './errors.js';
+import type { AttemptContext } from './fetch.js';
+
+/** The part of a zod schema the validator uses. */
+export interface SchemaLike {
+  safeParse(
+    value: unknown,
+  ):
+    | { success: true }
+    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
+/** One way the response differs from its schema. */
+export interface ResponseIssue {
+  /** Path into the body, e.g. `results.0.stars` (empty for the body itself). */
+  path: string;
+  message: string;
+}
+
+/** A successful response whose body does not match the operation's schema. */
+export class ResponseValidationError extends AgentApiError {
+  override name = 'ResponseValidationError';
+  readonly operation: string;
+  readonly status: number;
+  readonly issues: readonly ResponseIssue[];
+
+  constructor(operation: string, status: number, issues: readonly ResponseIssue[]) {
+    const first = issues[0];
+    const where = first ? `${first.path || '(body)'}: ${first.message}` : 'unknown problem';
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    super(`Response of ${operation} (${status}) does not match its schema at ${where}${more}`);
+    this.operation = operation;
+    this.status = status;
+    this.issues = issues;
+  }
+}
+
+/**
+ * A `validateResponse` hook for {@link createFetch}: `schemaFor(operationId)` returns the success-response
+ * schema (or undefined to skip, e.g. for non-JSON bodies). It may be async so that schemas load lazily and stay
+ * out of bundles that never validate.
+ */
+export function schemaResponseValidator(
+  schemaFor: (operation: string) => SchemaLike | undefined | Promise<SchemaLike | undefined>,
+): (response: Response, context: AttemptContext) => Promise<void> {
+  return async (response, context) => {
+    if (response.status === 204 || !(response.headers.get('content-type') ?? '').includes('json')) return;
+    const schema = await schemaFor(context.operation);
+    if (!schema) return;
+    const body: unknown = await response.clone().json();
+    const result = schema.safeParse(body);
+    if (!result.success) {
+      throw new ResponseValidationError(
+        context.operation,
+        response.status,
+        result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+      );
+    }
+  };
+}
