@@ -5,8 +5,25 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'harness', include: ['src/**/*.test.ts'], testTimeout: 60_000 },
+        test: {
+          name: 'harness',
+          include: ['src/**/*.test.ts'],
+          exclude: ['src/**/*.contract.test.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'contract',
+          include: ['src/**/*.contract.test.ts'],
+          globalSetup: ['./src/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          maxConcurrency: 8,
+        },
       },
     ],
+    reporters: ['default', ['junit', { outputFile: './reports/junit.xml' }]],
   },
 });

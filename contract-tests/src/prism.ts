@@ -13,7 +13,7 @@ export interface PrismOptions {
   /** `mock` answers from the spec; `proxy` forwards to `upstream` and validates both directions. */
   mode?: 'mock' | 'proxy';
   upstream?: string;
-  /** Dynamic (faker) responses where a response has no example, with `seed` so runs repeat. */
+  /** Mock only: dynamic (faker) responses for every call, and the seed that makes dynamic responses repeat. */
   dynamic?: boolean;
   seed?: string;
   /** Where the log file goes. */
@@ -84,8 +84,8 @@ export async function startPrism(options: PrismOptions): Promise<PrismServer> {
     args.push(options.upstream, '--errors');
   }
   args.push('--host', '127.0.0.1', '--port', String(port));
-  if (options.dynamic) args.push('--dynamic');
-  if (options.seed) args.push('--seed', options.seed);
+  if (mode === 'mock' && options.dynamic) args.push('--dynamic');
+  if (mode === 'mock' && options.seed) args.push('--seed', options.seed);
 
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, args, {

@@ -1,0 +1,191 @@
+/**
+ * The contract coverage report: per service, operations exercised / total and error statuses exercised /
+ * documented, with every exception and its reason. Test files record outcomes into `reports/coverage-<service>.json`;
+ * the global teardown aggregates them into a printed table, `coverage.md`, `coverage.json` and `coverage-junit.xml`.
+ */
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Where reports go: `contract-tests/reports`, or CONTRACT_REPORTS_DIR. */
+export const REPORTS_DIR = process.env.CONTRACT_REPORTS_DIR ?? join(import.meta.dirname, '..', 'reports');
+
+export type Outcome = 'passed' | 'failed' | 'skipped';
+
+export interface CoverageEntry {
+  operation: string;
+  /** `success:required`, `success:all`, `error:<status>`, `invalid-request`. */
+  check: string;
+  outcome: Outcome;
+  /** Why it failed or was skipped, or how an invalid request was stopped. */
+  note?: string;
+}
+
+export interface ServiceCoverage {
+  service: string;
+  mode: 'mock' | 'live';
+  operations: string[];
+  documentedErrors: Record<string, number[]>;
+  entries: CoverageEntry[];
+  /** Set when the whole service was not exercised. */
+  skipped?: string;
+}
+
+/** Collects one service's outcomes; a check counts as failed until the test marks it passed. */
+export class CoverageRecorder {
+  readonly #data: ServiceCoverage;
+
+  constructor(
+    service: string,
+    mode: 'mock' | 'live',
+    operations: string[],
+    documentedErrors: Record<string, number[]>,
+  ) {
+    this.#data = { service, mode, operations, documentedErrors, entries: [] };
+  }
+
+  skipService(reason: string): void {
+    this.#data.skipped = reason;
+  }
+
+  /** Starts a check as failed; call the returned function when it passed (with an optional note). */
+  begin(operation: string, check: string): (note?: string) => void {
+    const entry: CoverageEntry = { operation, check, outcome: 'failed' };
+    this.#data.entries.push(entry);
+    return (note) => {
+      entry.outcome = 'passed';
+      if (note) entry.note = note;
+    };
+  }
+
+  fail(operation: string, check: string, note: string): void {
+    const entry = this.#data.entries.findLast((e) => e.operation === operation && e.check === check);
+    if (entry && entry.outcome === 'failed') entry.note = note;
+  }
+
+  skip(operation: string, check: string, reason: string): void {
+    this.#data.entries.push({ operation, check, outcome: 'skipped', note: reason });
+  }
+
+  async write(dir: string): Promise<void> {
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, `coverage-${this.#data.service}.json`), `${JSON.stringify(this.#data, null, 2)}\n`);
+  }
+}
+
+export interface ServiceSummary {
+  service: string;
+  mode: string;
+  operationsExercised: number;
+  operationsTotal: number;
+  errorsExercised: number;
+  errorsDocumented: number;
+  failed: number;
+  skipped?: string;
+  exceptions: CoverageEntry[];
+}
+
+export function summarize(data: ServiceCoverage): ServiceSummary {
+  const passed = (operation: string, check: string) =>
+    data.entries.some((e) => e.operation === operation && e.check === check && e.outcome === 'passed');
+  const operationsExercised = data.operations.filter(
+    (op) => passed(op, 'success:required') && passed(op, 'success:all'),
+  ).length;
+  let errorsDocumented = 0;
+  let errorsExercised = 0;
+  for (const [operation, statuses] of Object.entries(data.documentedErrors)) {
+    errorsDocumented += statuses.length;
+    errorsExercised += statuses.filter((status) => passed(operation, `error:${status}`)).length;
+  }
+  return {
+    service: data.service,
+    mode: data.mode,
+    operationsExercised: data.skipped ? 0 : operationsExercised,
+    operationsTotal: data.operations.length,
+    errorsExercised: data.skipped ? 0 : errorsExercised,
+    errorsDocumented,
+    failed: data.entries.filter((e) => e.outcome === 'failed').length,
+    ...(data.skipped ? { skipped: data.skipped } : {}),
+    exceptions: data.entries.filter((e) => e.outcome !== 'passed'),
+  };
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function junit(services: ServiceCoverage[]): string {
+  const suites = services.map((data) => {
+    const cases = data.entries.map((e) => {
+      const name = escapeXml(`${e.operation} ${e.check}`);
+      const body =
+        e.outcome === 'failed'
+          ? `<failure message="${escapeXml(e.note ?? 'failed')}"/>`
+          : e.outcome === 'skipped'
+            ? `<skipped message="${escapeXml(e.note ?? '')}"/>`
+            : '';
+      return `    <testcase classname="contract.${data.service}" name="${name}">${body}</testcase>`;
+    });
+    const failures = data.entries.filter((e) => e.outcome === 'failed').length;
+    const skipped = data.entries.filter((e) => e.outcome === 'skipped').length;
+    return `  <testsuite name="contract ${data.service} (${data.mode})" tests="${data.entries.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract coverage">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+export function renderTable(summaries: ServiceSummary[]): string {
+  const header = ['service', 'mode', 'operations', 'error statuses', 'failed', 'note'];
+  const rows = summaries.map((s) => [
+    s.service,
+    s.mode,
+    `${s.operationsExercised}/${s.operationsTotal}`,
+    `${s.errorsExercised}/${s.errorsDocumented}`,
+    String(s.failed),
+    s.skipped ? `skipped: ${s.skipped}` : '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+function markdown(summaries: ServiceSummary[]): string {
+  const exceptions = summaries.flatMap((s) =>
+    s.exceptions.map((e) => `| ${s.service} | ${e.operation} | ${e.check} | ${e.outcome} | ${e.note ?? ''} |`),
+  );
+  return [
+    '# Contract coverage',
+    '',
+    renderTable(summaries),
+    '',
+    '## Exceptions',
+    '',
+    exceptions.length ? '| service | operation | check | outcome | reason |\n| --- | --- | --- | --- | --- |' : 'None.',
+    ...exceptions,
+    '',
+  ].join('\n');
+}
+
+const COVERAGE_FILE = /^coverage-[a-z]+\.json$/;
+
+/** Removes the per-service files of an earlier run, so a report only speaks of this one. */
+export async function clearCoverage(dir: string): Promise<void> {
+  const files = (await readdir(dir).catch(() => [])).filter((f) => COVERAGE_FILE.test(f));
+  await Promise.all(files.map((f) => rm(join(dir, f), { force: true })));
+}
+
+/** Aggregates every `coverage-<service>.json` in `dir`, prints the table and writes the three reports. */
+export async function writeCoverageReports(dir: string, mode: 'mock' | 'live'): Promise<ServiceSummary[]> {
+  const files = (await readdir(dir).catch(() => [])).filter((f) => COVERAGE_FILE.test(f)).sort();
+  const services: ServiceCoverage[] = [];
+  for (const file of files) {
+    const data = JSON.parse(await readFile(join(dir, file), 'utf8')) as ServiceCoverage;
+    if (data.mode === mode) services.push(data);
+  }
+  const summaries = services.map(summarize);
+  await writeFile(join(dir, 'coverage.json'), `${JSON.stringify(summaries, null, 2)}\n`);
+  await writeFile(join(dir, 'coverage.md'), markdown(summaries));
+  await writeFile(join(dir, 'coverage-junit.xml'), junit(services));
+  console.log(
+    `\nContract coverage (${mode}):\n${renderTable(summaries)}\nreports: ${dir}/coverage.{md,json}, coverage-junit.xml\n`,
+  );
+  return summaries;
+}

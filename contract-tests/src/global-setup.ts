@@ -1,0 +1,59 @@
+/**
+ * Starts one Prism per service for the contract project: a mock of the final spec (default), or — with
+ * CONTRACT_TARGET=live — a validating proxy in front of the live base URL of each service that has one.
+ * The servers' URLs reach the tests through `provide`/`inject`; every process is stopped by its PID.
+ */
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { clearCoverage, REPORTS_DIR, writeCoverageReports } from './coverage.ts';
+import { type PrismServer, startPrism } from './prism.ts';
+import { SPECS_DIST } from './spec.ts';
+import { liveTargets, mockTargets, type ServiceTarget } from './targets.ts';
+
+/** A fixed seed so dynamic (faker) responses repeat from run to run. */
+const SEED = '20261121';
+
+export default async function setup(project: TestProject) {
+  const live = process.env.CONTRACT_TARGET === 'live';
+  const targets = live ? liveTargets(process.env) : mockTargets();
+  await clearCoverage(REPORTS_DIR);
+  const servers: PrismServer[] = [];
+  const provided: Record<string, ServiceTarget> = {};
+  try {
+    await Promise.all(
+      Object.values(targets).map(async (target) => {
+        if (live && !target.upstream) {
+          provided[target.service] = target;
+          return;
+        }
+        const server = await startPrism({
+          name: `${target.service}-${live ? 'proxy' : 'mock'}`,
+          spec: join(SPECS_DIST, `${target.service}.openapi.json`),
+          mode: live ? 'proxy' : 'mock',
+          ...(target.upstream ? { upstream: target.upstream } : {}),
+          seed: SEED,
+          logDir: REPORTS_DIR,
+          readyTimeoutMs: 90_000,
+        });
+        servers.push(server);
+        provided[target.service] = { ...target, baseUrl: server.url, prismLog: server.logFile };
+      }),
+    );
+  } catch (error) {
+    await Promise.all(servers.map((server) => server.stop()));
+    throw error;
+  }
+  project.provide('contractTargets', provided);
+  project.provide('contractMode', live ? 'live' : 'mock');
+  return async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await writeCoverageReports(REPORTS_DIR, live ? 'live' : 'mock');
+  };
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    contractTargets: Record<string, ServiceTarget>;
+    contractMode: 'mock' | 'live';
+  }
+}

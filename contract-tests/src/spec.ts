@@ -1,0 +1,93 @@
+/**
+ * The contract suite's view of a final spec: every operation with what it takes and what it answers, read from
+ * `specs/dist/<service>.openapi.json` — never from a hand-kept list.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { listOperations, type OpenApiDocument, type Parameter, resolveRef } from '@agent-apis/specs/src/openapi.ts';
+import type { ServiceName } from '@agent-apis/specs/src/services.ts';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ContractParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  schema: JsonSchema;
+}
+
+export interface ContractOperation {
+  id: string;
+  method: string;
+  path: string;
+  parameters: ContractParameter[];
+  body?: { required: boolean; schema: JsonSchema };
+  successStatus: number;
+  /** Schema of the success response's JSON body, if it has one. */
+  successSchema?: JsonSchema;
+  /** Whether the success response has an example (else the suite asks Prism for a seeded dynamic one). */
+  successHasExample: boolean;
+  /** Documented 4xx/5xx statuses. */
+  errorStatuses: number[];
+}
+
+export interface ContractSpec {
+  service: ServiceName;
+  file: string;
+  document: OpenApiDocument;
+  operations: ContractOperation[];
+}
+
+export const SPECS_DIST = join(import.meta.dirname, '..', '..', 'specs', 'dist');
+
+function jsonContent(content: unknown): { schema?: JsonSchema; example?: unknown; examples?: unknown } | undefined {
+  if (!content || typeof content !== 'object') return undefined;
+  const entries = Object.entries(content as Record<string, unknown>);
+  const json = entries.find(([type]) => type.includes('json')) ?? entries[0];
+  return json?.[1] as { schema?: JsonSchema } | undefined;
+}
+
+export async function loadContractSpec(service: ServiceName): Promise<ContractSpec> {
+  const file = join(SPECS_DIST, `${service}.openapi.json`);
+  const document = JSON.parse(await readFile(file, 'utf8')) as OpenApiDocument;
+  const operations = listOperations(document).map((ref): ContractOperation => {
+    const byKey = new Map<string, Parameter>();
+    for (const raw of [...(ref.pathItem.parameters ?? []), ...(ref.operation.parameters ?? [])]) {
+      const parameter = resolveRef<Parameter>(document, raw);
+      byKey.set(`${parameter.in}:${parameter.name}`, parameter);
+    }
+    const responses = (ref.operation.responses ?? {}) as Record<string, unknown>;
+    const statuses = Object.keys(responses)
+      .filter((code) => /^\d{3}$/.test(code))
+      .map(Number)
+      .sort((a, b) => a - b);
+    const successStatus = statuses.find((status) => status >= 200 && status < 300) ?? 200;
+    const success = resolveRef<Record<string, unknown>>(document, responses[String(successStatus)] as never) ?? {};
+    const content = jsonContent(success.content);
+    const requestBody = ref.operation.requestBody
+      ? resolveRef<{ required?: boolean; content?: unknown }>(document, ref.operation.requestBody as never)
+      : undefined;
+    const bodySchema = requestBody ? jsonContent(requestBody.content)?.schema : undefined;
+    const contentExample =
+      content?.example !== undefined || (content?.examples && Object.keys(content.examples).length > 0);
+    const schemaExample =
+      content?.schema && resolveRef<JsonSchema>(document, content.schema as never).example !== undefined;
+    return {
+      id: ref.operation.operationId as string,
+      method: ref.method.toUpperCase(),
+      path: ref.path,
+      parameters: [...byKey.values()].map((parameter) => ({
+        name: parameter.name,
+        in: parameter.in,
+        required: parameter.in === 'path' || parameter.required === true,
+        schema: (parameter.schema ?? {}) as JsonSchema,
+      })),
+      ...(bodySchema ? { body: { required: requestBody?.required === true, schema: bodySchema } } : {}),
+      successStatus,
+      ...(content?.schema ? { successSchema: content.schema } : {}),
+      successHasExample: Boolean(contentExample || schemaExample),
+      errorStatuses: statuses.filter((status) => status >= 400),
+    };
+  });
+  return { service, file, document, operations };
+}

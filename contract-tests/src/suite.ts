@@ -1,0 +1,202 @@
+/**
+ * One contract suite, two targets. For every operation of a final spec: a call with only the required inputs
+ * and one with all of them, each asserting the documented success status and validating the body against the
+ * spec's schema (Ajv) and the generated zod schema; every documented error status forced with
+ * `Prefer: code=…` and mapped to the client's error class; and a request that breaks the spec, which the client
+ * must stop or the server reject. Outcomes feed the coverage report.
+ */
+import { APIError, errorClassForStatus, RequestValidationError } from '@agent-apis/core';
+import type { ServiceName } from '@agent-apis/specs/src/services.ts';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { CoverageRecorder, REPORTS_DIR } from './coverage.ts';
+import { SpecSchemaValidator } from './schema-validator.ts';
+import { type ContractOperation, loadContractSpec } from './spec.ts';
+import type { ServiceTarget } from './targets.ts';
+import { breakInput, type CallInput, sampleInput } from './values.ts';
+
+/** The part of a service client the suite drives: every operation, bound and typed loosely here. */
+export interface ContractClient {
+  // biome-ignore lint/suspicious/noExplicitAny: the suite calls every operation generically.
+  api: Record<string, (options?: any) => Promise<unknown>>;
+}
+
+export type ClientFactory = (
+  target: ServiceTarget & { baseUrl: string },
+  fetch: typeof globalThis.fetch,
+) => ContractClient;
+
+interface SchemaLike {
+  safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+}
+
+export type ResponseValidators = Record<string, { response?: SchemaLike } | undefined>;
+
+interface RecordedResponse {
+  status: number;
+  body: unknown;
+}
+
+/** A fetch that talks HTTP to the target and remembers every response it saw. */
+function recordingFetch(): { fetch: typeof globalThis.fetch; responses: RecordedResponse[] } {
+  const responses: RecordedResponse[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const response = await globalThis.fetch(input, init);
+    const text = await response.clone().text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {}
+    responses.push({ status: response.status, body });
+    return response;
+  };
+  return { fetch, responses };
+}
+
+/** Turns a Prism validating-proxy refusal into "operation, field, violation" lines. */
+function describeFailure(operation: string, error: unknown): string {
+  if (error instanceof APIError) {
+    const body = error.body as { type?: string; validation?: { location?: string[]; message?: string }[] } | undefined;
+    if (body?.validation?.length) {
+      const lines = body.validation.map((v) => `${(v.location ?? []).join('.')}: ${v.message ?? 'invalid'}`);
+      return `${operation}: ${error.status} ${body.type ?? ''} — ${lines.join('; ')}`;
+    }
+    return `${operation}: ${error.message}`;
+  }
+  return `${operation}: ${(error as Error).message}`;
+}
+
+export async function defineContractSuite(
+  service: ServiceName,
+  createClient: ClientFactory,
+  validators: ResponseValidators,
+): Promise<void> {
+  const spec = await loadContractSpec(service);
+  const target = inject('contractTargets')[service];
+  const mode = inject('contractMode');
+  const documentedErrors = Object.fromEntries(spec.operations.map((op) => [op.id, op.errorStatuses]));
+  const recorder = new CoverageRecorder(
+    service,
+    mode,
+    spec.operations.map((op) => op.id),
+    documentedErrors,
+  );
+  afterAll(() => recorder.write(REPORTS_DIR));
+
+  if (!target || target.skipReason || !target.baseUrl) {
+    const reason = target?.skipReason ?? 'no target configured';
+    recorder.skipService(reason);
+    await recorder.write(REPORTS_DIR);
+    // Skipped, never counted as passed: the reason is in the title and in the coverage report.
+    it.skip(`${service}: skipped: ${reason}`, () => expect.unreachable());
+    return;
+  }
+  const baseUrl = target.baseUrl;
+  const schemas = new SpecSchemaValidator(spec.document);
+  const allowWrites = mode === 'mock' || process.env.CONTRACT_ALLOW_WRITES === '1';
+
+  const call = async (operation: ContractOperation, input: CallInput, headers: Record<string, string>) => {
+    const recorded = recordingFetch();
+    const client = createClient({ ...target, baseUrl }, recorded.fetch);
+    const fn = client.api[operation.id];
+    if (!fn) throw new Error(`the ${service} client has no operation ${operation.id}`);
+    try {
+      const result = await fn({ ...input, headers: { ...input.headers, ...headers }, maxRetries: 0 });
+      return { result, responses: recorded.responses };
+    } catch (error) {
+      return { error, responses: recorded.responses };
+    }
+  };
+
+  describe.concurrent(`${service} contract (${mode}, ${baseUrl})`, () => {
+    for (const operation of spec.operations) {
+      const writes = operation.method !== 'GET' && operation.method !== 'HEAD';
+      describe(`${operation.id} (${operation.method} ${operation.path})`, () => {
+        for (const coverage of ['required', 'all'] as const) {
+          const check = `success:${coverage}`;
+          const title = `${coverage} inputs → ${operation.successStatus}, body valid against the spec and zod`;
+          if (writes && !allowWrites) {
+            const reason = 'write operation: live runs are read-only unless CONTRACT_ALLOW_WRITES=1 (sandbox store)';
+            recorder.skip(operation.id, check, reason);
+            it.skip(`${title} — skipped: ${reason}`, () => expect.unreachable());
+            continue;
+          }
+          it(title, async () => {
+            const done = recorder.begin(operation.id, check);
+            const headers: Record<string, string> = operation.successHasExample ? {} : { prefer: 'dynamic=true' };
+            const outcome = await call(operation, sampleInput(spec.document, operation, coverage), headers);
+            if ('error' in outcome) {
+              const message = describeFailure(operation.id, outcome.error);
+              recorder.fail(operation.id, check, message);
+              throw new Error(message);
+            }
+            const last = outcome.responses.at(-1);
+            expect(last?.status, `${operation.id} status`).toBe(operation.successStatus);
+            const problems = schemas.validateResponse(
+              operation.method,
+              operation.path,
+              operation.successStatus,
+              last?.body,
+            );
+            expect(problems, `${operation.id} body vs spec schema`).toEqual([]);
+            const zod = validators[operation.id]?.response?.safeParse(outcome.result);
+            expect(zod?.error?.issues ?? [], `${operation.id} result vs zod schema`).toEqual([]);
+            done();
+          });
+        }
+
+        for (const status of operation.errorStatuses) {
+          const check = `error:${status}`;
+          const errorClass = errorClassForStatus(status);
+          const title = `Prefer: code=${status} → ${errorClass.name}`;
+          if (mode === 'live') {
+            const reason = 'error statuses are forced through the Prism mock only';
+            recorder.skip(operation.id, check, reason);
+            it.skip(`${title} — skipped: ${reason}`, () => expect.unreachable());
+            continue;
+          }
+          it(title, async () => {
+            const done = recorder.begin(operation.id, check);
+            const outcome = await call(operation, sampleInput(spec.document, operation, 'required'), {
+              prefer: `code=${status}`,
+            });
+            expect('error' in outcome, `${operation.id} should fail with ${status}`).toBe(true);
+            const error = (outcome as { error: unknown }).error;
+            expect(error).toBeInstanceOf(errorClass);
+            expect((error as APIError).status).toBe(status);
+            expect((error as APIError).operation).toBe(operation.id);
+            done();
+          });
+        }
+
+        const broken = breakInput(spec.document, operation);
+        const invalidTitle = 'a request that breaks the spec is stopped by the client or rejected by the server';
+        const invalidSkip = !broken
+          ? 'the operation takes no input that could break the spec'
+          : writes && !allowWrites && broken.stoppedBy !== 'client'
+            ? 'write operation: not sent live'
+            : undefined;
+        if (invalidSkip || !broken) {
+          recorder.skip(operation.id, 'invalid-request', invalidSkip ?? '');
+          it.skip(`${invalidTitle} — skipped: ${invalidSkip}`, () => expect.unreachable());
+          return;
+        }
+        it(`${invalidTitle} (${broken.what})`, async () => {
+          const done = recorder.begin(operation.id, 'invalid-request');
+          const outcome = await call(operation, broken.input, {});
+          expect('error' in outcome, `${operation.id} accepted a request that breaks the spec (${broken.what})`).toBe(
+            true,
+          );
+          const error = (outcome as { error: unknown }).error;
+          if (error instanceof RequestValidationError) {
+            expect(outcome.responses, 'no request may be sent').toEqual([]);
+            done(`client: ${error.field} ${error.reason}`);
+          } else {
+            expect(error).toBeInstanceOf(APIError);
+            expect([400, 422]).toContain((error as APIError).status);
+            done(`server: ${(error as APIError).status} (${broken.what})`);
+          }
+        });
+      });
+    }
+  });
+}

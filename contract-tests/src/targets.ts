@@ -1,0 +1,73 @@
+/**
+ * Where each service's contract tests send their requests, and with which credentials. In mock mode every
+ * service talks to its Prism mock with canary credentials. In live mode (CONTRACT_TARGET=live) these
+ * environment variables are read; a service without them is reported `skipped: no credentials`:
+ *
+ * | service   | base URL              | credentials                                           |
+ * | --------- | --------------------- | ----------------------------------------------------- |
+ * | directory | DIRECTORY_BASE_URL    | none needed                                           |
+ * | store     | STORE_BASE_URL (opt.) | STORE_LOGIN + STORE_AUTH_TOKEN, or STORE_ACCESS_TOKEN |
+ * | trust     | TRUST_BASE_URL (opt.) | ENTROPY0_API_KEY                                      |
+ *
+ * CONTRACT_ALLOW_WRITES=1 also runs non-GET operations live (meant for a sandbox store only).
+ */
+export interface ServiceTarget {
+  service: 'directory' | 'store' | 'trust';
+  /** Live upstream that Prism proxies to (live mode only). */
+  upstream?: string;
+  /** Where the client sends requests: the Prism mock or proxy. Set by the global setup. */
+  baseUrl?: string;
+  prismLog?: string;
+  /** Credentials for the client (canaries in mock mode). */
+  credentials: Record<string, string>;
+  /** Why this service is not exercised (live mode without configuration). */
+  skipReason?: string;
+}
+
+export const CANARY = {
+  store: { login: 'canary-login-7f3a', authToken: 'canary-store-token-9b1c' },
+  trust: { apiKey: 'sk_ent0_canary_4d2e8f' },
+};
+
+type Targets = Record<ServiceTarget['service'], ServiceTarget>;
+
+/** Every service against its Prism mock, with canary credentials (they must never show up in reports). */
+export function mockTargets(): Targets {
+  return {
+    directory: { service: 'directory', credentials: {} },
+    store: { service: 'store', credentials: CANARY.store },
+    trust: { service: 'trust', credentials: CANARY.trust },
+  };
+}
+
+/** The services whose live base URL and credentials are configured in `env`; the others carry a skip reason. */
+export function liveTargets(env: Record<string, string | undefined>): Targets {
+  const storeCredentials: Record<string, string> | undefined = env.STORE_ACCESS_TOKEN
+    ? { accessToken: env.STORE_ACCESS_TOKEN }
+    : env.STORE_LOGIN && env.STORE_AUTH_TOKEN
+      ? { login: env.STORE_LOGIN, authToken: env.STORE_AUTH_TOKEN }
+      : undefined;
+  return {
+    directory: env.DIRECTORY_BASE_URL
+      ? { service: 'directory', upstream: env.DIRECTORY_BASE_URL, credentials: {} }
+      : { service: 'directory', credentials: {}, skipReason: 'no credentials (DIRECTORY_BASE_URL not set)' },
+    store: storeCredentials
+      ? {
+          service: 'store',
+          upstream: env.STORE_BASE_URL ?? 'https://api.jumpseller.com/v1',
+          credentials: storeCredentials,
+        }
+      : {
+          service: 'store',
+          credentials: {},
+          skipReason: 'no credentials (STORE_LOGIN + STORE_AUTH_TOKEN or STORE_ACCESS_TOKEN)',
+        },
+    trust: env.ENTROPY0_API_KEY
+      ? {
+          service: 'trust',
+          upstream: env.TRUST_BASE_URL ?? 'https://entropy0.ai/api',
+          credentials: { apiKey: env.ENTROPY0_API_KEY },
+        }
+      : { service: 'trust', credentials: {}, skipReason: 'no credentials (ENTROPY0_API_KEY not set)' },
+  };
+}
