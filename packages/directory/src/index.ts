@@ -1,6 +1,43 @@
-// Placeholder entry point: re-exports the generated SDK until the hand-written client layer is built on it.
+/**
+ * @agent-apis/directory: client of the Directory API (MCP servers, coding-agent plugins and agent skills).
+ */
 
-export { type OperationDescriptor, type OperationId, operations } from './gen/operations.gen.js';
-export { type Client, type Config, createClient, createConfig } from './gen/sdk/client/index.gen.js';
-export * from './gen/sdk/index.gen.js';
-export { type OperationValidators, validators } from './gen/validators.gen.js';
+export {
+  AgentApiError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  HttpCache,
+  type HttpCacheOptions,
+  InternalServerError,
+  type Logger,
+  type LogLevel,
+  NotFoundError,
+  type Paginator,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestValidationError,
+  type ResponseIssue,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from '@agent-apis/core';
+export {
+  BASE_URL_ENV_VAR,
+  type DirectoryApi,
+  DirectoryClient,
+  type DirectoryClientOptions,
+  LOG_ENV_VAR,
+  type McpServerFilters,
+  type McpServers,
+  type PluginFilters,
+  type Plugins,
+  type SearchParams,
+  type SkillFilters,
+  type Skills,
+} from './client.js';
+export type * from './gen/sdk/types.gen.js';
+export { DirectoryResource, type ListPage, type ListQuery, type RequestOptions } from './resource.js';

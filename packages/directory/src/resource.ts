@@ -1,0 +1,60 @@
+/**
+ * One dataset of the directory (tool servers, plugins or skills): a paginated listing and a lookup by key.
+ */
+import { type CallOptions, type OffsetPage, offsetCursor, type Paginator, paginate } from '@agent-apis/core';
+
+/** Per-call options of the hand-written methods. */
+export interface RequestOptions extends CallOptions {
+  /** Cancels the call (for a listing: every page request still to come). */
+  signal?: AbortSignal;
+}
+
+/** The list envelope the three list endpoints return. */
+export interface ListPage<TItem> extends OffsetPage<TItem> {
+  /** Page size the server applied. */
+  limit: number;
+}
+
+/** Query parameters of a list endpoint; `limit` is the page size and `offset` where the listing starts. */
+export interface ListQuery {
+  limit?: number;
+  offset?: number;
+}
+
+type ListOperation<TQuery, TPage> = (options: RequestOptions & { query: TQuery }) => Promise<TPage>;
+type GetOperation<TKey, TRecord> = (options: RequestOptions & { path: TKey }) => Promise<TRecord>;
+
+/**
+ * `list(filters)` pages through a dataset lazily; `get(key)` fetches one record (a `NotFoundError` when there is
+ * none).
+ */
+export class DirectoryResource<TFilters extends ListQuery, TItem, TPage extends ListPage<TItem>, TKey, TRecord> {
+  readonly #list: ListOperation<TFilters, TPage>;
+  readonly #get: GetOperation<TKey, TRecord>;
+
+  constructor(list: ListOperation<TFilters, TPage>, get: GetOperation<TKey, TRecord>) {
+    this.#list = list;
+    this.#get = get;
+  }
+
+  /**
+   * Every record matching `filters`, across pages: iterate with `for await`, walk `.pages()`, or collect with
+   * `.toArray({ max })`. The listing ends once `total` records are seen or on an empty or short page.
+   */
+  list(filters?: TFilters, options: RequestOptions = {}): Paginator<TPage, TItem> {
+    const offsets = offsetCursor(filters?.offset ?? 0);
+    // The signal goes with each page request rather than to paginate(), so that an abort between pages surfaces
+    // as the transport's APIUserAbortError instead of a bare AbortError.
+    return paginate({
+      first: offsets.first,
+      fetchPage: (offset) => this.#list({ ...options, query: { ...filters, offset } as TFilters }),
+      items: (page) => page.results,
+      next: (page, offset) => (page.results.length < page.limit ? undefined : offsets.next(page, offset)),
+    });
+  }
+
+  /** The record at `key`. */
+  get(key: TKey, options: RequestOptions = {}): Promise<TRecord> {
+    return this.#get({ ...options, path: key });
+  }
+}

@@ -1,0 +1,73 @@
+/** Fixtures and a scripted `fetch` for the package's tests (not part of the build). */
+import { expect, type Mock, vi } from 'vitest';
+import { DirectoryClient, type DirectoryClientOptions } from './client.js';
+import type { McpServerListItem } from './gen/sdk/types.gen.js';
+
+export const BASE_URL = 'https://directory.test';
+
+/** A JSON response; `headers` add to (or replace) the JSON content type. */
+export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+/** A `fetch` that answers each request with `respond(request)`. */
+export function fetchStub(respond: (request: Request) => Response | Promise<Response>): Mock<typeof fetch> {
+  return vi.fn<typeof fetch>(async (input) => {
+    expect(input).toBeInstanceOf(Request);
+    return respond(input as Request);
+  });
+}
+
+/** A `fetch` that never answers, though it gives up when its request is aborted (like the real one). */
+export function hangingFetch(): Mock<typeof fetch> {
+  return fetchStub(
+    (request) =>
+      new Promise<Response>((_, reject) => {
+        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
+      }),
+  );
+}
+
+/** The requests a stub received, in order. */
+export function sentRequests(fetchMock: Mock<typeof fetch>): Request[] {
+  return fetchMock.mock.calls.map(([input]) => input as Request);
+}
+
+/** Path and query of every request a stub received, e.g. `/api/mcp?limit=3&offset=0`. */
+export function sentUrls(fetchMock: Mock<typeof fetch>): string[] {
+  return sentRequests(fetchMock).map((request) => {
+    const url = new URL(request.url);
+    return `${url.pathname}${url.search}`;
+  });
+}
+
+/** A client of {@link BASE_URL} sending through `fetchMock`. */
+export function testClient(fetchMock: typeof fetch, options: DirectoryClientOptions = {}): DirectoryClient {
+  return new DirectoryClient({ baseUrl: BASE_URL, fetch: fetchMock, ...options });
+}
+
+/** The list envelope a list endpoint over `records` answers `url` with, honouring `offset` and `limit` (default 20). */
+export function listPageOf<T>(records: readonly T[], url: string | URL, total = records.length) {
+  const query = new URL(url).searchParams;
+  const offset = Number(query.get('offset') ?? 0);
+  const limit = Number(query.get('limit') ?? 20);
+  const results = records.slice(offset, offset + limit);
+  return { count: results.length, total, limit, offset, results };
+}
+
+/** Tool server list entry number `n`. */
+export function mcpServerEntry(n: number): McpServerListItem {
+  return {
+    owner: `owner-${n}`,
+    repo: `repo-${n}`,
+    title: `Server ${n}`,
+    category: 'developer-tools',
+    official: n % 2 === 0,
+    tags: ['git'],
+    stars: 1_000 - n,
+    transport: 'stdio',
+    url: `${BASE_URL}/mcp/owner-${n}/repo-${n}`,
+  };
+}
