@@ -1,22 +1,10 @@
-import { bindOperations, createFetch } from '@agent-apis/core';
-import { operations } from '../../packages/trust/src/gen/operations.gen.ts';
-import { createClient, createConfig } from '../../packages/trust/src/gen/sdk/client/index.gen.ts';
-import * as sdk from '../../packages/trust/src/gen/sdk/sdk.gen.ts';
+import { TrustClient } from '@agent-apis/trust';
 import { validators } from '../../packages/trust/src/gen/validators.gen.ts';
 import { defineContractSuite } from './suite.ts';
 
 await defineContractSuite(
   'trust',
-  (target, fetch) => {
-    const client = createClient(
-      createConfig({
-        baseUrl: target.baseUrl,
-        fetch: createFetch({ fetch, maxRetries: 0 }),
-        throwOnError: true,
-        auth: () => target.credentials.apiKey,
-      }),
-    );
-    return { api: bindOperations(sdk, operations, client) };
-  },
+  (target, fetch) =>
+    new TrustClient({ baseUrl: target.baseUrl, apiKey: target.credentials.apiKey ?? '', fetch, cache: false }),
   validators,
 );

@@ -1,5 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const fromPackage = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // The examples import the package by its published name; in tests that name means the sources.
+    alias: [
+      { find: /^@agent-apis\/trust$/, replacement: fromPackage('./src/index.ts') },
+      { find: /^@agent-apis\/trust\/msw$/, replacement: fromPackage('./src/gen/msw.gen.ts') },
+    ],
+  },
   test: { include: ['src/**/*.test.ts'] },
 });

@@ -1,6 +1,53 @@
-// Placeholder entry point: re-exports the generated SDK until the hand-written client layer is built on it.
+/**
+ * @agent-apis/trust: client of the Entropy0 trust-decision API, for agents that check a domain before they
+ * fetch from it.
+ */
 
-export { type OperationDescriptor, type OperationId, operations } from './gen/operations.gen.js';
-export { type Client, type Config, createClient, createConfig } from './gen/sdk/client/index.gen.js';
-export * from './gen/sdk/index.gen.js';
-export { type OperationValidators, validators } from './gen/validators.gen.js';
+export {
+  AgentApiError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  type Logger,
+  type LogLevel,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestValidationError,
+  type ResponseIssue,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from '@agent-apis/core';
+export {
+  API_KEY_ENV,
+  BASE_URL_ENV,
+  DEFAULT_BASE_URL,
+  LOG_LEVEL_ENV,
+  type TrustApi,
+  TrustClient,
+  type TrustClientOptions,
+} from './client.js';
+export {
+  DEFAULT_INTERACTION,
+  DEFAULT_POLICY,
+  type DecideContext,
+  type DecideInput,
+  type TargetInput,
+} from './decide-request.js';
+export { TrustDecision } from './decision.js';
+export type * from './gen/sdk/types.gen.js';
+export {
+  type GuardContext,
+  type GuardedFetchOptions,
+  type GuardOptions,
+  TrustActionError,
+  TrustDeniedError,
+  TrustEscalationRequiredError,
+  TrustSandboxRequiredError,
+  TrustUnavailableError,
+} from './guard.js';

@@ -1,0 +1,15 @@
+import { APIError, RateLimitError, TrustClient } from '@agent-apis/trust';
+
+const trust = new TrustClient();
+
+try {
+  await trust.decide('github.com');
+} catch (error) {
+  if (error instanceof RateLimitError) {
+    console.log(`rate limited, retry in ${error.retryAfterMs} ms`);
+  } else if (error instanceof APIError) {
+    console.log(`${error.status} from ${error.operation}`);
+  } else {
+    throw error;
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * The trust-decision client: every operation of the spec under `api`, plus `decide` with defaults, helpers and
+ * a decision cache, and guards that enforce a decision before an agent fetches a URL.
+ */
+import {
+  AgentApiError,
+  type BoundOperations,
+  bindOperations,
+  createFetch,
+  type Logger,
+  type LogLevel,
+  operationMatcher,
+  RequestValidationError,
+  type SchemaLike,
+  schemaResponseValidator,
+} from '@agent-apis/core';
+import {
+  assertValidDecideRequest,
+  type CompleteDecideRequest,
+  type DecideContext,
+  type DecideInput,
+  decisionCacheKey,
+  toDecideRequest,
+} from './decide-request.js';
+import { TrustDecision } from './decision.js';
+import { DecisionCache } from './decision-cache.js';
+import { type OperationId, operations } from './gen/operations.gen.js';
+import { createClient, createConfig } from './gen/sdk/client/index.gen.js';
+import * as sdk from './gen/sdk/sdk.gen.js';
+import {
+  type ActionHandlers,
+  enforceDecision,
+  type GuardContext,
+  type GuardedFetchOptions,
+  type GuardOptions,
+  TrustUnavailableError,
+} from './guard.js';
+
+/** The server every official SDK uses. */
+export const DEFAULT_BASE_URL = 'https://entropy0.ai/api';
+/** Environment variable read when `apiKey` is not given. */
+export const API_KEY_ENV = 'ENTROPY0_API_KEY';
+/** Environment variable read when `baseUrl` is not given. */
+export const BASE_URL_ENV = 'TRUST_BASE_URL';
+/** Environment variable holding the log level. */
+export const LOG_LEVEL_ENV = 'AGENT_APIS_LOG';
+
+/** Options of {@link TrustClient}. */
+export interface TrustClientOptions {
+  /** API key (`sk_ent0_…`); default: the `ENTROPY0_API_KEY` environment variable. Required one way or the other. */
+  apiKey?: string;
+  /** How the key is sent: `X-API-Key` header (`'api-key'`, default) or `Authorization: Bearer` (`'bearer'`). */
+  authScheme?: 'api-key' | 'bearer';
+  /** Default: the `TRUST_BASE_URL` environment variable, else `https://entropy0.ai/api`. */
+  baseUrl?: string;
+  /** The `fetch` to send requests with (default: the global one). */
+  fetch?: typeof fetch;
+  /** Per-attempt timeout in ms (default 60 000). */
+  timeout?: number;
+  /** Retries for idempotent requests (default 2). Every trust operation is a POST, which is never retried. */
+  maxRetries?: number;
+  /** Headers sent with every request. */
+  defaultHeaders?: Record<string, string>;
+  /** Where log lines go (default `console`); credentials are masked first. */
+  logger?: Logger;
+  /** Log level (default: the `AGENT_APIS_LOG` environment variable, else `off`). */
+  logLevel?: LogLevel;
+  /** Check every response against the spec's schema and throw `ResponseValidationError` on a mismatch (loads zod). */
+  validateResponses?: boolean;
+  /** Reuse decisions until their validity window ends and share concurrent identical calls (default `true`). */
+  cache?: boolean | { maxEntries?: number };
+  /** Clock in ms, for the decision cache and `Retry-After` dates (default `Date.now`). */
+  now?: () => number;
+}
+
+type BoundTrustOperations = BoundOperations<typeof sdk, OperationId>;
+
+/**
+ * A bound operation as this client configures it. Read from outside, the generated functions' `ThrowOnError`
+ * widens to `boolean`, so their results admit `undefined`; with `throwOnError: true` a call resolves with the
+ * body or throws.
+ */
+type ThrowingOperation<F> = F extends (...args: infer A) => Promise<infer R>
+  ? (...args: A) => Promise<Exclude<R, undefined>>
+  : never;
+
+/** `client.api`: every operation of the spec by operationId, resolving with the response body. */
+export type TrustApi = { [Id in OperationId]: ThrowingOperation<BoundTrustOperations[Id]> };
+
+function readEnv(name: string): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return env?.[name] || undefined;
+}
+
+/** Loads the generated zod schemas on first use, so zod stays out of bundles that never validate. */
+async function responseSchemaFor(operation: string): Promise<SchemaLike | undefined> {
+  const { validators } = await import('./gen/validators.gen.js');
+  return Object.hasOwn(validators, operation) ? validators[operation as OperationId].response : undefined;
+}
+
+/** Client of the Entropy0 trust-decision API. */
+export class TrustClient {
+  /** Every operation of the spec, bound to this client's configuration, with typed inputs and results. */
+  readonly api: TrustApi;
+  /** The server requests go to. */
+  readonly baseUrl: string;
+  readonly #decisions: DecisionCache | undefined;
+
+  constructor(options: TrustClientOptions = {}) {
+    const apiKey = options.apiKey ?? readEnv(API_KEY_ENV);
+    if (!apiKey) {
+      throw new AgentApiError(
+        `Missing API key: pass the \`apiKey\` option to new TrustClient() or set the ${API_KEY_ENV} environment variable.`,
+      );
+    }
+    const authSchemeType = options.authScheme === 'bearer' ? 'http' : 'apiKey';
+    this.baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL;
+    const transport = createFetch({
+      fetch: options.fetch,
+      timeout: options.timeout,
+      maxRetries: options.maxRetries,
+      defaultHeaders: options.defaultHeaders,
+      logger: options.logger,
+      logLevel: options.logLevel,
+      logEnvVar: LOG_LEVEL_ENV,
+      redactSecrets: [apiKey],
+      operationFor: operationMatcher(operations),
+      validateResponse: options.validateResponses ? schemaResponseValidator(responseSchemaFor) : undefined,
+      now: options.now,
+    });
+    const client = createClient(
+      createConfig({
+        baseUrl: this.baseUrl,
+        fetch: transport,
+        throwOnError: true,
+        auth: (scheme) => (scheme.type === authSchemeType ? apiKey : undefined),
+      }),
+    );
+    const bound: BoundTrustOperations = bindOperations(sdk, operations, client);
+    const decide: BoundTrustOperations['decide'] = async (callOptions) => {
+      assertValidDecideRequest(callOptions.body);
+      return bound.decide(callOptions);
+    };
+    this.api = { ...bound, decide } as TrustApi;
+    const cache = options.cache ?? true;
+    this.#decisions = cache
+      ? new DecisionCache({ maxEntries: cache === true ? undefined : cache.maxEntries, now: options.now })
+      : undefined;
+  }
+
+  /**
+   * The decision for a target. `decide('example.com')` uses the defaults of the official SDKs (fetch /
+   * read_only / medium, balanced); a value starting with `http://` or `https://` is sent as a `url` target.
+   * `decide({ target, interaction, policy, options })` sets any of them; omitted fields take the same defaults.
+   * Decisions are reused until their validity window ends (unless `cache: false`).
+   */
+  decide(target: string, context?: DecideContext): Promise<TrustDecision>;
+  decide(input: DecideInput): Promise<TrustDecision>;
+  async decide(input: DecideInput | string, context?: DecideContext): Promise<TrustDecision> {
+    const request = toDecideRequest(input, context);
+    const load = () => this.#send(request);
+    return this.#decisions ? this.#decisions.get(decisionCacheKey(request), load) : load();
+  }
+
+  /**
+   * Decides on the host of `url` and enforces the action before the agent contacts it: resolves with the
+   * decision for `proceed` / `proceed_with_caution`, runs `onSandbox` / `onEscalate` (throwing
+   * `TrustSandboxRequiredError` / `TrustEscalationRequiredError` without them), throws `TrustDeniedError` for
+   * `deny`. If the service fails it throws `TrustUnavailableError`, or resolves with `undefined` under `failOpen`.
+   */
+  async guard(url: string | URL, options: GuardOptions = {}): Promise<TrustDecision | undefined> {
+    const target = new URL(url);
+    const decision = await this.#decideForGuard(target, options);
+    if (!decision) return undefined;
+    const thenProceed = (handler: GuardOptions['onSandbox']) =>
+      handler &&
+      (async (found: TrustDecision) => {
+        await handler(found, target);
+        return found;
+      });
+    const handlers: ActionHandlers<TrustDecision> = {
+      onSandbox: thenProceed(options.onSandbox),
+      onEscalate: thenProceed(options.onEscalate),
+    };
+    return enforceDecision(decision, target, handlers, () => decision);
+  }
+
+  /**
+   * `fetch` behind a guard: every request first gets a decision on its URL's host (see {@link TrustClient.guard});
+   * `fetch` only runs when the action allows it, and `onSandbox` / `onEscalate` answer in its place.
+   */
+  guardedFetch(fetch: typeof globalThis.fetch, options: GuardedFetchOptions = {}): typeof globalThis.fetch {
+    return async (input, init) => {
+      const request = new Request(input, init);
+      const target = new URL(request.url);
+      const decision = await this.#decideForGuard(target, options);
+      if (!decision) return fetch(request);
+      const { onSandbox, onEscalate } = options;
+      const handlers: ActionHandlers<Response> = {
+        onSandbox: onSandbox && ((found) => onSandbox(found, request)),
+        onEscalate: onEscalate && ((found) => onEscalate(found, request)),
+      };
+      return enforceDecision(decision, target, handlers, () => fetch(request));
+    };
+  }
+
+  async #send(body: CompleteDecideRequest): Promise<TrustDecision> {
+    return new TrustDecision(await this.api.decide({ body }));
+  }
+
+  /** The decision on `url`'s host; a service failure becomes TrustUnavailableError, or undefined under failOpen. */
+  async #decideForGuard(url: URL, context: GuardContext): Promise<TrustDecision | undefined> {
+    try {
+      return await this.decide({
+        target: { type: 'domain', value: url.hostname },
+        interaction: context.interaction,
+        policy: context.policy,
+      });
+    } catch (error) {
+      if (error instanceof RequestValidationError) throw error;
+      if (context.failOpen) return undefined;
+      throw new TrustUnavailableError(url, error);
+    }
+  }
+}

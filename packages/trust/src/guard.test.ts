@@ -1,0 +1,161 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { RecommendedAction } from './gen/sdk/types.gen.js';
+import {
+  InternalServerError,
+  RequestValidationError,
+  TrustActionError,
+  TrustClient,
+  TrustDecision,
+  TrustDeniedError,
+  TrustEscalationRequiredError,
+  TrustSandboxRequiredError,
+  TrustUnavailableError,
+} from './index.js';
+import { CANARY_KEY, decideFetch, errorFetch, sentBodies } from './test/fixtures.js';
+
+const URL_TO_FETCH = 'https://docs.example.com/guide?page=2';
+
+function setup(action: RecommendedAction | (string & {})) {
+  const trustFetch = decideFetch(() => ({ action: action as RecommendedAction, reasonCodes: ['BRAND_MISMATCH'] }));
+  const client = new TrustClient({ apiKey: CANARY_KEY, fetch: trustFetch });
+  const target = vi.fn<typeof globalThis.fetch>(async () => new Response('page body'));
+  return { client, trustFetch, target, guarded: client.guardedFetch(target) };
+}
+
+describe('guard', () => {
+  it('decides on the URL host with the given interaction and policy', async () => {
+    const { client, trustFetch } = setup('proceed');
+    await client.guard(URL_TO_FETCH, { interaction: { kind: 'download_file' }, policy: { profile: 'strict' } });
+    expect(await sentBodies(trustFetch)).toEqual([
+      {
+        target: { type: 'domain', value: 'docs.example.com' },
+        interaction: { kind: 'download_file', mode: 'read_only', sensitivity: 'medium' },
+        policy: { profile: 'strict' },
+      },
+    ]);
+  });
+
+  it.each(['proceed', 'proceed_with_caution'] as const)('lets %s through and runs the fetch', async (action) => {
+    const { client, target, guarded } = setup(action);
+    const decision = await client.guard(URL_TO_FETCH);
+    expect(decision).toBeInstanceOf(TrustDecision);
+    expect(decision?.action).toBe(action);
+
+    const response = await guarded(URL_TO_FETCH, { headers: { accept: 'text/html' } });
+    expect(await response.text()).toBe('page body');
+    expect(target).toHaveBeenCalledTimes(1);
+    const sent = target.mock.calls[0]?.[0] as Request;
+    expect(sent.url).toBe(URL_TO_FETCH);
+    expect(sent.headers.get('accept')).toBe('text/html');
+  });
+
+  it('throws TrustDeniedError carrying the decision for deny, and never contacts the target', async () => {
+    const { client, target, guarded } = setup('deny');
+    const error = await guarded(URL_TO_FETCH).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TrustDeniedError);
+    expect(error).toBeInstanceOf(TrustActionError);
+    expect((error as TrustDeniedError).decision.isDenied).toBe(true);
+    expect((error as TrustDeniedError).url).toBe(URL_TO_FETCH);
+    expect((error as Error).message).toContain('deny: BRAND_MISMATCH');
+    await expect(client.guard(URL_TO_FETCH)).rejects.toBeInstanceOf(TrustDeniedError);
+    expect(target).not.toHaveBeenCalled();
+  });
+
+  it('treats an action it does not know as deny', async () => {
+    const { target, guarded } = setup('quarantine');
+    await expect(guarded(URL_TO_FETCH)).rejects.toBeInstanceOf(TrustDeniedError);
+    expect(target).not.toHaveBeenCalled();
+  });
+
+  describe.each([
+    ['sandbox', 'onSandbox', TrustSandboxRequiredError],
+    ['escalate_to_human', 'onEscalate', TrustEscalationRequiredError],
+  ] as const)('%s', (action, handlerName, requiredError) => {
+    it(`throws ${requiredError.name} without ${handlerName}, and never contacts the target`, async () => {
+      const { client, target, guarded } = setup(action);
+      const error = await guarded(URL_TO_FETCH).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(requiredError);
+      expect((error as TrustActionError).decision.action).toBe(action);
+      await expect(client.guard(URL_TO_FETCH)).rejects.toBeInstanceOf(requiredError);
+      expect(target).not.toHaveBeenCalled();
+    });
+
+    it(`answers guardedFetch with ${handlerName} in place of the target`, async () => {
+      const trustFetch = decideFetch(() => ({ action }));
+      const client = new TrustClient({ apiKey: CANARY_KEY, fetch: trustFetch });
+      const target = vi.fn<typeof globalThis.fetch>();
+      const handler = vi.fn(
+        async (_decision: TrustDecision, request: Request) => new Response(`handled ${request.url}`),
+      );
+      const guarded = client.guardedFetch(target, { [handlerName]: handler });
+
+      const response = await guarded(URL_TO_FETCH);
+      expect(await response.text()).toBe(`handled ${URL_TO_FETCH}`);
+      expect(handler.mock.calls[0]?.[0].action).toBe(action);
+      expect(target).not.toHaveBeenCalled();
+    });
+
+    it(`resolves guard once ${handlerName} returns, and rejects when it throws`, async () => {
+      const { client } = setup(action);
+      const approve = vi.fn();
+      const decision = await client.guard(URL_TO_FETCH, { [handlerName]: approve });
+      expect(decision?.action).toBe(action);
+      expect(approve).toHaveBeenCalledWith(decision, new URL(URL_TO_FETCH));
+
+      const refuse = () => {
+        throw new Error('a person said no');
+      };
+      await expect(client.guard(URL_TO_FETCH, { [handlerName]: refuse })).rejects.toThrow('a person said no');
+    });
+  });
+
+  it('fails closed with TrustUnavailableError when the trust service errors', async () => {
+    const client = new TrustClient({ apiKey: CANARY_KEY, fetch: errorFetch(500) });
+    const target = vi.fn<typeof globalThis.fetch>();
+    const error = await client
+      .guardedFetch(target)(URL_TO_FETCH)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TrustUnavailableError);
+    expect((error as Error).cause).toBeInstanceOf(InternalServerError);
+    expect((error as TrustUnavailableError).url).toBe(URL_TO_FETCH);
+    await expect(client.guard(URL_TO_FETCH)).rejects.toBeInstanceOf(TrustUnavailableError);
+    expect(target).not.toHaveBeenCalled();
+  });
+
+  it('fails closed when the trust service cannot be reached', async () => {
+    const unreachable = vi.fn<typeof globalThis.fetch>(async () => {
+      throw new TypeError('getaddrinfo ENOTFOUND entropy0.ai');
+    });
+    const client = new TrustClient({ apiKey: CANARY_KEY, fetch: unreachable });
+    const target = vi.fn<typeof globalThis.fetch>();
+    await expect(client.guardedFetch(target)(URL_TO_FETCH)).rejects.toThrow(/ENOTFOUND/);
+    await expect(client.guardedFetch(target)(URL_TO_FETCH)).rejects.toBeInstanceOf(TrustUnavailableError);
+    expect(target).not.toHaveBeenCalled();
+  });
+
+  it('fails open when asked to', async () => {
+    const client = new TrustClient({ apiKey: CANARY_KEY, fetch: errorFetch(503) });
+    const target = vi.fn<typeof globalThis.fetch>(async () => new Response('page body'));
+    const response = await client.guardedFetch(target, { failOpen: true })(URL_TO_FETCH);
+    expect(await response.text()).toBe('page body');
+    expect(target).toHaveBeenCalledTimes(1);
+    await expect(client.guard(URL_TO_FETCH, { failOpen: true })).resolves.toBeUndefined();
+  });
+
+  it('never fails open on invalid input', async () => {
+    const { client, trustFetch, target } = setup('proceed');
+    const guarded = client.guardedFetch(target, { failOpen: true, interaction: { kind: 'teleport' as never } });
+    await expect(guarded(URL_TO_FETCH)).rejects.toBeInstanceOf(RequestValidationError);
+    expect(trustFetch).not.toHaveBeenCalled();
+    expect(target).not.toHaveBeenCalled();
+  });
+
+  it('masks credentials in the target URL it reports', async () => {
+    const { guarded } = setup('deny');
+    const error = await guarded('https://docs.example.com/feed?token=target-site-secret-42').catch(
+      (e: unknown) => e as TrustDeniedError,
+    );
+    expect(error.url).not.toContain('target-site-secret-42');
+    expect(String(error)).not.toContain('target-site-secret-42');
+  });
+});
