@@ -1,0 +1,100 @@
+/**
+ * Store credentials: which scheme a client uses (HTTP Basic or OAuth2 bearer), where the credentials come from
+ * (options, else environment), and how they reach the generated SDK without ever landing in a URL.
+ */
+import { AgentApiError } from '@agent-apis/core';
+import { readEnv } from './env.js';
+import type { Auth } from './gen/sdk/client/index.gen.js';
+
+/** Environment variables read when the options carry no credentials. */
+export const CREDENTIAL_ENV_VARS = {
+  login: 'STORE_LOGIN',
+  authToken: 'STORE_AUTH_TOKEN',
+  accessToken: 'STORE_ACCESS_TOKEN',
+} as const;
+
+/** Credential options of the client: `{ login, authToken }` (HTTP Basic) or `{ accessToken }` (OAuth2 bearer). */
+export interface StoreCredentialOptions {
+  /** Store login, sent as the HTTP Basic user name (env `STORE_LOGIN`). */
+  login?: string | undefined;
+  /** Store auth token, sent as the HTTP Basic password (env `STORE_AUTH_TOKEN`). */
+  authToken?: string | undefined;
+  /** OAuth2 access token of an app, sent as `Authorization: Bearer …` (env `STORE_ACCESS_TOKEN`). */
+  accessToken?: string | undefined;
+}
+
+/** The one scheme a client authenticates with. */
+export type StoreCredentials =
+  | { scheme: 'basic'; login: string; authToken: string }
+  | { scheme: 'bearer'; accessToken: string };
+
+const HOW_TO_AUTHENTICATE =
+  'pass { login, authToken } (HTTP Basic) or { accessToken } (OAuth2), ' +
+  `or set ${CREDENTIAL_ENV_VARS.login} and ${CREDENTIAL_ENV_VARS.authToken}, or ${CREDENTIAL_ENV_VARS.accessToken}`;
+
+/**
+ * Picks the credentials: the options when they name any credential, otherwise the environment. Throws an
+ * {@link AgentApiError} naming the options and variables when none are found, when only half of the Basic pair
+ * is given, or when both schemes are given. The message never contains a credential value.
+ */
+export function resolveCredentials(options: StoreCredentialOptions): StoreCredentials {
+  const fromOptions = options.login ?? options.authToken ?? options.accessToken;
+  if (fromOptions !== undefined) return credentialsFrom(options, { login: 'login', authToken: 'authToken' }, 'options');
+  const fromEnv = {
+    login: readEnv(CREDENTIAL_ENV_VARS.login),
+    authToken: readEnv(CREDENTIAL_ENV_VARS.authToken),
+    accessToken: readEnv(CREDENTIAL_ENV_VARS.accessToken),
+  };
+  return credentialsFrom(fromEnv, CREDENTIAL_ENV_VARS, 'environment');
+}
+
+function credentialsFrom(
+  source: StoreCredentialOptions,
+  names: { login: string; authToken: string },
+  where: 'options' | 'environment',
+): StoreCredentials {
+  const { login, authToken, accessToken } = source;
+  const hasBasic = Boolean(login || authToken);
+  if (hasBasic && accessToken) {
+    throw new AgentApiError(
+      `StoreClient uses one authentication scheme, but the ${where} hold both the Basic pair and an access token: ` +
+        'keep either { login, authToken } or { accessToken }',
+    );
+  }
+  if (accessToken) return { scheme: 'bearer', accessToken };
+  if (login && authToken) return { scheme: 'basic', login, authToken };
+  if (hasBasic) {
+    const missing = login ? names.authToken : names.login;
+    throw new AgentApiError(`StoreClient needs ${missing} too: HTTP Basic takes ${names.login} and ${names.authToken}`);
+  }
+  throw new AgentApiError(`StoreClient needs credentials: ${HOW_TO_AUTHENTICATE}`);
+}
+
+/**
+ * The `auth` callback for the generated client. hey-api offers it every security alternative an operation
+ * accepts (Basic, the deprecated `login`/`authtoken` query parameters, bearer); it answers only the chosen
+ * scheme, so the query-parameter alternative is never filled in and credentials never enter a URL.
+ */
+export function authCallback(credentials: StoreCredentials): (scheme: Auth) => string | undefined {
+  return (scheme) => {
+    if (scheme.type !== 'http' || scheme.scheme !== credentials.scheme) return undefined;
+    return credentials.scheme === 'basic' ? `${credentials.login}:${credentials.authToken}` : credentials.accessToken;
+  };
+}
+
+/**
+ * Every form in which the credentials could be echoed back, for redaction: the raw values and the Basic
+ * `login:authToken` pair base64-encoded.
+ */
+export function credentialSecrets(credentials: StoreCredentials): string[] {
+  if (credentials.scheme === 'bearer') return [credentials.accessToken];
+  const { login, authToken } = credentials;
+  return [login, authToken, btoa(`${login}:${authToken}`)];
+}
+
+/** The parts that identify whose budget a request spends (hashed by `fingerprint`, never stored raw). */
+export function credentialIdentity(credentials: StoreCredentials): string[] {
+  return credentials.scheme === 'basic'
+    ? ['basic', credentials.login, credentials.authToken]
+    : ['bearer', credentials.accessToken];
+}

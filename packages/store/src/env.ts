@@ -1,0 +1,10 @@
+/**
+ * Environment lookups that also work where there is no `process` (browsers, workers).
+ */
+
+/** The value of environment variable `name`, or undefined when unset, empty or unavailable. */
+export function readEnv(name: string): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const value = env?.[name]?.trim();
+  return value ? value : undefined;
+}

@@ -1,0 +1,154 @@
+import { resetSharedRateLimiters } from '@agent-apis/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RateLimitError, StoreClient, type StoreClientOptions } from './index.js';
+import { rateLimitWindows, storeRateLimitReader } from './rate-limit.js';
+import { BASE_URL, BASIC, BEARER, fakeFetch, json } from './test-support.js';
+
+/** A server that notes the (fake) time of every request it receives. */
+function timedServer(respond: (index: number) => Response = () => json({ store: {} })) {
+  const times: number[] = [];
+  const fetch = fakeFetch((_request, index) => {
+    times.push(Date.now());
+    return respond(index);
+  });
+  return { fetch, times };
+}
+
+/** The most requests that fell within any window of `windowMs`. */
+function busiestWindow(times: readonly number[], windowMs: number): number {
+  return Math.max(0, ...times.map((start) => times.filter((time) => time >= start && time < start + windowMs).length));
+}
+
+function storeClient(options: StoreClientOptions) {
+  return new StoreClient({ baseUrl: BASE_URL, ...options });
+}
+
+function calls(client: StoreClient, count: number): Promise<unknown[]> {
+  return Promise.all(Array.from({ length: count }, () => client.api.getStoreInfo()));
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  resetSharedRateLimiters();
+});
+afterEach(() => vi.useRealTimers());
+
+describe('client-side rate limit', () => {
+  it('spreads 45 calls over ≥ 2 s at 20 a second, never more than 20 in any second', async () => {
+    const { fetch, times } = timedServer();
+    const start = Date.now();
+    const done = calls(storeClient({ ...BASIC, fetch }), 45);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await done;
+    expect(times).toHaveLength(45);
+    expect(Math.max(...times) - start).toBeGreaterThanOrEqual(2_000);
+    expect(busiestWindow(times, 1_000)).toBe(20);
+  });
+
+  it('takes its limits from the rateLimit option, and can be turned off', async () => {
+    const slow = timedServer();
+    const slowDone = calls(storeClient({ ...BASIC, fetch: slow.fetch, rateLimit: { perSecond: 5 } }), 10);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await slowDone;
+    expect(busiestWindow(slow.times, 1_000)).toBe(5);
+
+    const unlimited = timedServer();
+    const start = Date.now();
+    await calls(storeClient({ ...BEARER, fetch: unlimited.fetch, rateLimit: false }), 45);
+    expect(unlimited.times).toEqual(Array(45).fill(start));
+  });
+
+  it('shares one budget between clients with the same credentials', async () => {
+    const { fetch, times } = timedServer();
+    const start = Date.now();
+    const done = Promise.all([
+      calls(storeClient({ ...BASIC, fetch }), 15),
+      calls(storeClient({ ...BASIC, fetch }), 15),
+    ]);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await done;
+    expect(busiestWindow(times, 1_000)).toBe(20);
+    expect(Math.max(...times) - start).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('gives clients with different credentials separate budgets', async () => {
+    const { fetch, times } = timedServer();
+    const start = Date.now();
+    await Promise.all([
+      calls(storeClient({ ...BASIC, fetch }), 15),
+      calls(storeClient({ ...BASIC, authToken: 'other-store-token', fetch }), 15),
+    ]);
+    expect(times).toEqual(Array(30).fill(start));
+  });
+
+  it('waits for the next second when the store reports PerSecondRateLimit-Remaining: 0', async () => {
+    const { fetch } = timedServer((index) =>
+      json({ store: {} }, 200, {
+        'Jumpseller-PerSecondRateLimit-Limit': '20',
+        'Jumpseller-PerSecondRateLimit-Remaining': index === 0 ? '0' : '18',
+      }),
+    );
+    const client = storeClient({ ...BASIC, fetch });
+    await client.api.getStoreInfo();
+    const second = client.api.getStoreInfo();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await second;
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('pauses every caller for the Retry-After of a 429', async () => {
+    const { fetch } = timedServer((index) =>
+      index === 0 ? json({ message: 'Rate limit exceeded' }, 429, { 'Retry-After': '3' }) : json({ store: {} }),
+    );
+    const client = storeClient({ ...BASIC, fetch });
+    const error = await client.api.getStoreInfo({ maxRetries: 0 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ retryAfterMs: 3_000 });
+    const next = client.api.getStoreInfo();
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await next;
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('storeRateLimitReader', () => {
+  const read = storeRateLimitReader(rateLimitWindows());
+  const headers = (values: Record<string, string>) => new Headers(values);
+
+  it('reports the window with fewer requests remaining', () => {
+    expect(
+      read(
+        headers({
+          'Jumpseller-PerMinuteRateLimit-Limit': '800',
+          'Jumpseller-PerMinuteRateLimit-Remaining': '799',
+          'Jumpseller-PerSecondRateLimit-Limit': '20',
+          'Jumpseller-PerSecondRateLimit-Remaining': '19',
+        }),
+      ),
+    ).toEqual({ remaining: 19, windowMs: 1_000 });
+    expect(
+      read(
+        headers({ 'Jumpseller-PerMinuteRateLimit-Remaining': '3', 'Jumpseller-PerSecondRateLimit-Remaining': '19' }),
+      ),
+    ).toEqual({ remaining: 3, windowMs: 60_000 });
+  });
+
+  it('lowers a configured limit to the reported one but never raises it', () => {
+    expect(
+      read(headers({ 'Jumpseller-PerSecondRateLimit-Limit': '10', 'Jumpseller-PerSecondRateLimit-Remaining': '9' })),
+    ).toEqual({ remaining: 9, windowMs: 1_000, limit: 10 });
+    const gentle = storeRateLimitReader(rateLimitWindows({ perSecond: 5 }));
+    expect(
+      gentle(headers({ 'Jumpseller-PerSecondRateLimit-Limit': '20', 'Jumpseller-PerSecondRateLimit-Remaining': '4' })),
+    ).toEqual({ remaining: 4, windowMs: 1_000 });
+  });
+
+  it('reports nothing without rate-limit headers or with unreadable ones', () => {
+    expect(read(headers({}))).toBeUndefined();
+    expect(read(headers({ 'Jumpseller-PerSecondRateLimit-Remaining': 'lots' }))).toBeUndefined();
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The store's request budget (20 a second and 800 a minute per store), kept client-side so callers do not
+ * meet 429 in normal use, and adapted to the `Jumpseller-*RateLimit-*` headers the store sends back.
+ */
+import {
+  fingerprint,
+  RateLimiter,
+  type RateLimitUpdate,
+  type RateLimitWindow,
+  sharedRateLimiter,
+} from '@agent-apis/core';
+
+/** The client's `rateLimit` option: requests allowed per second and per minute. */
+export interface StoreRateLimitOptions {
+  /** Requests per second (default 20, the store's limit). */
+  perSecond?: number;
+  /** Requests per minute (default 800, the store's limit). */
+  perMinute?: number;
+}
+
+/** The store's documented limits. */
+export const DEFAULT_RATE_LIMIT = { perSecond: 20, perMinute: 800 } as const satisfies Required<StoreRateLimitOptions>;
+
+const SECOND_MS = 1_000;
+const MINUTE_MS = 60_000;
+
+/** The rate-limit headers the store sends with every response, per window. */
+export const RATE_LIMIT_HEADERS = {
+  perSecond: {
+    limit: 'Jumpseller-PerSecondRateLimit-Limit',
+    remaining: 'Jumpseller-PerSecondRateLimit-Remaining',
+    windowMs: SECOND_MS,
+  },
+  perMinute: {
+    limit: 'Jumpseller-PerMinuteRateLimit-Limit',
+    remaining: 'Jumpseller-PerMinuteRateLimit-Remaining',
+    windowMs: MINUTE_MS,
+  },
+} as const;
+
+/** The limiter windows for `options`: one of a second and one of a minute. */
+export function rateLimitWindows(options: StoreRateLimitOptions = {}): RateLimitWindow[] {
+  return [
+    { limit: options.perSecond ?? DEFAULT_RATE_LIMIT.perSecond, windowMs: SECOND_MS },
+    { limit: options.perMinute ?? DEFAULT_RATE_LIMIT.perMinute, windowMs: MINUTE_MS },
+  ];
+}
+
+/**
+ * The limiter of everyone calling `baseUrl` with these credentials in this process: clients built with the
+ * same credentials share one budget. It is keyed by a fingerprint, never by the credentials themselves; the
+ * first client to create it sets its windows.
+ */
+export function storeRateLimiter(
+  baseUrl: string,
+  identity: readonly string[],
+  windows: readonly RateLimitWindow[],
+): RateLimiter {
+  return sharedRateLimiter(fingerprint('store', baseUrl, ...identity), () => new RateLimiter({ windows }));
+}
+
+function readCount(headers: Headers, name: string): number | undefined {
+  const value = headers.get(name);
+  if (value === null || !/^\s*\d+\s*$/.test(value)) return undefined;
+  return Number(value);
+}
+
+/**
+ * Reads the store's rate-limit headers for `rateLimitHooks`. The store reports two windows but a limiter
+ * update carries one, so this returns the binding one: the window with fewer requests remaining. A reported
+ * limit can lower the configured one (`windows`) but never raise it. Undefined when no window is reported.
+ */
+export function storeRateLimitReader(
+  windows: readonly RateLimitWindow[],
+): (headers: Headers) => RateLimitUpdate | undefined {
+  return (headers) => {
+    let binding: RateLimitUpdate | undefined;
+    for (const { limit, remaining, windowMs } of Object.values(RATE_LIMIT_HEADERS)) {
+      const reportedRemaining = readCount(headers, remaining);
+      if (reportedRemaining === undefined) continue;
+      if (binding?.remaining !== undefined && binding.remaining <= reportedRemaining) continue;
+      const configured = windows.find((window) => window.windowMs === windowMs)?.limit;
+      const reportedLimit = readCount(headers, limit);
+      const lowered = reportedLimit !== undefined && configured !== undefined && reportedLimit < configured;
+      binding = { remaining: reportedRemaining, windowMs, ...(lowered ? { limit: reportedLimit } : {}) };
+    }
+    return binding;
+  };
+}
