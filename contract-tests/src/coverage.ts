@@ -9,6 +9,11 @@ import { join } from 'node:path';
 /** Where reports go: `contract-tests/reports`, or CONTRACT_REPORTS_DIR. */
 export const REPORTS_DIR = process.env.CONTRACT_REPORTS_DIR ?? join(import.meta.dirname, '..', 'reports');
 
+/** Coverage of one target lives in its own folder, so a live run does not overwrite the mock run's report. */
+export function coverageDir(mode: 'mock' | 'live'): string {
+  return join(REPORTS_DIR, mode);
+}
+
 export type Outcome = 'passed' | 'failed' | 'skipped';
 
 export interface CoverageEntry {

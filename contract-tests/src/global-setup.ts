@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { clearCoverage, REPORTS_DIR, writeCoverageReports } from './coverage.ts';
+import { clearCoverage, coverageDir, REPORTS_DIR, writeCoverageReports } from './coverage.ts';
 import { type PrismServer, startPrism } from './prism.ts';
 import { SPECS_DIST } from './spec.ts';
 import { liveTargets, mockTargets, type ServiceTarget } from './targets.ts';
@@ -16,7 +16,7 @@ const SEED = '20261121';
 export default async function setup(project: TestProject) {
   const live = process.env.CONTRACT_TARGET === 'live';
   const targets = live ? liveTargets(process.env) : mockTargets();
-  await clearCoverage(REPORTS_DIR);
+  await clearCoverage(coverageDir(live ? 'live' : 'mock'));
   const servers: PrismServer[] = [];
   const provided: Record<string, ServiceTarget> = {};
   try {
@@ -47,7 +47,7 @@ export default async function setup(project: TestProject) {
   project.provide('contractMode', live ? 'live' : 'mock');
   return async () => {
     await Promise.all(servers.map((server) => server.stop()));
-    await writeCoverageReports(REPORTS_DIR, live ? 'live' : 'mock');
+    await writeCoverageReports(coverageDir(live ? 'live' : 'mock'), live ? 'live' : 'mock');
   };
 }
 

@@ -88,7 +88,7 @@ describe('contract suite in live mode', () => {
     const result = await contractLive(upstream.url);
     expect(result.output).not.toMatch(/VIOLATIONS/);
     expect(result.code).toBe(0);
-    const summaries = JSON.parse(await readFile(join(result.reports, 'coverage.json'), 'utf8')) as {
+    const summaries = JSON.parse(await readFile(join(result.reports, 'live', 'coverage.json'), 'utf8')) as {
       service: string;
       operationsExercised: number;
       operationsTotal: number;

@@ -8,7 +8,7 @@
 import { APIError, errorClassForStatus, RequestValidationError } from '@agent-apis/core';
 import type { ServiceName } from '@agent-apis/specs/src/services.ts';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { CoverageRecorder, REPORTS_DIR } from './coverage.ts';
+import { CoverageRecorder, coverageDir } from './coverage.ts';
 import { SpecSchemaValidator } from './schema-validator.ts';
 import { type ContractOperation, loadContractSpec } from './spec.ts';
 import type { ServiceTarget } from './targets.ts';
@@ -80,12 +80,12 @@ export async function defineContractSuite(
     spec.operations.map((op) => op.id),
     documentedErrors,
   );
-  afterAll(() => recorder.write(REPORTS_DIR));
+  afterAll(() => recorder.write(coverageDir(mode)));
 
   if (!target || target.skipReason || !target.baseUrl) {
     const reason = target?.skipReason ?? 'no target configured';
     recorder.skipService(reason);
-    await recorder.write(REPORTS_DIR);
+    await recorder.write(coverageDir(mode));
     // Skipped, never counted as passed: the reason is in the title and in the coverage report.
     it.skip(`${service}: skipped: ${reason}`, () => expect.unreachable());
     return;
