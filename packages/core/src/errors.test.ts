@@ -10,6 +10,7 @@ import {
   ConflictError,
   createRequestContext,
   InternalServerError,
+  MissingCredentialsError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
@@ -122,5 +123,35 @@ describe('RequestValidationError', () => {
     expect(error).toBeInstanceOf(AgentApiError);
     expect(error.message).toBe('Invalid request for listServers: query.limit must be between 1 and 100 (got 500)');
     expect(error).toMatchObject({ operation: 'listServers', field: 'query.limit' });
+  });
+});
+
+describe('MissingCredentialsError', () => {
+  it('names the options and environment variables to set, with the ones that go together joined', () => {
+    const error = new MissingCredentialsError({
+      client: 'StoreClient',
+      options: [['login', 'authToken'], 'accessToken'],
+      envVars: [['STORE_LOGIN', 'STORE_AUTH_TOKEN'], 'STORE_ACCESS_TOKEN'],
+    });
+    expect(error).toBeInstanceOf(AgentApiError);
+    expect(error.name).toBe('MissingCredentialsError');
+    expect(error.message).toBe(
+      'StoreClient needs credentials: pass `login` and `authToken`, or `accessToken`; ' +
+        'or set STORE_LOGIN and STORE_AUTH_TOKEN, or STORE_ACCESS_TOKEN',
+    );
+    expect(error).toMatchObject({ options: [['login', 'authToken'], 'accessToken'] });
+  });
+});
+
+describe('the ./errors entry', () => {
+  it('exports every error class', async () => {
+    const isErrorClass = (value: unknown) => typeof value === 'function' && value.prototype instanceof Error;
+    const errorClasses = [
+      ...Object.entries(await import('./errors.js')),
+      ...Object.entries(await import('./response-validation.js')),
+    ].filter(([, value]) => isErrorClass(value));
+    const entry = await import('./client-errors.js');
+    expect(errorClasses.length).toBeGreaterThan(10);
+    for (const [name, errorClass] of errorClasses) expect(entry, name).toHaveProperty(name, errorClass);
   });
 });

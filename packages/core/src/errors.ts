@@ -315,3 +315,40 @@ export class RequestValidationError extends AgentApiError {
     this.reason = problem.reason;
   }
 }
+
+/** Input of {@link MissingCredentialsError}: where credentials could have come from. */
+export interface MissingCredentials {
+  /** The class that needs them, e.g. `TrustClient`. */
+  client: string;
+  /** The options that carry credentials; a list stands for options that go together, e.g. `[['login', 'authToken'], 'accessToken']`. */
+  options: readonly (string | readonly string[])[];
+  /** The environment variables read when the options carry none, grouped the same way. */
+  envVars: readonly (string | readonly string[])[];
+}
+
+/** `a`, `a and b`; alternatives joined with `or`. */
+function describeAlternatives(alternatives: MissingCredentials['options'], quote: (name: string) => string): string {
+  return alternatives
+    .map((alternative) => (typeof alternative === 'string' ? [alternative] : alternative).map(quote).join(' and '))
+    .join(', or ');
+}
+
+/**
+ * A client was created without credentials: neither its options nor the environment hold them. The message
+ * names the options and environment variables to set; it never contains a value.
+ */
+export class MissingCredentialsError extends AgentApiError {
+  override name = 'MissingCredentialsError';
+  /** The options that carry credentials. */
+  readonly options: MissingCredentials['options'];
+  /** The environment variables the client reads. */
+  readonly envVars: MissingCredentials['envVars'];
+
+  constructor(missing: MissingCredentials) {
+    const options = describeAlternatives(missing.options, (name) => `\`${name}\``);
+    const envVars = describeAlternatives(missing.envVars, (name) => name);
+    super(`${missing.client} needs credentials: pass ${options}; or set ${envVars}`);
+    this.options = missing.options;
+    this.envVars = missing.envVars;
+  }
+}

@@ -1,27 +1,24 @@
 /**
  * @agent-apis/core: the runtime shared by the @agent-apis clients. Internal; applications use the service packages.
  */
+export * from './client-errors.js';
 export {
-  AgentApiError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
+  type ClientOptions,
+  clientFetchOptions,
+  LOG_ENV_VAR,
+  type OperationSchemas,
+  type ServiceTransport,
+  type ValidatorsModule,
+} from './client-options.js';
+export { readEnv } from './env.js';
+export {
   createRequestContext,
   type ErrorResponse,
   errorClassForStatus,
-  InternalServerError,
-  NotFoundError,
+  type MissingCredentials,
   type OperationInfo,
-  PermissionDeniedError,
-  RateLimitError,
   type RequestContext,
-  RequestValidationError,
   type RequestValidationProblem,
-  UnprocessableEntityError,
 } from './errors.js';
 export {
   type AttemptContext,
@@ -61,6 +58,7 @@ export {
 } from './operations.js';
 export {
   type CursorScheme,
+  type OffsetCursorOptions,
   type OffsetPage,
   offsetCursor,
   type PageNumberOptions,
@@ -73,6 +71,7 @@ export {
 export {
   RateLimiter,
   type RateLimiterOptions,
+  type RateLimitReader,
   type RateLimitUpdate,
   type RateLimitWindow,
   rateLimitHooks,
@@ -95,12 +94,7 @@ export {
   redactValue,
   secretsFromRequest,
 } from './redact.js';
-export {
-  type ResponseIssue,
-  ResponseValidationError,
-  type SchemaLike,
-  schemaResponseValidator,
-} from './response-validation.js';
+export { type SchemaLike, schemaResponseValidator } from './response-validation.js';
 export {
   backoffDelayMs,
   DEFAULT_MAX_RETRIES,

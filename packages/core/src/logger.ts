@@ -1,6 +1,7 @@
 /**
  * Levelled, redacting logging. Off unless a level is configured or set in the service's environment variable.
  */
+import { readEnv } from './env.js';
 import { redactValue } from './redact.js';
 
 /** Where log lines go; `console` fits. */
@@ -36,11 +37,6 @@ export interface LoggerOptions {
   envVar?: string;
   /** Secret values to mask in messages and details. */
   secrets?: readonly string[];
-}
-
-function readEnv(name: string): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.[name];
 }
 
 /** The effective level: explicit level, else the environment variable, else `off`. */

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { RequestValidationError } from './errors.js';
 import { REQUEST_OPTION_HEADERS } from './fetch.js';
 import { bindOperations, type OperationShape, operationMatcher, validateOperationInput } from './operations.js';
@@ -124,6 +124,40 @@ describe('bindOperations', () => {
       'Invalid request for getProduct: path.id is required',
     );
     expect(sdk.getProduct).not.toHaveBeenCalled();
+  });
+
+  it('types each bound call as the throwing form of the generated function, without the options the client fixes', () => {
+    // The shape hey-api generates: generic in ThrowOnError, resolving with `T | undefined` unless it is true.
+    type Result<T, ThrowOnError extends boolean> = ThrowOnError extends true ? Promise<T> : Promise<T | undefined>;
+    interface GeneratedOptions<ThrowOnError extends boolean> {
+      client?: unknown;
+      auth?: string;
+      security?: unknown[];
+      throwOnError?: ThrowOnError;
+      responseStyle?: 'data' | 'fields';
+      headers?: Record<string, string>;
+    }
+    const generated = {
+      getProduct: <ThrowOnError extends boolean = true>(
+        _options: GeneratedOptions<ThrowOnError> & { path: { id: number } },
+      ): Result<{ id: number }, ThrowOnError> => Promise.resolve({ id: 1 }),
+      createProduct: <ThrowOnError extends boolean = true>(
+        _options: GeneratedOptions<ThrowOnError> & { body: unknown },
+      ): Result<{ id: number } | undefined, ThrowOnError> => Promise.resolve(undefined),
+    };
+    const bound = bindOperations(generated, { getProduct, createProduct }, {});
+
+    expectTypeOf(bound.getProduct).returns.toEqualTypeOf<Promise<{ id: number }>>();
+    expectTypeOf(bound.createProduct).returns.toEqualTypeOf<Promise<{ id: number } | undefined>>();
+    type GetOptions = Parameters<typeof bound.getProduct>[0];
+    expectTypeOf<GetOptions>().toHaveProperty('path');
+    expectTypeOf<GetOptions>().toHaveProperty('timeout');
+    expectTypeOf<GetOptions>().toHaveProperty('headers');
+    expectTypeOf<GetOptions>().not.toHaveProperty('client');
+    expectTypeOf<GetOptions>().not.toHaveProperty('auth');
+    expectTypeOf<GetOptions>().not.toHaveProperty('security');
+    expectTypeOf<GetOptions>().not.toHaveProperty('throwOnError');
+    expectTypeOf<GetOptions>().not.toHaveProperty('responseStyle');
   });
 
   it('refuses an operations table that names a function the SDK lacks', () => {

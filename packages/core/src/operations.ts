@@ -142,10 +142,31 @@ export type CallOptions = Pick<RequestOptions, 'timeout' | 'maxRetries'>;
 // biome-ignore lint/suspicious/noExplicitAny: generated SDK functions are generic; this only constrains arity.
 type SdkFunction = (options: any) => Promise<unknown>;
 
-/** An SDK function bound to one client: same options without `client`, plus {@link CallOptions}. */
+/** Generated options a bound operation does not take: the client fixes them for every call. */
+type ClientFixedOption = 'client' | 'auth' | 'security' | 'throwOnError' | 'responseStyle';
+
+/** The members of union `U` that every member of `U` accepts. */
+type NarrowestMembers<U, All = U> = U extends unknown
+  ? (All extends unknown ? (U extends All ? true : false) : never) extends true
+    ? U
+    : never
+  : never;
+
+/**
+ * What a generated function resolves to on a client created with `throwOnError: true`. The functions are
+ * generic in `ThrowOnError`; read from outside, it widens to `boolean` and the result to
+ * `Promise<T> | Promise<T | undefined>`, one member per branch. The throwing branch is the narrower member, so
+ * `undefined` remains only where the operation's response itself admits it.
+ */
+type ThrowingResult<R> = [NarrowestMembers<R>] extends [never] ? R : NarrowestMembers<R>;
+
+/** The options of a bound operation: the generated ones minus those the client fixes, plus {@link CallOptions}. */
+type BoundOptions<O> = Omit<O, ClientFixedOption> & CallOptions;
+
+/** An SDK function bound to one client: resolves with the response body or throws. */
 export type BoundOperation<F extends SdkFunction> = undefined extends Parameters<F>[0]
-  ? (options?: Omit<NonNullable<Parameters<F>[0]>, 'client'> & CallOptions) => ReturnType<F>
-  : (options: Omit<Parameters<F>[0], 'client'> & CallOptions) => ReturnType<F>;
+  ? (options?: BoundOptions<NonNullable<Parameters<F>[0]>>) => ThrowingResult<ReturnType<F>>
+  : (options: BoundOptions<Parameters<F>[0]>) => ThrowingResult<ReturnType<F>>;
 
 /** Every operation of a generated SDK, bound to one client. */
 export type BoundOperations<S, Ids extends string> = {
@@ -158,9 +179,9 @@ interface SdkCallOptions extends OperationInput {
 }
 
 /**
- * Binds every operation of a generated SDK to `client`: each bound function validates its inputs before
- * sending ({@link validateOperationInput}), names itself for errors and logs, and turns `timeout`/`maxRetries`
- * into per-call options for {@link createFetch}.
+ * Binds every operation of a generated SDK to `client`, which must be created with `throwOnError: true`: each
+ * bound function validates its inputs before sending ({@link validateOperationInput}), names itself for errors
+ * and logs, and turns `timeout`/`maxRetries` into per-call options for {@link createFetch}.
  */
 export function bindOperations<S extends Record<string, unknown>, Ops extends Readonly<Record<string, OperationShape>>>(
   sdk: S,

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { APIUserAbortError } from './errors.js';
 import { type OffsetPage, offsetCursor, pageNumberCursor, paginate } from './pagination.js';
 
 const RECORDS = Array.from({ length: 53 }, (_, index) => `record-${index}`);
@@ -16,8 +17,8 @@ function pageServer(records: readonly string[], limit: number) {
   return vi.fn(async (page: number): Promise<string[]> => records.slice((page - 1) * limit, page * limit));
 }
 
-function offsetListing(fetchPage: ReturnType<typeof offsetServer>, signal?: AbortSignal) {
-  return paginate({ ...offsetCursor(), fetchPage, items: (page) => page.results, signal });
+function offsetListing(fetchPage: ReturnType<typeof offsetServer>, signal?: AbortSignal, cursor = offsetCursor()) {
+  return paginate({ ...cursor, fetchPage, items: (page) => page.results, signal, operation: 'listRecords' });
 }
 
 describe('paginate with offsetCursor', () => {
@@ -42,6 +43,19 @@ describe('paginate with offsetCursor', () => {
     const seen = await offsetListing(server).toArray({ max: 1_000 });
     expect(seen).toEqual(RECORDS.slice(0, 20));
     expect(server).toHaveBeenCalledTimes(3);
+  });
+
+  it('with shortPageEnds, ends on a page shorter than its limit even though total promises more', async () => {
+    const server = offsetServer((offset) => (offset === 10 ? 7 : 10));
+    const listing = offsetListing(server, undefined, offsetCursor(0, { shortPageEnds: true }));
+    expect(await listing.toArray({ max: 1_000 })).toEqual(RECORDS.slice(0, 17));
+    expect(server.mock.calls.map(([offset]) => offset)).toEqual([0, 10]);
+  });
+
+  it('starts at the given offset', async () => {
+    const server = offsetServer();
+    expect(await offsetListing(server, undefined, offsetCursor(45)).toArray({ max: 100 })).toEqual(RECORDS.slice(45));
+    expect(server.mock.calls.map(([offset]) => offset)).toEqual([45]);
   });
 
   it('walks whole pages', async () => {
@@ -109,7 +123,7 @@ describe('toArray', () => {
 });
 
 describe('abort and safety', () => {
-  it('stops before the next page once the signal aborts, and hands the signal to fetchPage', async () => {
+  it('stops before the next page with APIUserAbortError once the signal aborts, and hands the signal to fetchPage', async () => {
     const controller = new AbortController();
     const server = offsetServer();
     const seen: string[] = [];
@@ -119,7 +133,9 @@ describe('abort and safety', () => {
         if (seen.length === 10) controller.abort();
       }
     };
-    await expect(iterate()).rejects.toMatchObject({ name: 'AbortError' });
+    const error = await iterate().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(error).toMatchObject({ operation: 'listRecords', message: 'Request aborted by the caller on listRecords' });
     expect(seen).toHaveLength(10);
     expect(server).toHaveBeenCalledTimes(1);
     expect(server.mock.calls[0]?.[1]).toBe(controller.signal);

@@ -1,6 +1,7 @@
 /**
  * Lazy, async-iterable pagination over any cursor scheme, plus the two cursor schemes the services use.
  */
+import { APIUserAbortError } from './errors.js';
 
 /** Options of {@link paginate}. */
 export interface PaginateOptions<TPage, TItem, TCursor> {
@@ -12,8 +13,13 @@ export interface PaginateOptions<TPage, TItem, TCursor> {
   items(page: TPage): readonly TItem[];
   /** Cursor of the page after `page`, or undefined when `page` is the last. (`TPage` is inferred from `fetchPage`.) */
   next(page: NoInfer<TPage>, cursor: TCursor): TCursor | undefined;
-  /** Stops the iteration (the pending page request is aborted too when `fetchPage` forwards the signal). */
+  /**
+   * Stops the iteration with an {@link APIUserAbortError} (the pending page request is aborted too when
+   * `fetchPage` forwards the signal).
+   */
   signal?: AbortSignal;
+  /** Names the listing in that error, e.g. its operationId (default `paginate`). */
+  operation?: string;
 }
 
 /** Options of {@link Paginator.toArray}. */
@@ -37,12 +43,12 @@ export interface Paginator<TPage, TItem> extends AsyncIterable<TItem> {
 export function paginate<TPage, TItem, TCursor>(
   options: PaginateOptions<TPage, TItem, TCursor>,
 ): Paginator<TPage, TItem> {
-  const { signal } = options;
+  const { signal, operation = 'paginate' } = options;
 
   async function* pages(): AsyncGenerator<TPage> {
     let cursor = options.first;
     for (;;) {
-      signal?.throwIfAborted();
+      if (signal?.aborted) throw new APIUserAbortError({ operation, route: operation });
       const page = await options.fetchPage(cursor, signal);
       yield page;
       const nextCursor = options.next(page, cursor);
@@ -102,16 +108,28 @@ export interface OffsetPage<TItem> {
   results: readonly TItem[];
 }
 
+/** Options of {@link offsetCursor}. */
+export interface OffsetCursorOptions {
+  /**
+   * End the listing on a page with fewer results than its `limit`, even if `total` promises more (for services
+   * whose `total` can overstate what they list). Default false: a short page mid-listing is read past.
+   */
+  shortPageEnds?: boolean;
+}
+
 /**
- * Offset paging: the cursor is the offset to request. The next offset is `offset + results.length` (so a short
- * page never skips records); the listing ends on an empty page or once `total` is reached.
+ * Offset paging from offset `first`: the cursor is the offset to request. The next offset is
+ * `offset + results.length` (so a short page never skips records); the listing ends on an empty page, once
+ * `total` is reached, or with `shortPageEnds` on a page shorter than its `limit`.
  */
-export function offsetCursor(first = 0): CursorScheme<OffsetPage<unknown>, number> {
+export function offsetCursor(first = 0, options: OffsetCursorOptions = {}): CursorScheme<OffsetPage<unknown>, number> {
   return {
     first,
     next(page) {
-      const nextOffset = page.offset + page.results.length;
-      return page.results.length === 0 || nextOffset >= page.total ? undefined : nextOffset;
+      const count = page.results.length;
+      const nextOffset = page.offset + count;
+      const shortPage = options.shortPageEnds === true && page.limit !== undefined && count < page.limit;
+      return count === 0 || shortPage || nextOffset >= page.total ? undefined : nextOffset;
     },
   };
 }

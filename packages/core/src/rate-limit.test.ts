@@ -124,6 +124,15 @@ describe('RateLimiter', () => {
     expect(grantedAt).toEqual([0, 0, 1_000, 1_000, 2_000]);
   });
 
+  it('never raises a limit above the configured one', async () => {
+    const limiter = new RateLimiter({ windows: [{ limit: 2, windowMs: 1_000 }] });
+    limiter.update({ limit: 50, windowMs: 1_000 });
+    const raised = acquireMany(limiter, 5);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await raised.done;
+    expect(raised.grantedAt).toEqual([0, 0, 1_000, 1_000, 2_000]);
+  });
+
   it('refuses invalid windows', () => {
     expect(() => new RateLimiter({ windows: [] })).toThrow(TypeError);
     expect(() => new RateLimiter({ windows: [{ limit: 0, windowMs: 1_000 }] })).toThrow(TypeError);
@@ -195,6 +204,24 @@ describe('rateLimitHooks', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     await done;
     expect(grantedAt).toEqual([5_000]);
+  });
+
+  it('applies every window update a reader returns', async () => {
+    const limiter = new RateLimiter({
+      windows: [
+        { limit: 10, windowMs: 1_000 },
+        { limit: 100, windowMs: 60_000 },
+      ],
+    });
+    const hooks = rateLimitHooks(limiter, () => [
+      { remaining: 0, windowMs: 1_000, resetAt: START + 1_000 },
+      { remaining: 1, windowMs: 60_000, resetAt: START + 60_000 },
+    ]);
+    await hooks.afterResponse(new Response(null), request, context());
+    const { grantedAt, done } = acquireMany(limiter, 2);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await done;
+    expect(grantedAt).toEqual([1_000, 60_000]);
   });
 
   it('paces createFetch: 25 concurrent GETs at 20 per second', async () => {

@@ -37,6 +37,8 @@ export interface RateLimiterOptions {
 }
 
 interface WindowState extends RateLimitWindow {
+  /** The limit the limiter was created with: a server report may lower `limit` but never raise it above this. */
+  configuredLimit: number;
   /** Grant times inside the current window, oldest first. */
   grants: number[];
   /** Budget reported by the server, valid until `resetAt`. */
@@ -67,7 +69,12 @@ export class RateLimiter {
         throw new TypeError(`Invalid rate limit window: ${limit} per ${windowMs} ms`);
       }
     }
-    this.#windows = options.windows.map(({ limit, windowMs }) => ({ limit, windowMs, grants: [] }));
+    this.#windows = options.windows.map(({ limit, windowMs }) => ({
+      limit,
+      windowMs,
+      configuredLimit: limit,
+      grants: [],
+    }));
     this.#now = options.now ?? (() => Date.now());
     this.#sleep = options.sleep ?? defaultSleep;
   }
@@ -100,11 +107,14 @@ export class RateLimiter {
 
   /**
    * Adopts a server report. It applies to the window with the same `windowMs`, else the one with the same
-   * `limit`, else the longest window. `remaining` caps the grants until `resetAt`; `limit` replaces the limit.
+   * `limit`, else the longest window. `remaining` caps the grants until `resetAt`; `limit` becomes the window's
+   * limit, though never above the configured one (a server may tighten the budget, not loosen it).
    */
   update(report: RateLimitUpdate): void {
     const window = this.#windowFor(report);
-    if (report.limit !== undefined && Number.isInteger(report.limit) && report.limit > 0) window.limit = report.limit;
+    if (report.limit !== undefined && Number.isInteger(report.limit) && report.limit > 0) {
+      window.limit = Math.min(report.limit, window.configuredLimit);
+    }
     if (report.remaining !== undefined && report.remaining >= 0) {
       window.reported = { remaining: report.remaining, resetAt: report.resetAt ?? this.#now() + window.windowMs };
     }
@@ -208,19 +218,21 @@ export function readRateLimitHeaders(headers: Headers, now: number = Date.now())
 /** Pause applied after a 429 that does not say how long to wait. */
 const DEFAULT_429_PAUSE_MS = 1_000;
 
+/** Reads what a response's headers report about rate limits: nothing, one window, or several. */
+export type RateLimitReader = (headers: Headers) => RateLimitUpdate | readonly RateLimitUpdate[] | undefined;
+
 /**
- * `createFetch` hooks that acquire from `limiter` before every attempt, feed it the server's rate-limit headers
- * after every response, and pause it after a 429 (for the Retry-After, capped at 60 s).
+ * `createFetch` hooks that acquire from `limiter` before every attempt, feed it every window update
+ * `readHeaders` finds after every response, and pause it after a 429 (for the Retry-After, capped at 60 s).
  */
 export function rateLimitHooks(
   limiter: RateLimiter,
-  readHeaders: (headers: Headers) => RateLimitUpdate | undefined = readRateLimitHeaders,
+  readHeaders: RateLimitReader = readRateLimitHeaders,
 ): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
   return {
     beforeRequest: (_request, context) => limiter.acquire(context.signal),
     afterResponse: (response) => {
-      const report = readHeaders(response.headers);
-      if (report) limiter.update(report);
+      for (const report of [readHeaders(response.headers) ?? []].flat()) limiter.update(report);
       if (response.status === 429) {
         const pause = retryAfterMs(response.headers) ?? DEFAULT_429_PAUSE_MS;
         limiter.penalize(Math.min(pause, DEFAULT_RETRY_POLICY.maxRetryAfterMs));

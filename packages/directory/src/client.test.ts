@@ -11,11 +11,11 @@ import {
   NotFoundError,
   RequestValidationError,
   ResponseValidationError,
-  type SearchResponse,
 } from './index.js';
 import {
   BASE_URL,
   fetchStub,
+  githubSearchResult,
   hangingFetch,
   jsonResponse,
   mcpServerEntry,
@@ -24,21 +24,7 @@ import {
   testClient,
 } from './test-support.js';
 
-const searchEnvelope: SearchResponse = {
-  query: 'github',
-  type: 'mcp',
-  count: 1,
-  results: [
-    {
-      type: 'mcp_server',
-      name: 'GitHub',
-      description: 'Issues and pull requests',
-      url: `${BASE_URL}/mcp/octo/github`,
-      category: 'developer-tools',
-      popularity: 9_000,
-    },
-  ],
-};
+const searchEnvelope = githubSearchResult(`${BASE_URL}/mcp/octo/github`);
 
 const mcpServer: McpServer = {
   ...mcpServerEntry(1),

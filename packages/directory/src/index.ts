@@ -3,34 +3,19 @@
  */
 
 export {
-  AgentApiError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
   HttpCache,
   type HttpCacheOptions,
-  InternalServerError,
+  LOG_ENV_VAR,
   type Logger,
   type LogLevel,
-  NotFoundError,
   type Paginator,
-  PermissionDeniedError,
-  RateLimitError,
-  RequestValidationError,
-  type ResponseIssue,
-  ResponseValidationError,
-  UnprocessableEntityError,
 } from '@agent-apis/core';
+export * from '@agent-apis/core/errors';
 export {
   BASE_URL_ENV_VAR,
   type DirectoryApi,
   DirectoryClient,
   type DirectoryClientOptions,
-  LOG_ENV_VAR,
   type McpServerFilters,
   type McpServers,
   type PluginFilters,

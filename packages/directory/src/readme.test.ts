@@ -18,7 +18,7 @@ import {
   getSearchMockHandler,
 } from './gen/msw.gen.js';
 import type { CategoryCounts, PluginListItem, SkillListItem, Stats } from './index.js';
-import { listPageOf, mcpServerEntry } from './test-support.js';
+import { githubSearchResult, listPageOf, mcpServerEntry } from './test-support.js';
 
 const packageRoot = new URL('../', import.meta.url);
 const EXAMPLE_BLOCK = /<!-- example: ([\w-]+) -->\n```ts\n([\s\S]*?)```\n<!-- \/example -->/g;
@@ -142,21 +142,7 @@ const expectations: Record<string, ExampleExpectation> = {
 
 describe('README examples, run against the ./msw handlers', () => {
   const server = setupServer(
-    getSearchMockHandler({
-      query: 'github',
-      type: 'mcp',
-      count: 1,
-      results: [
-        {
-          type: 'mcp_server',
-          name: 'GitHub',
-          description: 'Issues and pull requests',
-          url: 'https://directory.example/mcp/github/github-mcp-server',
-          category: 'developer-tools',
-          popularity: 9_000,
-        },
-      ],
-    }),
+    getSearchMockHandler(githubSearchResult('https://directory.example/mcp/github/github-mcp-server')),
     getGetMcpServerMockHandler({
       ...mcpServerEntry(1),
       installCommand: 'npx -y github-mcp',

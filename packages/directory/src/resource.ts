@@ -42,14 +42,11 @@ export class DirectoryResource<TFilters extends ListQuery, TItem, TPage extends 
    * `.toArray({ max })`. The listing ends once `total` records are seen or on an empty or short page.
    */
   list(filters?: TFilters, options: RequestOptions = {}): Paginator<TPage, TItem> {
-    const offsets = offsetCursor(filters?.offset ?? 0);
-    // The signal goes with each page request rather than to paginate(), so that an abort between pages surfaces
-    // as the transport's APIUserAbortError instead of a bare AbortError.
     return paginate({
-      first: offsets.first,
+      ...offsetCursor(filters?.offset ?? 0, { shortPageEnds: true }),
       fetchPage: (offset) => this.#list({ ...options, query: { ...filters, offset } as TFilters }),
       items: (page) => page.results,
-      next: (page, offset) => (page.results.length < page.limit ? undefined : offsets.next(page, offset)),
+      signal: options.signal,
     });
   }
 

@@ -1,7 +1,7 @@
 /** Fixtures and a scripted `fetch` for the package's tests (not part of the build). */
 import { expect, type Mock, vi } from 'vitest';
 import { DirectoryClient, type DirectoryClientOptions } from './client.js';
-import type { McpServerListItem } from './gen/sdk/types.gen.js';
+import type { McpServerListItem, SearchResponse } from './gen/sdk/types.gen.js';
 
 export const BASE_URL = 'https://directory.test';
 
@@ -69,5 +69,24 @@ export function mcpServerEntry(n: number): McpServerListItem {
     stars: 1_000 - n,
     transport: 'stdio',
     url: `${BASE_URL}/mcp/owner-${n}/repo-${n}`,
+  };
+}
+
+/** A search answer with one tool server, GitHub's, listed at `url`. */
+export function githubSearchResult(url: string): SearchResponse {
+  return {
+    query: 'github',
+    type: 'mcp',
+    count: 1,
+    results: [
+      {
+        type: 'mcp_server',
+        name: 'GitHub',
+        description: 'Issues and pull requests',
+        url,
+        category: 'developer-tools',
+        popularity: 9_000,
+      },
+    ],
   };
 }

@@ -2,8 +2,7 @@
  * Store credentials: which scheme a client uses (HTTP Basic or OAuth2 bearer), where the credentials come from
  * (options, else environment), and how they reach the generated SDK without ever landing in a URL.
  */
-import { AgentApiError } from '@agent-apis/core';
-import { readEnv } from './env.js';
+import { AgentApiError, MissingCredentialsError, readEnv } from '@agent-apis/core';
 import type { Auth } from './gen/sdk/client/index.gen.js';
 
 /** Environment variables read when the options carry no credentials. */
@@ -28,14 +27,11 @@ export type StoreCredentials =
   | { scheme: 'basic'; login: string; authToken: string }
   | { scheme: 'bearer'; accessToken: string };
 
-const HOW_TO_AUTHENTICATE =
-  'pass { login, authToken } (HTTP Basic) or { accessToken } (OAuth2), ' +
-  `or set ${CREDENTIAL_ENV_VARS.login} and ${CREDENTIAL_ENV_VARS.authToken}, or ${CREDENTIAL_ENV_VARS.accessToken}`;
-
 /**
- * Picks the credentials: the options when they name any credential, otherwise the environment. Throws an
- * {@link AgentApiError} naming the options and variables when none are found, when only half of the Basic pair
- * is given, or when both schemes are given. The message never contains a credential value.
+ * Picks the credentials: the options when they name any credential, otherwise the environment. Throws a
+ * {@link MissingCredentialsError} naming the options and variables when none are found, and an
+ * {@link AgentApiError} when only half of the Basic pair is given or both schemes are. The message never
+ * contains a credential value.
  */
 export function resolveCredentials(options: StoreCredentialOptions): StoreCredentials {
   const fromOptions = options.login ?? options.authToken ?? options.accessToken;
@@ -67,7 +63,11 @@ function credentialsFrom(
     const missing = login ? names.authToken : names.login;
     throw new AgentApiError(`StoreClient needs ${missing} too: HTTP Basic takes ${names.login} and ${names.authToken}`);
   }
-  throw new AgentApiError(`StoreClient needs credentials: ${HOW_TO_AUTHENTICATE}`);
+  throw new MissingCredentialsError({
+    client: 'StoreClient',
+    options: [['login', 'authToken'], 'accessToken'],
+    envVars: [[CREDENTIAL_ENV_VARS.login, CREDENTIAL_ENV_VARS.authToken], CREDENTIAL_ENV_VARS.accessToken],
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   AgentApiError,
   APIConnectionTimeoutError,
   type Logger,
+  MissingCredentialsError,
   NotFoundError,
   type Paginator,
   type Product,
@@ -149,6 +150,7 @@ describe('authentication', () => {
       }
     })();
     expect(error).toBeInstanceOf(AgentApiError);
+    expect(error).toBeInstanceOf(MissingCredentialsError);
     for (const name of ['login', 'authToken', 'accessToken', 'STORE_LOGIN', 'STORE_AUTH_TOKEN', 'STORE_ACCESS_TOKEN']) {
       expect(String(error)).toContain(name);
     }

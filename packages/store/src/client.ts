@@ -4,13 +4,12 @@
  */
 import {
   bindOperations,
+  type ClientOptions,
+  clientFetchOptions,
   createFetch,
-  type Logger,
-  type LogLevel,
-  operationMatcher,
   type Paginator,
   rateLimitHooks,
-  schemaResponseValidator,
+  readEnv,
 } from '@agent-apis/core';
 import type { StoreApi, StoreOperationResult } from './api.js';
 import {
@@ -20,11 +19,9 @@ import {
   resolveCredentials,
   type StoreCredentialOptions,
 } from './auth.js';
-import { readEnv } from './env.js';
 import { operations } from './gen/operations.gen.js';
 import { createClient, createConfig } from './gen/sdk/client/index.gen.js';
 import * as sdk from './gen/sdk/sdk.gen.js';
-import type { OperationValidators } from './gen/validators.gen.js';
 import {
   type ListMethod,
   type PagedItem,
@@ -33,7 +30,12 @@ import {
   type PaginateOptions,
   paginateOperation,
 } from './pagination.js';
-import { rateLimitWindows, type StoreRateLimitOptions, storeRateLimiter, storeRateLimitReader } from './rate-limit.js';
+import {
+  rateLimitWindows,
+  readStoreRateLimitHeaders,
+  type StoreRateLimitOptions,
+  storeRateLimiter,
+} from './rate-limit.js';
 
 /** The spec's server. */
 export const DEFAULT_BASE_URL = 'https://api.jumpseller.com/v1';
@@ -41,40 +43,15 @@ export const DEFAULT_BASE_URL = 'https://api.jumpseller.com/v1';
 /** Environment variable that overrides the base URL. */
 export const BASE_URL_ENV_VAR = 'STORE_BASE_URL';
 
-/** Environment variable holding the log level. */
-export const LOG_ENV_VAR = 'AGENT_APIS_LOG';
-
 /** Options of {@link StoreClient}. Credentials: `{ login, authToken }` or `{ accessToken }`, else the environment. */
-export interface StoreClientOptions extends StoreCredentialOptions {
+export interface StoreClientOptions extends ClientOptions, StoreCredentialOptions {
   /** API root, ending in `/v1` (default: env `STORE_BASE_URL`, else `https://api.jumpseller.com/v1`). */
   baseUrl?: string;
-  /** The `fetch` to send requests with (default `globalThis.fetch`, looked up at call time). */
-  fetch?: typeof fetch;
-  /** Per-attempt timeout in ms (default 60 000). */
-  timeout?: number;
-  /** Retries of idempotent requests after the first attempt (default 2). */
-  maxRetries?: number;
-  /** Headers sent with every request that does not set them itself. */
-  defaultHeaders?: HeadersInit;
-  /** Destination of log lines (default `console`); lines are redacted first. */
-  logger?: Logger;
-  /** Log level (default: env `AGENT_APIS_LOG`, else `off`). */
-  logLevel?: LogLevel;
-  /** Check every successful JSON response against the spec's zod schema (default false). */
-  validateResponses?: boolean;
   /**
    * Client-side request budget, shared by every client with the same base URL and credentials (default
    * 20/s and 800/min, the store's limits); `false` turns it off.
    */
   rateLimit?: StoreRateLimitOptions | false;
-}
-
-/** Success-response schema of an operation, loaded on first use so zod stays out of bundles that never validate. */
-async function responseSchemaFor(operation: string) {
-  const { validators }: { validators: Readonly<Record<string, OperationValidators>> } = await import(
-    './gen/validators.gen.js'
-  );
-  return Object.hasOwn(validators, operation) ? validators[operation]?.response : undefined;
 }
 
 /**
@@ -100,30 +77,27 @@ export class StoreClient {
   /** Categories, page by page (`categories.list().toArray({ max })` or `for await`). */
   readonly categories = { list: this.#lister('listCategories') };
 
-  /** Throws an `AgentApiError` naming the options and environment variables when credentials are missing. */
+  /** Throws a `MissingCredentialsError` naming the options and environment variables when credentials are missing. */
   constructor(options: StoreClientOptions = {}) {
     const credentials = resolveCredentials(options);
     this.authScheme = credentials.scheme;
     this.baseUrl = (options.baseUrl ?? readEnv(BASE_URL_ENV_VAR) ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    const windows = options.rateLimit === false ? undefined : rateLimitWindows(options.rateLimit);
-    const limiter = windows && storeRateLimiter(this.baseUrl, credentialIdentity(credentials), windows);
-    const transport = createFetch({
-      fetch: options.fetch,
-      timeout: options.timeout,
-      maxRetries: options.maxRetries,
-      defaultHeaders: options.defaultHeaders,
-      logger: options.logger,
-      logLevel: options.logLevel,
-      logEnvVar: LOG_ENV_VAR,
-      redactSecrets: credentialSecrets(credentials),
-      operationFor: operationMatcher(operations),
-      validateResponse: options.validateResponses ? schemaResponseValidator(responseSchemaFor) : undefined,
-      ...(limiter && windows ? rateLimitHooks(limiter, storeRateLimitReader(windows)) : {}),
-    });
+    const limiter =
+      options.rateLimit === false
+        ? undefined
+        : storeRateLimiter(this.baseUrl, credentialIdentity(credentials), rateLimitWindows(options.rateLimit));
+    const transport = createFetch(
+      clientFetchOptions(options, {
+        operations,
+        loadValidators: () => import('./gen/validators.gen.js'),
+        redactSecrets: credentialSecrets(credentials),
+        ...(limiter ? rateLimitHooks(limiter, readStoreRateLimitHeaders) : {}),
+      }),
+    );
     const client = createClient(
       createConfig({ baseUrl: this.baseUrl, fetch: transport, throwOnError: true, auth: authCallback(credentials) }),
     );
-    this.api = bindOperations(sdk, operations, client) as StoreApi;
+    this.api = bindOperations(sdk, operations, client);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { resetSharedRateLimiters } from '@agent-apis/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { RequestValidationError, StoreClient } from './index.js';
+import { APIUserAbortError, RequestValidationError, StoreClient } from './index.js';
 import { BASE_URL, BASIC, fakeFetch, json, sentRequests } from './test-support.js';
 
 /** `count` product records numbered from `from`, in the form the API lists them. */
@@ -77,7 +77,7 @@ describe('products.list', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it('fetches no further page once the signal aborts', async () => {
+  it('fetches no further page once the signal aborts, and throws APIUserAbortError', async () => {
     const fetch = catalogue(1_000);
     const controller = new AbortController();
     const walk = async () => {
@@ -85,7 +85,9 @@ describe('products.list', () => {
         if (record.product?.id === 60) controller.abort();
       }
     };
-    await expect(walk()).rejects.toMatchObject({ name: 'AbortError' });
+    const error = await walk().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(error).toMatchObject({ operation: 'listProducts' });
     expect(fetch).toHaveBeenCalledTimes(2);
   });
 });

@@ -71,6 +71,7 @@ export function paginateOperation<Id extends PagedOperationId>(
     fetchPage: (page, signal) => fetchPage({ ...request, query: { ...request.query, limit, page }, signal }),
     items: (page) => page,
     signal: request.signal ?? undefined,
+    operation: id,
   });
   return pages as Paginator<StoreOperationResult<Id>, PagedItem<Id>>;
 }

@@ -1,7 +1,7 @@
 import { resetSharedRateLimiters } from '@agent-apis/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimitError, StoreClient, type StoreClientOptions } from './index.js';
-import { rateLimitWindows, storeRateLimitReader } from './rate-limit.js';
+import { readStoreRateLimitHeaders } from './rate-limit.js';
 import { BASE_URL, BASIC, BEARER, fakeFetch, json } from './test-support.js';
 
 /** A server that notes the (fake) time of every request it receives. */
@@ -81,21 +81,48 @@ describe('client-side rate limit', () => {
     expect(times).toEqual(Array(30).fill(start));
   });
 
-  it('waits for the next second when the store reports PerSecondRateLimit-Remaining: 0', async () => {
-    const { fetch } = timedServer((index) =>
+  type HeaderValues = Record<string, string>;
+  it.each<{ window: string; exhausted: HeaderValues; roomy: HeaderValues; windowMs: number }>([
+    {
+      window: 'second',
+      exhausted: { 'Jumpseller-PerSecondRateLimit-Limit': '20', 'Jumpseller-PerSecondRateLimit-Remaining': '0' },
+      roomy: { 'Jumpseller-PerSecondRateLimit-Limit': '20', 'Jumpseller-PerSecondRateLimit-Remaining': '18' },
+      windowMs: 1_000,
+    },
+    {
+      window: 'minute, though the second has room',
+      exhausted: { 'Jumpseller-PerSecondRateLimit-Remaining': '19', 'Jumpseller-PerMinuteRateLimit-Remaining': '0' },
+      roomy: { 'Jumpseller-PerSecondRateLimit-Remaining': '19', 'Jumpseller-PerMinuteRateLimit-Remaining': '700' },
+      windowMs: 60_000,
+    },
+  ])(
+    'waits for the next $window when the store reports none remaining in it',
+    async ({ exhausted, roomy, windowMs }) => {
+      const { fetch } = timedServer((index) => json({ store: {} }, 200, index === 0 ? exhausted : roomy));
+      const client = storeClient({ ...BASIC, fetch });
+      await client.api.getStoreInfo();
+      const second = client.api.getStoreInfo();
+      await vi.advanceTimersByTimeAsync(windowMs - 1);
+      expect(fetch).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await second;
+      expect(fetch).toHaveBeenCalledTimes(2);
+    },
+  );
+
+  it('keeps a configured limit when the store reports a higher one', async () => {
+    const { fetch, times } = timedServer(() =>
       json({ store: {} }, 200, {
         'Jumpseller-PerSecondRateLimit-Limit': '20',
-        'Jumpseller-PerSecondRateLimit-Remaining': index === 0 ? '0' : '18',
+        'Jumpseller-PerSecondRateLimit-Remaining': '19',
       }),
     );
-    const client = storeClient({ ...BASIC, fetch });
+    const client = storeClient({ ...BASIC, fetch, rateLimit: { perSecond: 5 } });
     await client.api.getStoreInfo();
-    const second = client.api.getStoreInfo();
-    await vi.advanceTimersByTimeAsync(999);
-    expect(fetch).toHaveBeenCalledTimes(1);
-    await vi.advanceTimersByTimeAsync(1);
-    await second;
-    expect(fetch).toHaveBeenCalledTimes(2);
+    const done = calls(client, 10);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await done;
+    expect(busiestWindow(times, 1_000)).toBe(5);
   });
 
   it('pauses every caller for the Retry-After of a 429', async () => {
@@ -115,40 +142,26 @@ describe('client-side rate limit', () => {
   });
 });
 
-describe('storeRateLimitReader', () => {
-  const read = storeRateLimitReader(rateLimitWindows());
+describe('readStoreRateLimitHeaders', () => {
   const headers = (values: Record<string, string>) => new Headers(values);
 
-  it('reports the window with fewer requests remaining', () => {
+  it('reports every window the store sends, with its limit when given', () => {
     expect(
-      read(
+      readStoreRateLimitHeaders(
         headers({
           'Jumpseller-PerMinuteRateLimit-Limit': '800',
           'Jumpseller-PerMinuteRateLimit-Remaining': '799',
-          'Jumpseller-PerSecondRateLimit-Limit': '20',
           'Jumpseller-PerSecondRateLimit-Remaining': '19',
         }),
       ),
-    ).toEqual({ remaining: 19, windowMs: 1_000 });
-    expect(
-      read(
-        headers({ 'Jumpseller-PerMinuteRateLimit-Remaining': '3', 'Jumpseller-PerSecondRateLimit-Remaining': '19' }),
-      ),
-    ).toEqual({ remaining: 3, windowMs: 60_000 });
-  });
-
-  it('lowers a configured limit to the reported one but never raises it', () => {
-    expect(
-      read(headers({ 'Jumpseller-PerSecondRateLimit-Limit': '10', 'Jumpseller-PerSecondRateLimit-Remaining': '9' })),
-    ).toEqual({ remaining: 9, windowMs: 1_000, limit: 10 });
-    const gentle = storeRateLimitReader(rateLimitWindows({ perSecond: 5 }));
-    expect(
-      gentle(headers({ 'Jumpseller-PerSecondRateLimit-Limit': '20', 'Jumpseller-PerSecondRateLimit-Remaining': '4' })),
-    ).toEqual({ remaining: 4, windowMs: 1_000 });
+    ).toEqual([
+      { remaining: 19, windowMs: 1_000, limit: undefined },
+      { remaining: 799, windowMs: 60_000, limit: 800 },
+    ]);
   });
 
   it('reports nothing without rate-limit headers or with unreadable ones', () => {
-    expect(read(headers({}))).toBeUndefined();
-    expect(read(headers({ 'Jumpseller-PerSecondRateLimit-Remaining': 'lots' }))).toBeUndefined();
+    expect(readStoreRateLimitHeaders(headers({}))).toEqual([]);
+    expect(readStoreRateLimitHeaders(headers({ 'Jumpseller-PerSecondRateLimit-Remaining': 'lots' }))).toEqual([]);
   });
 });

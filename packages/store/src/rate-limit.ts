@@ -66,24 +66,14 @@ function readCount(headers: Headers, name: string): number | undefined {
 }
 
 /**
- * Reads the store's rate-limit headers for `rateLimitHooks`. The store reports two windows but a limiter
- * update carries one, so this returns the binding one: the window with fewer requests remaining. A reported
- * limit can lower the configured one (`windows`) but never raise it. Undefined when no window is reported.
+ * Reads the store's rate-limit headers for `rateLimitHooks`: one update per window the response reports (the
+ * limiter keeps a reported limit from exceeding the configured one).
  */
-export function storeRateLimitReader(
-  windows: readonly RateLimitWindow[],
-): (headers: Headers) => RateLimitUpdate | undefined {
-  return (headers) => {
-    let binding: RateLimitUpdate | undefined;
-    for (const { limit, remaining, windowMs } of Object.values(RATE_LIMIT_HEADERS)) {
-      const reportedRemaining = readCount(headers, remaining);
-      if (reportedRemaining === undefined) continue;
-      if (binding?.remaining !== undefined && binding.remaining <= reportedRemaining) continue;
-      const configured = windows.find((window) => window.windowMs === windowMs)?.limit;
-      const reportedLimit = readCount(headers, limit);
-      const lowered = reportedLimit !== undefined && configured !== undefined && reportedLimit < configured;
-      binding = { remaining: reportedRemaining, windowMs, ...(lowered ? { limit: reportedLimit } : {}) };
-    }
-    return binding;
-  };
+export function readStoreRateLimitHeaders(headers: Headers): RateLimitUpdate[] {
+  return Object.values(RATE_LIMIT_HEADERS).flatMap(({ limit, remaining, windowMs }) => {
+    const reportedRemaining = readCount(headers, remaining);
+    return reportedRemaining === undefined
+      ? []
+      : [{ remaining: reportedRemaining, windowMs, limit: readCount(headers, limit) }];
+  });
 }

@@ -13,6 +13,7 @@ import {
   ConflictError,
   InternalServerError,
   type Logger,
+  MissingCredentialsError,
   RateLimitError,
   RequestValidationError,
   ResponseValidationError,
@@ -42,6 +43,7 @@ describe('configuration', () => {
     vi.stubEnv('ENTROPY0_API_KEY', '');
     const attempt = () => new TrustClient({ fetch: decideFetch() });
     expect(attempt).toThrow(AgentApiError);
+    expect(attempt).toThrow(MissingCredentialsError);
     expect(attempt).toThrow(/`apiKey`.*ENTROPY0_API_KEY/);
   });
 

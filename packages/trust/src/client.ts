@@ -3,16 +3,15 @@
  * a decision cache, and guards that enforce a decision before an agent fetches a URL.
  */
 import {
-  AgentApiError,
   type BoundOperations,
   bindOperations,
+  type ClientOptions,
+  clientFetchOptions,
   createFetch,
-  type Logger,
-  type LogLevel,
-  operationMatcher,
+  LOG_ENV_VAR,
+  MissingCredentialsError,
   RequestValidationError,
-  type SchemaLike,
-  schemaResponseValidator,
+  readEnv,
 } from '@agent-apis/core';
 import {
   assertValidDecideRequest,
@@ -43,60 +42,26 @@ export const API_KEY_ENV = 'ENTROPY0_API_KEY';
 /** Environment variable read when `baseUrl` is not given. */
 export const BASE_URL_ENV = 'TRUST_BASE_URL';
 /** Environment variable holding the log level. */
-export const LOG_LEVEL_ENV = 'AGENT_APIS_LOG';
+export const LOG_LEVEL_ENV = LOG_ENV_VAR;
 
 /** Options of {@link TrustClient}. */
-export interface TrustClientOptions {
+export interface TrustClientOptions extends ClientOptions {
   /** API key (`sk_ent0_…`); default: the `ENTROPY0_API_KEY` environment variable. Required one way or the other. */
   apiKey?: string;
   /** How the key is sent: `X-API-Key` header (`'api-key'`, default) or `Authorization: Bearer` (`'bearer'`). */
   authScheme?: 'api-key' | 'bearer';
   /** Default: the `TRUST_BASE_URL` environment variable, else `https://entropy0.ai/api`. */
   baseUrl?: string;
-  /** The `fetch` to send requests with (default: the global one). */
-  fetch?: typeof fetch;
-  /** Per-attempt timeout in ms (default 60 000). */
-  timeout?: number;
   /** Retries for idempotent requests (default 2). Every trust operation is a POST, which is never retried. */
   maxRetries?: number;
-  /** Headers sent with every request. */
-  defaultHeaders?: Record<string, string>;
-  /** Where log lines go (default `console`); credentials are masked first. */
-  logger?: Logger;
-  /** Log level (default: the `AGENT_APIS_LOG` environment variable, else `off`). */
-  logLevel?: LogLevel;
-  /** Check every response against the spec's schema and throw `ResponseValidationError` on a mismatch (loads zod). */
-  validateResponses?: boolean;
   /** Reuse decisions until their validity window ends and share concurrent identical calls (default `true`). */
   cache?: boolean | { maxEntries?: number };
   /** Clock in ms, for the decision cache and `Retry-After` dates (default `Date.now`). */
   now?: () => number;
 }
 
-type BoundTrustOperations = BoundOperations<typeof sdk, OperationId>;
-
-/**
- * A bound operation as this client configures it. Read from outside, the generated functions' `ThrowOnError`
- * widens to `boolean`, so their results admit `undefined`; with `throwOnError: true` a call resolves with the
- * body or throws.
- */
-type ThrowingOperation<F> = F extends (...args: infer A) => Promise<infer R>
-  ? (...args: A) => Promise<Exclude<R, undefined>>
-  : never;
-
 /** `client.api`: every operation of the spec by operationId, resolving with the response body. */
-export type TrustApi = { [Id in OperationId]: ThrowingOperation<BoundTrustOperations[Id]> };
-
-function readEnv(name: string): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.[name] || undefined;
-}
-
-/** Loads the generated zod schemas on first use, so zod stays out of bundles that never validate. */
-async function responseSchemaFor(operation: string): Promise<SchemaLike | undefined> {
-  const { validators } = await import('./gen/validators.gen.js');
-  return Object.hasOwn(validators, operation) ? validators[operation as OperationId].response : undefined;
-}
+export type TrustApi = BoundOperations<typeof sdk, OperationId>;
 
 /** Client of the Entropy0 trust-decision API. */
 export class TrustClient {
@@ -109,25 +74,18 @@ export class TrustClient {
   constructor(options: TrustClientOptions = {}) {
     const apiKey = options.apiKey ?? readEnv(API_KEY_ENV);
     if (!apiKey) {
-      throw new AgentApiError(
-        `Missing API key: pass the \`apiKey\` option to new TrustClient() or set the ${API_KEY_ENV} environment variable.`,
-      );
+      throw new MissingCredentialsError({ client: 'TrustClient', options: ['apiKey'], envVars: [API_KEY_ENV] });
     }
     const authSchemeType = options.authScheme === 'bearer' ? 'http' : 'apiKey';
     this.baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL;
-    const transport = createFetch({
-      fetch: options.fetch,
-      timeout: options.timeout,
-      maxRetries: options.maxRetries,
-      defaultHeaders: options.defaultHeaders,
-      logger: options.logger,
-      logLevel: options.logLevel,
-      logEnvVar: LOG_LEVEL_ENV,
-      redactSecrets: [apiKey],
-      operationFor: operationMatcher(operations),
-      validateResponse: options.validateResponses ? schemaResponseValidator(responseSchemaFor) : undefined,
-      now: options.now,
-    });
+    const transport = createFetch(
+      clientFetchOptions(options, {
+        operations,
+        loadValidators: () => import('./gen/validators.gen.js'),
+        redactSecrets: [apiKey],
+        now: options.now,
+      }),
+    );
     const client = createClient(
       createConfig({
         baseUrl: this.baseUrl,
@@ -136,12 +94,12 @@ export class TrustClient {
         auth: (scheme) => (scheme.type === authSchemeType ? apiKey : undefined),
       }),
     );
-    const bound: BoundTrustOperations = bindOperations(sdk, operations, client);
-    const decide: BoundTrustOperations['decide'] = async (callOptions) => {
+    const bound = bindOperations(sdk, operations, client);
+    const decide: TrustApi['decide'] = async (callOptions) => {
       assertValidDecideRequest(callOptions.body);
       return bound.decide(callOptions);
     };
-    this.api = { ...bound, decide } as TrustApi;
+    this.api = { ...bound, decide };
     const cache = options.cache ?? true;
     this.#decisions = cache
       ? new DecisionCache({ maxEntries: cache === true ? undefined : cache.maxEntries, now: options.now })

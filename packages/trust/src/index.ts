@@ -3,26 +3,8 @@
  * fetch from it.
  */
 
-export {
-  AgentApiError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
-  InternalServerError,
-  type Logger,
-  type LogLevel,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-  RequestValidationError,
-  type ResponseIssue,
-  ResponseValidationError,
-  UnprocessableEntityError,
-} from '@agent-apis/core';
+export type { Logger, LogLevel } from '@agent-apis/core';
+export * from '@agent-apis/core/errors';
 export {
   API_KEY_ENV,
   BASE_URL_ENV,

@@ -1,0 +1,22 @@
+/**
+ * The errors users of a service client catch, as one module: each service package re-exports it whole
+ * (`export * from '@agent-apis/core/errors'`), so every client exposes the same classes under the same names.
+ */
+export {
+  AgentApiError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  MissingCredentialsError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestValidationError,
+  UnprocessableEntityError,
+} from './errors.js';
+export { type ResponseIssue, ResponseValidationError } from './response-validation.js';

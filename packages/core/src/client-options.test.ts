@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { clientFetchOptions, type ServiceTransport, type ValidatorsModule } from './client-options.js';
+import { NotFoundError } from './errors.js';
+import { createFetch } from './fetch.js';
+import type { Logger } from './logger.js';
+import { REDACTED } from './redact.js';
+import { ResponseValidationError } from './response-validation.js';
+
+const operations = { getServer: { method: 'GET', path: '/servers/{id}' } } as const;
+const SERVER_URL = 'https://api.test/v1/servers/7';
+
+function answering(body: unknown, status = 200) {
+  return vi.fn<typeof fetch>(async () => Response.json(body, { status }));
+}
+
+/** A loader of a validators module where `getServer` responses must be `{ id: number }`. */
+function validatorsLoader() {
+  const module: ValidatorsModule = { validators: { getServer: { response: z.object({ id: z.number() }) } } };
+  return vi.fn(async () => module);
+}
+
+function service(overrides: Partial<ServiceTransport> = {}): ServiceTransport {
+  return { operations, loadValidators: validatorsLoader(), ...overrides };
+}
+
+afterEach(() => vi.unstubAllEnvs());
+
+describe('clientFetchOptions', () => {
+  it('passes the common options on, and names operations from the spec in errors', async () => {
+    const upstream = answering({ message: 'no such server' }, 404);
+    const send = createFetch(
+      clientFetchOptions({ fetch: upstream, maxRetries: 0, defaultHeaders: { 'x-app': 'test' } }, service()),
+    );
+    const error = await send(SERVER_URL).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ operation: 'getServer', route: 'GET /servers/{id}' });
+    const sent = upstream.mock.calls[0]?.[0] as Request;
+    expect(sent.headers.get('x-app')).toBe('test');
+  });
+
+  it('takes the log level from AGENT_APIS_LOG unless logLevel is given', async () => {
+    const lines: string[] = [];
+    const logger: Logger = { debug: (line) => lines.push(line), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    vi.stubEnv('AGENT_APIS_LOG', 'debug');
+    await createFetch(clientFetchOptions({ fetch: answering({ id: 7 }), logger }, service()))(SERVER_URL);
+    expect(lines.length).toBeGreaterThan(0);
+
+    lines.length = 0;
+    await createFetch(clientFetchOptions({ fetch: answering({ id: 7 }), logger, logLevel: 'off' }, service()))(
+      SERVER_URL,
+    );
+    expect(lines).toEqual([]);
+  });
+
+  it('validates responses only when asked, loading the validators at the first response to check', async () => {
+    const loadValidators = validatorsLoader();
+    const unchecked = createFetch(
+      clientFetchOptions({ fetch: answering({ id: 'seven' }) }, service({ loadValidators })),
+    );
+    await expect(unchecked(SERVER_URL)).resolves.toBeInstanceOf(Response);
+    expect(loadValidators).not.toHaveBeenCalled();
+
+    const checked = createFetch(
+      clientFetchOptions({ fetch: answering({ id: 'seven' }), validateResponses: true }, service({ loadValidators })),
+    );
+    expect(loadValidators).not.toHaveBeenCalled();
+    await expect(checked(SERVER_URL)).rejects.toBeInstanceOf(ResponseValidationError);
+    expect(loadValidators).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets responses of operations without a schema through', async () => {
+    const loadValidators = vi.fn(async (): Promise<ValidatorsModule> => ({ validators: { getServer: {} } }));
+    const send = createFetch(
+      clientFetchOptions({ fetch: answering({ id: 'seven' }), validateResponses: true }, service({ loadValidators })),
+    );
+    await expect(send(SERVER_URL)).resolves.toBeInstanceOf(Response);
+    expect(loadValidators).toHaveBeenCalledTimes(1);
+  });
+
+  it("adds the service's extras: secrets to redact and hooks", async () => {
+    const beforeRequest = vi.fn();
+    const upstream = answering({ echoed: 'canary-secret-42' }, 400);
+    const send = createFetch(
+      clientFetchOptions(
+        { fetch: upstream, maxRetries: 0 },
+        service({ redactSecrets: ['canary-secret-42'], beforeRequest }),
+      ),
+    );
+    const error = await send(SERVER_URL).catch((caught: unknown) => caught);
+    expect(beforeRequest).toHaveBeenCalledTimes(1);
+    expect(error).toMatchObject({ body: { echoed: REDACTED } });
+    expect(JSON.stringify(error)).not.toContain('canary-secret-42');
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * What every service client accepts, and how those options (plus a service's own extras) become the
+ * {@link createFetch} options of its transport.
+ */
+import type { CreateFetchOptions } from './fetch.js';
+import type { Logger, LogLevel } from './logger.js';
+import { type OperationShape, operationMatcher } from './operations.js';
+import { type SchemaLike, schemaResponseValidator } from './response-validation.js';
+
+/** Environment variable every client reads its log level from when `logLevel` is not given. */
+export const LOG_ENV_VAR = 'AGENT_APIS_LOG';
+
+/** Options common to every service client; each service adds its own (credentials, caching, …). */
+export interface ClientOptions {
+  /** Root URL of the API; each service documents its default. */
+  baseUrl?: string;
+  /** The `fetch` to send requests with (default `globalThis.fetch`, looked up at call time). */
+  fetch?: typeof fetch;
+  /** Per-attempt timeout in ms (default 60 000). */
+  timeout?: number;
+  /** Retries of a failed idempotent request after the first attempt (default 2). */
+  maxRetries?: number;
+  /** Headers sent with every request that does not set them itself. */
+  defaultHeaders?: HeadersInit;
+  /** Destination of log lines (default `console`); lines are redacted first. */
+  logger?: Logger;
+  /** Log level (default: the `AGENT_APIS_LOG` environment variable, else `off`). */
+  logLevel?: LogLevel;
+  /** Check every successful JSON response against the spec's schema; a mismatch throws `ResponseValidationError`. */
+  validateResponses?: boolean;
+}
+
+/** The schemas of one operation in a generated `validators.gen.ts`; response validation reads `response`. */
+export interface OperationSchemas {
+  readonly response?: SchemaLike;
+  readonly [schema: string]: unknown;
+}
+
+/** The part of a generated `validators.gen.ts` module that response validation reads. */
+export interface ValidatorsModule {
+  readonly validators: Readonly<Record<string, OperationSchemas>>;
+}
+
+/** What a service adds to the {@link ClientOptions} to build its transport. */
+export interface ServiceTransport
+  extends Pick<CreateFetchOptions, 'redactSecrets' | 'beforeRequest' | 'afterResponse' | 'cache' | 'now'> {
+  /** The spec's operations (`operations.gen.ts`), so that errors and logs name each request's operation. */
+  operations: Readonly<Record<string, Pick<OperationShape, 'method' | 'path'>>>;
+  /**
+   * Loads the generated validators, e.g. `() => import('./gen/validators.gen.js')`. It runs only when
+   * `validateResponses` is on, at the first response to check, so zod stays out of bundles that never validate.
+   */
+  loadValidators: () => Promise<ValidatorsModule>;
+}
+
+/** The success-response schema of `operation` in a validators module, if it has one. */
+function responseSchema({ validators }: ValidatorsModule, operation: string): SchemaLike | undefined {
+  return Object.hasOwn(validators, operation) ? validators[operation]?.response : undefined;
+}
+
+/**
+ * The {@link createFetch} options of a service client: the common options, the `AGENT_APIS_LOG` log level,
+ * operation names from the spec, opt-in response validation against the lazily loaded validators, and the
+ * service's extras (secrets to redact, hooks, cache, clock).
+ */
+export function clientFetchOptions(options: ClientOptions, service: ServiceTransport): CreateFetchOptions {
+  const { operations, loadValidators, ...extras } = service;
+  return {
+    fetch: options.fetch,
+    timeout: options.timeout,
+    maxRetries: options.maxRetries,
+    defaultHeaders: options.defaultHeaders,
+    logger: options.logger,
+    logLevel: options.logLevel,
+    logEnvVar: LOG_ENV_VAR,
+    operationFor: operationMatcher(operations),
+    validateResponse: options.validateResponses
+      ? schemaResponseValidator(async (operation) => responseSchema(await loadValidators(), operation))
+      : undefined,
+    ...extras,
+  };
+}
