@@ -1,5 +1,6 @@
 /**
- * The nightly run: drift → generate → build → contract against mocks → contract live where configured.
+ * The nightly run: spec drift → generate → build → tool-server drift → contract against mocks → contract live
+ * where configured.
  * Every step runs even when an earlier one failed, so one report tells the whole story; the exit code is
  * non-zero when drift is breaking or any step failed. The summary goes to stdout and `reports/nightly.md`.
  *
@@ -22,6 +23,8 @@ const steps: Step[] = [
   { name: 'drift (specs:diff)', command: [...pnpm, 'specs:diff', '--changeset'] },
   { name: 'generate', command: [...pnpm, 'exec', 'turbo', 'run', 'generate'] },
   { name: 'build', command: [...pnpm, 'exec', 'turbo', 'run', 'build'] },
+  // After generate: it reads the synced tool lists in specs/dist.
+  { name: 'tool-server drift (mcp:diff)', command: [...pnpm, 'mcp:diff'] },
   { name: 'contract (mock)', command: [...pnpm, 'exec', 'turbo', 'run', 'contract'] },
   { name: 'contract (live)', command: [...pnpm, 'exec', 'turbo', 'run', 'contract'], env: { CONTRACT_TARGET: 'live' } },
 ];
@@ -46,6 +49,7 @@ const summary = [
   '| --- | --- | --- |',
   ...results.map((r) => `| ${r.name} | ${r.code === 0 ? 'ok' : `FAILED (exit ${r.code})`} | ${r.seconds} |`),
   section('Drift', join(root, 'specs', 'reports', 'drift.md')),
+  section('Tool-server drift', join(root, 'contract-tests', 'reports', 'mcp-drift.md')),
   section('Contract coverage (mock)', join(root, 'contract-tests', 'reports', 'mock', 'coverage.md')),
   section('Contract coverage (live)', join(root, 'contract-tests', 'reports', 'live', 'coverage.md')),
 ].join('\n');

@@ -1,7 +1,8 @@
 /**
  * The contract coverage report: per service, operations exercised / total and error statuses exercised /
- * documented, with every exception and its reason. Test files record outcomes into `reports/coverage-<service>.json`;
- * the global teardown aggregates them into a printed table, `coverage.md`, `coverage.json` and `coverage-junit.xml`.
+ * documented (per agent tool server: tools exercised / total), with every exception and its reason. Test files
+ * record outcomes into `reports/coverage-<service>.json`; the global teardown aggregates them into a printed table,
+ * `coverage.md`, `coverage.json` and `coverage-junit.xml`.
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -33,6 +34,8 @@ export interface ServiceCoverage {
   entries: CoverageEntry[];
   /** Set when the whole service was not exercised. */
   skipped?: string;
+  /** `tools`: an agent tool server; `operations` are its tools, exercised when their `call:*` checks passed. */
+  kind?: 'tools';
 }
 
 /** Collects one service's outcomes; a check counts as failed until the test marks it passed. */
@@ -44,8 +47,9 @@ export class CoverageRecorder {
     mode: 'mock' | 'live',
     operations: string[],
     documentedErrors: Record<string, number[]>,
+    kind: 'operations' | 'tools' = 'operations',
   ) {
-    this.#data = { service, mode, operations, documentedErrors, entries: [] };
+    this.#data = { service, mode, operations, documentedErrors, entries: [], ...(kind === 'tools' ? { kind } : {}) };
   }
 
   skipService(reason: string): void {
@@ -84,6 +88,9 @@ export interface ServiceSummary {
   operationsTotal: number;
   errorsExercised: number;
   errorsDocumented: number;
+  /** Agent tool servers only. */
+  toolsExercised?: number;
+  toolsTotal?: number;
   failed: number;
   skipped?: string;
   exceptions: CoverageEntry[];
@@ -92,9 +99,12 @@ export interface ServiceSummary {
 export function summarize(data: ServiceCoverage): ServiceSummary {
   const passed = (operation: string, check: string) =>
     data.entries.some((e) => e.operation === operation && e.check === check && e.outcome === 'passed');
-  const operationsExercised = data.operations.filter(
-    (op) => passed(op, 'success:required') && passed(op, 'success:all'),
-  ).length;
+  /** Operations (or tools) whose `<prefix>:required` and `<prefix>:all` checks both passed. */
+  const exercised = (prefix: string) =>
+    data.skipped
+      ? 0
+      : data.operations.filter((op) => passed(op, `${prefix}:required`) && passed(op, `${prefix}:all`)).length;
+  const tools = data.kind === 'tools';
   let errorsDocumented = 0;
   let errorsExercised = 0;
   for (const [operation, statuses] of Object.entries(data.documentedErrors)) {
@@ -104,10 +114,11 @@ export function summarize(data: ServiceCoverage): ServiceSummary {
   return {
     service: data.service,
     mode: data.mode,
-    operationsExercised: data.skipped ? 0 : operationsExercised,
-    operationsTotal: data.operations.length,
+    operationsExercised: tools ? 0 : exercised('success'),
+    operationsTotal: tools ? 0 : data.operations.length,
     errorsExercised: data.skipped ? 0 : errorsExercised,
     errorsDocumented,
+    ...(tools ? { toolsExercised: exercised('call'), toolsTotal: data.operations.length } : {}),
     failed: data.entries.filter((e) => e.outcome === 'failed').length,
     ...(data.skipped ? { skipped: data.skipped } : {}),
     exceptions: data.entries.filter((e) => e.outcome !== 'passed'),
@@ -138,12 +149,13 @@ function junit(services: ServiceCoverage[]): string {
 }
 
 export function renderTable(summaries: ServiceSummary[]): string {
-  const header = ['service', 'mode', 'operations', 'error statuses', 'failed', 'note'];
+  const header = ['service', 'mode', 'operations', 'error statuses', 'tools', 'failed', 'note'];
   const rows = summaries.map((s) => [
     s.service,
     s.mode,
-    `${s.operationsExercised}/${s.operationsTotal}`,
-    `${s.errorsExercised}/${s.errorsDocumented}`,
+    s.toolsTotal === undefined ? `${s.operationsExercised}/${s.operationsTotal}` : '-',
+    s.toolsTotal === undefined ? `${s.errorsExercised}/${s.errorsDocumented}` : '-',
+    s.toolsTotal === undefined ? '-' : `${s.toolsExercised}/${s.toolsTotal}`,
     String(s.failed),
     s.skipped ? `skipped: ${s.skipped}` : '',
   ]);
@@ -169,7 +181,7 @@ function markdown(summaries: ServiceSummary[]): string {
   ].join('\n');
 }
 
-const COVERAGE_FILE = /^coverage-[a-z]+\.json$/;
+const COVERAGE_FILE = /^coverage-[a-z]+(-mcp)?\.json$/;
 
 /** Removes the per-service files of an earlier run, so a report only speaks of this one. */
 export async function clearCoverage(dir: string): Promise<void> {

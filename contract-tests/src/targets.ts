@@ -71,3 +71,49 @@ export function liveTargets(env: Record<string, string | undefined>): Targets {
       : { service: 'trust', credentials: {}, skipReason: 'no credentials (ENTROPY0_API_KEY not set)' },
   };
 }
+
+/**
+ * The agent tool servers. Mock mode: a local server built from the pin (see `mcp-server.ts`) that expects the
+ * canary credentials. Live mode reads:
+ *
+ * | server    | URL                                                | credentials                                 |
+ * | --------- | -------------------------------------------------- | ------------------------------------------- |
+ * | store     | STORE_MCP_URL (optional, https://mcp.jumpseller.com) | STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN |
+ * | directory | DIRECTORY_MCP_URL (required: not published)          | none needed                                 |
+ */
+export interface ToolServerTarget {
+  service: 'store' | 'directory';
+  /** The live endpoint (live mode only; mock mode starts a local server). */
+  url?: string;
+  /** `loginKey` + `authToken` for the store. */
+  credentials: { loginKey?: string; authToken?: string };
+  skipReason?: string;
+}
+
+export const MCP_CANARY = { loginKey: 'canary-mcp-login-2b6d', authToken: 'canary-mcp-token-7e4a' };
+
+export function mockToolServerTargets(): Record<ToolServerTarget['service'], ToolServerTarget> {
+  return { store: { service: 'store', credentials: MCP_CANARY }, directory: { service: 'directory', credentials: {} } };
+}
+
+export function liveToolServerTargets(
+  env: Record<string, string | undefined>,
+): Record<ToolServerTarget['service'], ToolServerTarget> {
+  return {
+    store:
+      env.STORE_MCP_LOGIN_KEY && env.STORE_MCP_AUTH_TOKEN
+        ? {
+            service: 'store',
+            url: env.STORE_MCP_URL ?? 'https://mcp.jumpseller.com',
+            credentials: { loginKey: env.STORE_MCP_LOGIN_KEY, authToken: env.STORE_MCP_AUTH_TOKEN },
+          }
+        : {
+            service: 'store',
+            credentials: {},
+            skipReason: 'no credentials (STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN)',
+          },
+    directory: env.DIRECTORY_MCP_URL
+      ? { service: 'directory', url: env.DIRECTORY_MCP_URL, credentials: {} }
+      : { service: 'directory', credentials: {}, skipReason: 'no address (DIRECTORY_MCP_URL not set)' },
+  };
+}

@@ -1,4 +1,6 @@
 import { relative } from 'node:path';
+import { driftExitCode, driftSummary, runDrift } from './diff.ts';
+import { syncToolLists } from './mcp-tools.ts';
 import { type BuiltSpec, buildSpec, writeFinal } from './pipeline.ts';
 import { table } from './report.ts';
 import {
@@ -15,8 +17,12 @@ import { lintWithRedocly, validateDocument } from './validate.ts';
 
 const USAGE = `usage: specs <command> [service ...]
   sync    verify each pinned upstream document (sha256), apply its overlay, check path templates and
-          operationIds, write specs/dist/<service>.openapi.json, then lint and validate every final document
+          operationIds, write specs/dist/<service>.openapi.json, then lint and validate every final document;
+          verify each agent tool server's pinned tools/list result and write specs/dist/<service>.mcp-tools.json
   update  fetch the current upstream document, say what changed, and pin it in specs/<service>/lock.json
+  diff    compare each pinned upstream document with the current one, classify every change (breaking,
+          addition, other), write specs/reports/drift.{json,md}; with --changeset also write a changeset per
+          affected package; exits 1 on a breaking change or when a document cannot be read
 services: ${SERVICE_NAMES.join(', ')} (default: all). Offline: set SPECS_MIRROR to a folder of <service>/openapi.json.`;
 
 function parseServices(args: string[], only?: (s: ServiceName) => boolean): ServiceName[] {
@@ -37,6 +43,7 @@ async function sync(services: ServiceName[]): Promise<boolean> {
     await writeFinal(spec);
     built.push(spec);
   }
+  const toolLists = await syncToolLists(services, { mirror });
   const config = `${DEFAULT_SPECS_ROOT}redocly.yaml`;
   const checks = await Promise.all(
     built.map(async (spec) => {
@@ -77,6 +84,7 @@ async function sync(services: ServiceName[]): Promise<boolean> {
   console.log(
     `\nfinal documents: ${built.map((spec) => relative(process.cwd(), specPaths(spec.service).final)).join(', ')}`,
   );
+  if (toolLists) console.log(toolLists);
   return ok;
 }
 
@@ -111,10 +119,24 @@ async function update(services: ServiceName[]): Promise<boolean> {
   return true;
 }
 
+async function diff(args: string[]): Promise<boolean> {
+  const changesets = args.includes('--changeset');
+  const services = parseServices(
+    args.filter((arg) => arg !== '--changeset'),
+    (s) => SERVICE_KINDS[s] === 'fetched',
+  );
+  const run = await runDrift(services, { mirror: mirrorFromEnv(), changesets });
+  console.log(driftSummary(run.report));
+  console.log(`\nreport: ${run.reportFiles.map((file) => relative(process.cwd(), file)).join(', ')}`);
+  for (const file of run.changesetFiles) console.log(`changeset: ${relative(process.cwd(), file)}`);
+  return driftExitCode(run.report) === 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   try {
     if (command === 'sync') return (await sync(parseServices(args))) ? 0 : 1;
+    if (command === 'diff') return (await diff(args)) ? 0 : 1;
     if (command === 'update') return (await update(parseServices(args, (s) => SERVICE_KINDS[s] === 'fetched'))) ? 0 : 1;
     throw new UsageError(command ? `unknown command "${command}"` : 'no command');
   } catch (error) {

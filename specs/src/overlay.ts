@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { exec, type JsonValue } from 'jsonpath-rfc9535';
+import { parse as parseYaml } from 'yaml';
 
 /** An OpenAPI Overlay 1.0 document. */
 export interface Overlay {
@@ -117,4 +119,9 @@ export function applyOverlay<T>(document: T, overlay: Overlay): T {
     }
   });
   return result as unknown as T;
+}
+
+/** Reads and checks the overlay document at `file` (YAML or JSON). */
+export async function readOverlay(file: string): Promise<Overlay> {
+  return validateOverlay(parseYaml(await readFile(file, 'utf8')));
 }

@@ -1,9 +1,10 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { readLock, type SpecLock } from './lock.ts';
 import { listOperations, type OpenApiDocument } from './openapi.ts';
-import { applyOverlay, validateOverlay } from './overlay.ts';
+import { applyOverlay, readOverlay } from './overlay.ts';
 import { findPathConflicts, type PathConflict } from './paths.ts';
 import { SERVICE_KINDS, type ServiceName, specPaths } from './services.ts';
 import { readPinned, type SourceOptions, sha256 } from './source.ts';
@@ -72,7 +73,7 @@ export async function buildSpec(service: ServiceName, options: PipelineOptions =
     sourceSha256 = pinned.sha256;
     const upstream = JSON.parse(new TextDecoder().decode(pinned.bytes)) as OpenApiDocument;
     await cacheUpstream(paths.cacheDir, pinned.sha256, pinned.bytes);
-    const overlay = validateOverlay(parseYaml(await readFile(paths.overlay, 'utf8')));
+    const overlay = await readOverlay(paths.overlay);
     document = applyOverlay(upstream, overlay);
     document.info['x-agent-apis-source'] = { url: lock.source, sha256: lock.sha256 };
   } else {
@@ -97,13 +98,28 @@ export async function buildSpec(service: ServiceName, options: PipelineOptions =
 
 export async function writeFinal(built: BuiltSpec, options: PipelineOptions = {}): Promise<string> {
   const file = specPaths(built.service, options.root).final;
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(built.document, null, 2)}\n`);
+  await replaceFile(file, `${JSON.stringify(built.document, null, 2)}\n`);
   return file;
 }
 
 /** Keeps verified upstream bytes locally so `specs:update` can say what changed. */
 async function cacheUpstream(dir: string, hash: string, bytes: Uint8Array): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, `${hash}.json`), bytes);
+  await replaceFile(join(dir, `${hash}.json`), bytes);
+}
+
+/**
+ * Writes `file` in one step: the bytes go to a temporary file beside it, which is then renamed over it. Codegen,
+ * tests and other syncs read these files while a sync runs; with a plain writeFile they could catch the file
+ * truncated or half written.
+ */
+export async function replaceFile(file: string, data: string | Uint8Array): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const partial = `${file}.${randomUUID()}.partial`;
+  try {
+    await writeFile(partial, data);
+    await rename(partial, file);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { readLock } from './lock.ts';
 import { specPaths } from './services.ts';
-import { readPinned, SpecHashMismatchError, SpecSourceError, sha256 } from './source.ts';
+import { readPinned, readUpstream, SpecHashMismatchError, SpecSourceError, sha256 } from './source.ts';
 import { MIRROR, scratchMirror } from './test-support.ts';
 
 const storeLock = await readLock(specPaths('store').lock);
@@ -66,5 +66,14 @@ describe('readPinned', () => {
     const document = await readPinned(directoryLock, { fetch, env: { DIRECTORY_BASE_URL: 'https://dir.test/' } });
     expect(fetch.mock.calls[0]?.[0]).toBe('https://dir.test/api/openapi.json');
     expect(document.sha256).toBe(directoryLock.sha256);
+  });
+
+  it('reads the pinned source for sync, and the tracked address for update and diff', async () => {
+    expect(storeLock.track).toBeDefined();
+    expect(storeLock.track).not.toBe(storeLock.source);
+    const fetch = vi.fn<typeof globalThis.fetch>(async () => new Response('{}'));
+    await readUpstream(storeLock, { fetch });
+    await readUpstream(storeLock, { fetch, latest: true });
+    expect(fetch.mock.calls.map((call) => call[0])).toEqual([storeLock.source, storeLock.track]);
   });
 });

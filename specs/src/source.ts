@@ -1,11 +1,19 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { SpecLock } from './lock.ts';
+import type { Pin } from './lock.ts';
 
 /** A problem getting or trusting an upstream document. The message is meant for a person at a terminal. */
 export class SpecSourceError extends Error {
   override name = 'SpecSourceError';
+}
+
+/** How a refusal names what was pinned and the command that accepts a new pin. */
+export interface PinnedSubject {
+  /** e.g. `the upstream document`, `the tools/list result`. */
+  what: string;
+  /** e.g. `pnpm specs:update store`. */
+  acceptCommand: string;
 }
 
 /** The pinned bytes and the bytes we got differ. */
@@ -15,14 +23,20 @@ export class SpecHashMismatchError extends SpecSourceError {
   readonly expected: string;
   readonly actual: string;
   readonly origin: string;
-  constructor(service: string, expected: string, actual: string, origin: string) {
+  constructor(
+    service: string,
+    expected: string,
+    actual: string,
+    origin: string,
+    subject: PinnedSubject = { what: 'the upstream document', acceptCommand: `pnpm specs:update ${service}` },
+  ) {
     super(
       [
-        `${service}: the upstream document does not match its pin.`,
+        `${service}: ${subject.what} does not match its pin.`,
         `  expected sha256 ${expected}`,
         `  actual   sha256 ${actual}`,
         `  read from       ${origin}`,
-        `If this change is intended, accept it with: pnpm specs:update ${service}`,
+        `If this change is intended, accept it with: ${subject.acceptCommand}`,
       ].join('\n'),
     );
     this.service = service;
@@ -43,6 +57,8 @@ export interface SourceOptions {
   env?: Record<string, string | undefined>;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** Read the newest version (the lock's `track` address) rather than the pinned `source`. */
+  latest?: boolean;
 }
 
 export interface FetchedDocument {
@@ -53,37 +69,50 @@ export interface FetchedDocument {
 }
 
 /** Fills `{NAME}` placeholders from the environment, or explains which variable is missing. */
-export function resolveSourceUrl(lock: SpecLock, env: Record<string, string | undefined>): string {
-  return lock.source.replace(/\{([A-Z][A-Z0-9_]*)\}/g, (_, name: string) => {
+export function resolveSourceUrl(
+  lock: Pin,
+  env: Record<string, string | undefined>,
+  mirrorFile = 'openapi.json',
+  url: string = lock.source,
+): string {
+  return url.replace(/\{([A-Z][A-Z0-9_]*)\}/g, (_, name: string) => {
     const value = env[name];
     if (!value) {
       throw new SpecSourceError(
-        `${lock.service}: the source URL ${lock.source} needs ${name}, which is not set. ` +
-          `Set ${name}, or set SPECS_MIRROR to a folder holding ${lock.service}/openapi.json.`,
+        `${lock.service}: the source URL ${url} needs ${name}, which is not set. ` +
+          `Set ${name}, or set SPECS_MIRROR to a folder holding ${lock.service}/${mirrorFile}.`,
       );
     }
     return value.replace(/\/+$/, '');
   });
 }
 
-/** Reads the current upstream bytes from the mirror folder when one is given, else from the network. */
-export async function readUpstream(lock: SpecLock, options: SourceOptions = {}): Promise<FetchedDocument> {
-  if (options.mirror) {
-    const file = resolve(join(options.mirror, lock.service, 'openapi.json'));
-    let bytes: Uint8Array;
-    try {
-      bytes = await readFile(file);
-    } catch (cause) {
-      const code = (cause as NodeJS.ErrnoException).code;
-      throw new SpecSourceError(
-        `${lock.service}: cannot read the mirrored document ${file} (${code ?? String(cause)}). ` +
-          `SPECS_MIRROR=${options.mirror} must hold ${lock.service}/openapi.json.`,
-        { cause },
-      );
-    }
-    return { bytes, sha256: sha256(bytes), origin: file };
+/** Reads `<mirror>/<service>/<mirrorFile>`, or explains why it cannot. */
+export async function readMirrored(service: string, mirror: string, mirrorFile: string): Promise<FetchedDocument> {
+  const file = resolve(join(mirror, service, mirrorFile));
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    throw new SpecSourceError(
+      `${service}: cannot read the mirrored document ${file} (${code ?? String(cause)}). ` +
+        `SPECS_MIRROR=${mirror} must hold ${service}/${mirrorFile}.`,
+      { cause },
+    );
   }
-  const url = resolveSourceUrl(lock, options.env ?? process.env);
+  return { bytes, sha256: sha256(bytes), origin: file };
+}
+
+/** Reads the current upstream bytes from the mirror folder when one is given, else from the network. */
+export async function readUpstream(lock: Pin, options: SourceOptions = {}): Promise<FetchedDocument> {
+  if (options.mirror) return readMirrored(lock.service, options.mirror, 'openapi.json');
+  const url = resolveSourceUrl(
+    lock,
+    options.env ?? process.env,
+    'openapi.json',
+    options.latest ? (lock.track ?? lock.source) : lock.source,
+  );
   const doFetch = options.fetch ?? fetch;
   let response: Response;
   try {
@@ -103,10 +132,14 @@ export async function readUpstream(lock: SpecLock, options: SourceOptions = {}):
 }
 
 /** Reads the upstream document and refuses it unless its sha256 is the pinned one. */
-export async function readPinned(lock: SpecLock, options: SourceOptions = {}): Promise<FetchedDocument> {
-  const document = await readUpstream(lock, options);
-  if (document.sha256 !== lock.sha256) {
-    throw new SpecHashMismatchError(lock.service, lock.sha256, document.sha256, document.origin);
+export async function readPinned(lock: Pin, options: SourceOptions = {}): Promise<FetchedDocument> {
+  return verifyPin(lock, await readUpstream(lock, options));
+}
+
+/** Returns `document` if its sha256 is the pinned one, else throws {@link SpecHashMismatchError}. */
+export function verifyPin(pin: Pin, document: FetchedDocument, subject?: PinnedSubject): FetchedDocument {
+  if (document.sha256 !== pin.sha256) {
+    throw new SpecHashMismatchError(pin.service, pin.sha256, document.sha256, document.origin, subject);
   }
   return document;
 }

@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { readLock, type SpecLock, writeLock } from './lock.ts';
 import { listOperations, type OpenApiDocument } from './openapi.ts';
-import { applyOverlay, validateOverlay } from './overlay.ts';
+import { applyOverlay, readOverlay } from './overlay.ts';
 import { checkFinalDocument, type PipelineOptions } from './pipeline.ts';
 import { type ServiceName, specPaths } from './services.ts';
 import { readUpstream } from './source.ts';
@@ -68,10 +67,12 @@ export async function updateSpec(
 ): Promise<UpdateResult> {
   const paths = specPaths(service, options.root);
   const previous = await readLock(paths.lock);
-  const current = await readUpstream(previous, options);
+  const current = await readUpstream(previous, { ...options, latest: true });
   const after = JSON.parse(new TextDecoder().decode(current.bytes)) as OpenApiDocument;
   const next: SpecLock = {
     ...previous,
+    // The newest bytes are now the pinned ones; an immutable source address no longer names them.
+    ...(previous.track ? { source: previous.track } : {}),
     sha256: current.sha256,
     openapi: after.openapi,
     fetchedAt: (options.now ?? new Date()).toISOString(),
@@ -89,7 +90,7 @@ export async function updateSpec(
 
   let overlayProblem: string | undefined;
   try {
-    const overlay = validateOverlay(parseYaml(await readFile(paths.overlay, 'utf8')));
+    const overlay = await readOverlay(paths.overlay);
     checkFinalDocument(service, applyOverlay(after, overlay));
   } catch (error) {
     overlayProblem = (error as Error).message;

@@ -1,0 +1,124 @@
+/**
+ * A local agent tool server built from a pinned tools/list result, for the contract suite's mock mode: the official
+ * SDK's low-level `Server` behind its streamable HTTP transport, stateless (a fresh server and transport for every
+ * POST; GET and DELETE are answered 405, as a stateless server does), listening on a free loopback port.
+ *
+ * - `tools/list` answers the pinned tools unchanged.
+ * - `tools/call` checks the arguments against the tool's `inputSchema` with Ajv, independently of the client's own
+ *   checker, and answers a violation as a tool error (`isError: true`, Ajv's words). An unknown tool is a
+ *   JSON-RPC error (-32602).
+ * - A valid call is answered with a documented placeholder, since the pinned tools declare no output schema:
+ *   `structuredContent` is `{ tool, arguments }`, echoing what arrived, and the text content is the same JSON. A
+ *   tool that declares an `outputSchema` gets a sample value of that schema instead.
+ * - Requests without the expected credential headers (store: X-LOGIN-KEY, X-AUTH-TOKEN) are answered HTTP 401.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { McpTool } from '@agent-apis/specs/src/mcp-tools.ts';
+import type { OpenApiDocument } from '@agent-apis/specs/src/openapi.ts';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { sampleValue } from './values.ts';
+
+export interface LocalToolServer {
+  url: string;
+  /** Every HTTP request received, by method. */
+  requests: { method: string }[];
+  close(): Promise<void>;
+}
+
+export interface LocalToolServerOptions {
+  tools: readonly McpTool[];
+  /** Header name → value every request must carry. */
+  credentials?: Readonly<Record<string, string>>;
+}
+
+/** What a valid call answers (see the module comment). */
+export function placeholderResult(tool: McpTool, args: Record<string, unknown>): CallToolResult {
+  const structured = tool.outputSchema
+    ? (sampleValue({} as OpenApiDocument, tool.outputSchema, 'all') as Record<string, unknown>)
+    : { tool: tool.name, arguments: args };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+function hasCredentials(request: IncomingMessage, credentials: Readonly<Record<string, string>>): boolean {
+  return Object.entries(credentials).every(([name, value]) => request.headers[name.toLowerCase()] === value);
+}
+
+export async function startToolServer(options: LocalToolServerOptions): Promise<LocalToolServer> {
+  const ajv = new Ajv2020({ allErrors: false, strict: false });
+  addFormats.default(ajv);
+  const validators = new Map(options.tools.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
+  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+
+  const buildServer = () => {
+    const server = new Server(
+      { name: 'agent-apis-local-tool-server', version: '1.0.0' },
+      { capabilities: { tools: {} } },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: options.tools as Tool[] }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      const { name, arguments: args = {} } = request.params;
+      const tool = byName.get(name);
+      const validate = validators.get(name);
+      if (!tool || !validate) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      if (!validate(args)) {
+        const [problem] = validate.errors ?? [];
+        const where = `arguments${problem?.instancePath.replaceAll('/', '.') ?? ''}`;
+        return {
+          content: [{ type: 'text', text: `Invalid arguments for ${name}: ${where} ${problem?.message ?? 'invalid'}` }],
+          isError: true,
+        };
+      }
+      return placeholderResult(tool, args);
+    });
+    return server;
+  };
+
+  const requests: { method: string }[] = [];
+  const http = createServer(async (request, response) => {
+    requests.push({ method: request.method ?? '' });
+    if (request.method !== 'POST') {
+      response.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    if (!hasCredentials(request, options.credentials ?? {})) {
+      response
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"error":"missing or wrong API token headers"}');
+      return;
+    }
+    const server = buildServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    response.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(0, '127.0.0.1', resolve);
+  });
+  const address = http.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,33 @@
+import { AgentApiError, readEnv } from '@agent-apis/core';
+import { DirectoryToolMethods } from './gen/directory.gen.js';
+import type { ToolClientOptions } from './tool-client.js';
+
+/** Environment variable holding the directory's tool server endpoint. */
+export const DIRECTORY_MCP_URL_ENV = 'DIRECTORY_MCP_URL';
+
+export interface DirectoryToolsOptions extends ToolClientOptions {
+  /** The tool server's endpoint (env `DIRECTORY_MCP_URL`). Required: the directory does not publish it. */
+  url?: string | undefined;
+}
+
+/**
+ * The directory's agent tool server: `searchMcpServers`, `searchSkills`, `searchPlugins`. Needs no key; connects
+ * on the first call; `close()` ends the session.
+ */
+export class DirectoryTools extends DirectoryToolMethods {
+  constructor(options: DirectoryToolsOptions = {}) {
+    const url = options.url ?? readEnv(DIRECTORY_MCP_URL_ENV);
+    if (!url) {
+      throw new AgentApiError(
+        `DirectoryTools needs the tool server's URL: pass { url } or set ${DIRECTORY_MCP_URL_ENV} ` +
+          '(the directory does not publish its address)',
+      );
+    }
+    super({
+      url,
+      headers: {},
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    });
+  }
+}

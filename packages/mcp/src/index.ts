@@ -1,0 +1,24 @@
+/**
+ * @agent-apis/mcp: typed clients of the store's and the directory's agent tool servers (MCP over streamable HTTP).
+ */
+
+export * from '@agent-apis/core/errors';
+export { DIRECTORY_MCP_URL_ENV, DirectoryTools, type DirectoryToolsOptions } from './directory.js';
+export { ToolError } from './errors.js';
+export type * from './gen/directory.gen.js';
+export { directoryInputSchemas } from './gen/directory.gen.js';
+export type * from './gen/store.gen.js';
+export { storeInputSchemas } from './gen/store.gen.js';
+export { toolMethodName } from './naming.js';
+export { findViolation, type JsonSchema, type JsonType, type Violation } from './schema.js';
+export { STORE_MCP_DEFAULT_URL, STORE_MCP_ENV, StoreTools, type StoreToolsOptions } from './store.js';
+export {
+  DEFAULT_TIMEOUT_MS,
+  type ToolCallOptions,
+  type ToolClientOptions,
+  type ToolDescription,
+  type ToolResult,
+  ToolServerClient,
+  type ToolServerConnection,
+} from './tool-client.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,112 @@
+/**
+ * The README's code is the files in `examples/`: this checks that every fenced example equals its file, and runs
+ * each file against a fake tool server serving the pinned tools (through a stubbed global `fetch`), checking what
+ * it prints.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CANARY, fakeToolServer, textResult } from './test-support.js';
+
+const packageRoot = new URL('../', import.meta.url);
+const EXAMPLE_BLOCK = /<!-- example: ([\w-]+) -->\n```ts\n([\s\S]*?)```\n<!-- \/example -->/g;
+
+async function exampleNames(): Promise<string[]> {
+  const files = await readdir(new URL('examples/', packageRoot));
+  return files
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => file.slice(0, -'.ts'.length))
+    .sort();
+}
+
+/** Runs `examples/<name>.ts` and returns what it printed. */
+async function runExample(name: string): Promise<string[]> {
+  const printed: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
+    printed.push(parts.join(' '));
+  });
+  try {
+    await import(`../examples/${name}.ts`);
+  } finally {
+    log.mockRestore();
+  }
+  return printed;
+}
+
+describe('README', () => {
+  it('embeds every example file verbatim, each exactly once', async () => {
+    const readme = await readFile(new URL('README.md', packageRoot), 'utf8');
+    const blocks = [...readme.matchAll(EXAMPLE_BLOCK)].map(([, name, code]) => ({ name: name ?? '', code }));
+    expect(blocks.map((block) => block.name).sort()).toEqual(await exampleNames());
+    for (const { name, code } of blocks) {
+      expect(code, `README block "${name}"`).toBe(await readFile(new URL(`examples/${name}.ts`, packageRoot), 'utf8'));
+    }
+  });
+});
+
+const tools = [
+  ...(await readSyncedToolList('store')).list.tools,
+  ...(await readSyncedToolList('directory')).list.tools,
+] as Tool[];
+
+/** The fake server's answers, by tool. */
+const answers: Record<string, (args: Record<string, unknown>) => ReturnType<typeof textResult>> = {
+  search_mcp_servers: (args) => textResult(`postgres-mcp (official: ${args.official}, limit ${args.limit})`),
+  list_products: () => ({ content: [textResult('Mug').content[0]!, textResult('Teapot').content[0]!] }),
+  get_store_info: () => textResult('Mug Shop (CLP)'),
+  get_product: (args) => textResult(`Product ${args.id} not found`, true),
+};
+
+const expectations: Record<string, { prints: string[]; sent?: string[] }> = {
+  'quick-start': {
+    prints: ['postgres-mcp (official: true, limit 3)', '2 content block(s)'],
+    sent: ['tools/call:search_mcp_servers', 'tools/call:list_products'],
+  },
+  authentication: { prints: ['Mug Shop (CLP)'], sent: ['tools/call:get_store_info'] },
+  errors: {
+    prints: [
+      'not sent: arguments.limit must be at most 100',
+      'get_product: Tool get_product reported an error: Product 404 not found',
+    ],
+    sent: ['tools/call:get_product'],
+  },
+  // Brings its own fake server: nothing reaches the stubbed fetch.
+  testing: { prints: ['Mug Shop (CLP)'], sent: [] },
+};
+
+describe('README examples, run against a fake tool server', () => {
+  let server: ReturnType<typeof fakeToolServer>;
+  beforeEach(() => {
+    server = fakeToolServer({
+      tools,
+      handle: (name, args, headers) => {
+        if (headers.get('x-auth-token') && headers.get('x-auth-token') !== CANARY.authToken) {
+          return textResult('wrong token', true);
+        }
+        return answers[name]?.(args) ?? textResult(`unexpected call of ${name}`, true);
+      },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    vi.stubEnv('DIRECTORY_MCP_URL', 'http://127.0.0.1:8400/mcp');
+    vi.stubEnv('STORE_MCP_LOGIN_KEY', CANARY.loginKey);
+    vi.stubEnv('STORE_MCP_AUTH_TOKEN', CANARY.authToken);
+    vi.stubEnv('MY_SHOP_LOGIN_KEY', CANARY.loginKey);
+    vi.stubEnv('MY_SHOP_AUTH_TOKEN', CANARY.authToken);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.unstubAllEnvs();
+  });
+
+  it('covers every example', async () => {
+    expect(Object.keys(expectations).sort()).toEqual(await exampleNames());
+  });
+
+  for (const [name, expected] of Object.entries(expectations)) {
+    it(`${name} prints what the README says`, async () => {
+      expect(await runExample(name)).toEqual(expected.prints);
+      if (expected.sent) expect(server.methods().filter((m) => m.startsWith('tools/call'))).toEqual(expected.sent);
+    });
+  }
+});

@@ -1,0 +1,62 @@
+import { AgentApiError, MissingCredentialsError, readEnv } from '@agent-apis/core';
+import { StoreToolMethods } from './gen/store.gen.js';
+import type { ToolClientOptions } from './tool-client.js';
+
+/** The platform's tool server. */
+export const STORE_MCP_DEFAULT_URL = 'https://mcp.jumpseller.com';
+
+/** Environment variables {@link StoreTools} reads when its options leave something out. */
+export const STORE_MCP_ENV = {
+  url: 'STORE_MCP_URL',
+  loginKey: 'STORE_MCP_LOGIN_KEY',
+  authToken: 'STORE_MCP_AUTH_TOKEN',
+} as const;
+
+export interface StoreToolsOptions extends ToolClientOptions {
+  /** The store's login key, sent as `X-LOGIN-KEY` (env `STORE_MCP_LOGIN_KEY`). */
+  loginKey?: string | undefined;
+  /** The store's auth token, sent as `X-AUTH-TOKEN` (env `STORE_MCP_AUTH_TOKEN`). */
+  authToken?: string | undefined;
+  /** The tool server's endpoint (env `STORE_MCP_URL`, else `https://mcp.jumpseller.com`). */
+  url?: string | undefined;
+}
+
+/**
+ * The pair of credentials: both from the options when either is given there, else both from the environment.
+ * None at all is a `MissingCredentialsError`; half a pair an `AgentApiError` naming the missing half. Messages never
+ * contain a value.
+ */
+function credentialsOf(options: StoreToolsOptions): { loginKey: string; authToken: string } {
+  const fromOptions = options.loginKey !== undefined || options.authToken !== undefined;
+  const loginKey = fromOptions ? options.loginKey : readEnv(STORE_MCP_ENV.loginKey);
+  const authToken = fromOptions ? options.authToken : readEnv(STORE_MCP_ENV.authToken);
+  if (loginKey && authToken) return { loginKey, authToken };
+  if (!loginKey && !authToken) {
+    throw new MissingCredentialsError({
+      client: 'StoreTools',
+      options: [['loginKey', 'authToken']],
+      envVars: [[STORE_MCP_ENV.loginKey, STORE_MCP_ENV.authToken]],
+    });
+  }
+  const names = fromOptions ? { loginKey: 'loginKey', authToken: 'authToken' } : STORE_MCP_ENV;
+  throw new AgentApiError(
+    `StoreTools needs ${loginKey ? names.authToken : names.loginKey} too: the tool server takes ` +
+      `${names.loginKey} and ${names.authToken} (sent as X-LOGIN-KEY and X-AUTH-TOKEN)`,
+  );
+}
+
+/**
+ * The store's agent tool server: one typed method per tool (`listProducts`, `getOrder`, `createPage`, …). Sends
+ * `X-LOGIN-KEY` and `X-AUTH-TOKEN` with every request; connects on the first call; `close()` ends the session.
+ */
+export class StoreTools extends StoreToolMethods {
+  constructor(options: StoreToolsOptions = {}) {
+    const { loginKey, authToken } = credentialsOf(options);
+    super({
+      url: options.url ?? readEnv(STORE_MCP_ENV.url) ?? STORE_MCP_DEFAULT_URL,
+      headers: { 'X-LOGIN-KEY': loginKey, 'X-AUTH-TOKEN': authToken },
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    });
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Test helpers: a stateless MCP server built with the official SDK, reached through an injected `fetch` (no
+ * sockets), recording every HTTP request it receives.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** Canary credentials: they must never show up in an error. */
+export const CANARY = { loginKey: 'canary-login-key-5e1f', authToken: 'canary-auth-token-8c2d' };
+
+export type ToolHandler = (
+  name: string,
+  args: Record<string, unknown>,
+  headers: Headers,
+) => CallToolResult | Promise<CallToolResult>;
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Headers;
+  /** The JSON-RPC message (POST only). */
+  message?: { method?: string; params?: { name?: string; arguments?: unknown } };
+}
+
+export interface FakeToolServerOptions {
+  tools: Tool[];
+  /** Answers `tools/call`; throw an `McpError` to answer with a JSON-RPC error. */
+  handle: ToolHandler;
+  /** `json` answers with application/json, `sse` with an event stream (default). */
+  format?: 'json' | 'sse';
+  /** Tools per `tools/list` page (default: all on one page). */
+  pageSize?: number;
+  /** Answers a request at the HTTP level instead of the server, when it returns a response. */
+  intercept?: (request: Request) => Response | undefined;
+}
+
+export function fakeToolServer(options: FakeToolServerOptions) {
+  const requests: RecordedRequest[] = [];
+  const pageSize = options.pageSize ?? options.tools.length;
+
+  const buildServer = () => {
+    const server = new Server({ name: 'fake-tool-server', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, (request) => {
+      const start = Number(request.params?.cursor ?? 0);
+      const end = start + pageSize;
+      return {
+        tools: options.tools.slice(start, end),
+        ...(end < options.tools.length ? { nextCursor: String(end) } : {}),
+      };
+    });
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      options.handle(
+        request.params.name,
+        request.params.arguments ?? {},
+        new Headers(extra.requestInfo?.headers as Record<string, string>),
+      ),
+    );
+    return server;
+  };
+
+  const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const body = request.method === 'POST' ? await request.clone().text() : undefined;
+    requests.push({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      ...(body ? { message: JSON.parse(body) } : {}),
+    });
+    const intercepted = options.intercept?.(request);
+    if (intercepted) return intercepted;
+    if (request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: options.format === 'json',
+    });
+    await buildServer().connect(transport);
+    return transport.handleRequest(request);
+  }) as typeof globalThis.fetch;
+
+  /** The JSON-RPC methods received, in order (`tools/call:<name>` for tool calls). */
+  const methods = () =>
+    requests
+      .filter((r) => r.message?.method)
+      .map((r) =>
+        r.message?.method === 'tools/call' ? `tools/call:${r.message.params?.name}` : String(r.message?.method),
+      );
+
+  return { fetch, requests, methods };
+}
+
+/** A text result. */
+export function textResult(text: string, isError = false): CallToolResult {
+  return { content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) };
+}

@@ -1,0 +1,261 @@
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  MissingCredentialsError,
+  RequestValidationError,
+} from '@agent-apis/core';
+import { readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DirectoryTools } from './directory.js';
+import { ToolError } from './errors.js';
+import { StoreTools } from './store.js';
+import { CANARY, fakeToolServer, textResult } from './test-support.js';
+
+const storeTools = (await readSyncedToolList('store')).list.tools as Tool[];
+const directoryTools = (await readSyncedToolList('directory')).list.tools as Tool[];
+
+/** Echoes the tool name and arguments back as JSON. */
+const echo = (name: string, args: Record<string, unknown>) => textResult(JSON.stringify({ name, args }));
+
+/** Every string an error exposes: message, JSON form, stack and cause chain. */
+function everythingIn(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const e = current as Error;
+    parts.push(String(e.message), String(e.stack), JSON.stringify(e));
+    current = e.cause;
+  }
+  return parts.join('\n');
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('StoreTools', () => {
+  it('calls a tool by its typed method, sending the credential headers to the default server', async () => {
+    const server = fakeToolServer({ tools: storeTools, handle: echo });
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    const result = await tools.listProducts({ status: 'available', limit: 5 });
+    expect(result.content).toEqual([
+      { type: 'text', text: JSON.stringify({ name: 'list_products', args: { status: 'available', limit: 5 } }) },
+    ]);
+    expect(server.methods()).toEqual(['initialize', 'notifications/initialized', 'tools/call:list_products']);
+    for (const request of server.requests.filter((r) => r.method === 'POST')) {
+      expect(request.url).toBe('https://mcp.jumpseller.com/');
+      expect(request.headers.get('x-login-key')).toBe(CANARY.loginKey);
+      expect(request.headers.get('x-auth-token')).toBe(CANARY.authToken);
+    }
+    await tools.close();
+  });
+
+  it('connects once for many calls, and again after close()', async () => {
+    const server = fakeToolServer({ tools: storeTools, handle: echo, format: 'json' });
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    await Promise.all([tools.getStoreInfo(), tools.listCategories(), tools.getOrder({ id: 7 })]);
+    expect(server.methods().filter((m) => m === 'initialize')).toHaveLength(1);
+    await tools.close();
+    await tools.deletePage({ id: 3 });
+    expect(server.methods().filter((m) => m === 'initialize')).toHaveLength(2);
+    await tools.close();
+  });
+
+  it('reads credentials and the server URL from the environment when the options leave them out', async () => {
+    vi.stubEnv('STORE_MCP_LOGIN_KEY', 'env-login-key-1');
+    vi.stubEnv('STORE_MCP_AUTH_TOKEN', 'env-auth-token-1');
+    vi.stubEnv('STORE_MCP_URL', 'http://127.0.0.1:8123/mcp');
+    const server = fakeToolServer({ tools: storeTools, handle: echo });
+    const tools = new StoreTools({ fetch: server.fetch });
+    expect(tools.url).toBe('http://127.0.0.1:8123/mcp');
+    await tools.getProduct({ id: 1 });
+    const call = server.requests.at(-1);
+    expect(call?.url).toBe('http://127.0.0.1:8123/mcp');
+    expect(call?.headers.get('x-login-key')).toBe('env-login-key-1');
+    expect(call?.headers.get('x-auth-token')).toBe('env-auth-token-1');
+    await tools.close();
+  });
+
+  it('refuses to start without both credentials, naming what is missing and no value', () => {
+    vi.stubEnv('STORE_MCP_LOGIN_KEY', '');
+    vi.stubEnv('STORE_MCP_AUTH_TOKEN', '');
+    expect(() => new StoreTools()).toThrow(MissingCredentialsError);
+    expect(() => new StoreTools()).toThrow(
+      'StoreTools needs credentials: pass `loginKey` and `authToken`; or set STORE_MCP_LOGIN_KEY and STORE_MCP_AUTH_TOKEN',
+    );
+    vi.stubEnv('STORE_MCP_AUTH_TOKEN', 'env-auth-token-2');
+    expect(() => new StoreTools()).toThrow(
+      'StoreTools needs STORE_MCP_LOGIN_KEY too: the tool server takes STORE_MCP_LOGIN_KEY and STORE_MCP_AUTH_TOKEN',
+    );
+    const attempt = () => new StoreTools({ loginKey: 'only-the-login-key-3' });
+    expect(attempt).toThrow(/^StoreTools needs authToken too: /);
+    expect(attempt).not.toThrow(/only-the-login-key-3|env-auth-token-2/);
+  });
+
+  it('stops invalid arguments before anything is sent, naming the field', async () => {
+    const server = fakeToolServer({ tools: storeTools, handle: echo });
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    const cases: [() => Promise<unknown>, string, string][] = [
+      // @ts-expect-error limit is a number
+      [() => tools.listProducts({ limit: '5' }), 'arguments.limit', 'must be an integer'],
+      [() => tools.listProducts({ limit: 500 }), 'arguments.limit', 'must be at most 100'],
+      // @ts-expect-error id is required
+      [() => tools.getProduct({}), 'arguments.id', 'is required'],
+      [
+        // @ts-expect-error not an order status
+        () => tools.updateOrder({ id: 1, status: 'lost' }),
+        'arguments.status',
+        'must be one of "pending_payment", "paid", "canceled", "abandoned"',
+      ],
+      [
+        () => tools.createProduct({ name: 'Mug', price: 9, images: [{ url: 'not a uri' }] }),
+        'arguments.images[0].url',
+        'must be an absolute URI',
+      ],
+      // @ts-expect-error get_store_info takes no arguments
+      [() => tools.getStoreInfo({ verbose: true }), 'arguments.verbose', 'is not a known property'],
+    ];
+    for (const [call, field, reason] of cases) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error).toMatchObject({ field, reason });
+    }
+    expect((await tools.listProducts({ limit: 500 }).catch((e: Error) => e)).message).toBe(
+      'Invalid request for list_products: arguments.limit must be at most 100',
+    );
+    expect(server.requests).toEqual([]);
+  });
+
+  it('turns an isError result into a ToolError with the content, masking credentials the server echoed', async () => {
+    const server = fakeToolServer({
+      tools: storeTools,
+      handle: (_name, _args, headers) =>
+        textResult(`Product 99 not found (token ${headers.get('x-auth-token')})`, true),
+    });
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    const error = await tools.getProduct({ id: 99 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect(error).toMatchObject({ operation: 'get_product', code: undefined });
+    expect((error as ToolError).message).toBe(
+      'Tool get_product reported an error: Product 99 not found (token [REDACTED])',
+    );
+    expect((error as ToolError).content).toEqual([{ type: 'text', text: 'Product 99 not found (token [REDACTED])' }]);
+    expect(everythingIn(error)).not.toContain(CANARY.authToken);
+    await tools.close();
+  });
+
+  it('turns a JSON-RPC error into a ToolError with its code', async () => {
+    const server = fakeToolServer({
+      tools: storeTools,
+      handle: (name) => {
+        throw new McpError(ErrorCode.InvalidParams, `${name}: category 5 does not exist`, { field: 'parent_id' });
+      },
+    });
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    const error = await tools.createCategory({ name: 'Mugs', parent_id: 5 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect(error).toMatchObject({ operation: 'create_category', code: -32602, data: { field: 'parent_id' } });
+    expect((error as Error).message).toBe(
+      'create_category was refused by the server (JSON-RPC -32602): create_category: category 5 does not exist',
+    );
+    await tools.close();
+  });
+
+  it('maps an HTTP 401 to AuthenticationError, with the credential headers masked', async () => {
+    const server = fakeToolServer({
+      tools: storeTools,
+      handle: echo,
+      intercept: () =>
+        new Response(JSON.stringify({ error: `bad token ${CANARY.authToken}` }), {
+          status: 401,
+          headers: { 'content-type': 'application/json' },
+        }),
+    });
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    const error = await tools.listOrders().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, operation: 'initialize', route: 'POST /' });
+    expect((error as AuthenticationError).request.headers['x-auth-token']).toBe('[REDACTED]');
+    expect((error as AuthenticationError).request.headers['x-login-key']).toBe('[REDACTED]');
+    expect(everythingIn(error)).not.toContain(CANARY.authToken);
+    expect(everythingIn(error)).not.toContain(CANARY.loginKey);
+  });
+
+  it('maps a network failure to APIConnectionError without credentials in it or its cause', async () => {
+    const fetch = (async () => {
+      throw new TypeError(`connect ECONNREFUSED (sent ${CANARY.loginKey})`);
+    }) as typeof globalThis.fetch;
+    const tools = new StoreTools({ ...CANARY, fetch });
+    const error = await tools.listPages().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toBe(
+      'Connection error on initialize (POST /): connect ECONNREFUSED (sent [REDACTED])',
+    );
+    expect(everythingIn(error)).not.toContain(CANARY.loginKey);
+  });
+
+  it('times out a slow call, and stops an aborted one', async () => {
+    const server = fakeToolServer({
+      tools: storeTools,
+      handle: async (name, args) => {
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        return echo(name, args);
+      },
+    });
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch, timeout: 5_000 });
+    const slow = await tools.listCustomers({}, { timeout: 50 }).catch((e: unknown) => e);
+    expect(slow).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(slow).toMatchObject({ timeoutMs: 50, operation: 'list_customers' });
+    const controller = new AbortController();
+    const aborted = tools.searchCustomers({ query: 'ada' }, { signal: controller.signal }).catch((e: unknown) => e);
+    setTimeout(() => controller.abort(), 20);
+    expect(await aborted).toBeInstanceOf(APIUserAbortError);
+    await tools.close();
+  });
+
+  it('lists the server tools across pages', async () => {
+    const server = fakeToolServer({ tools: storeTools, handle: echo, pageSize: 7 });
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    const listed = await tools.listTools();
+    expect(listed.map((tool) => tool.name)).toEqual(storeTools.map((tool) => tool.name));
+    expect(server.methods().filter((m) => m === 'tools/list')).toHaveLength(3);
+    await tools.close();
+  });
+});
+
+describe('DirectoryTools', () => {
+  it('needs the server URL from the options or DIRECTORY_MCP_URL', () => {
+    vi.stubEnv('DIRECTORY_MCP_URL', '');
+    expect(() => new DirectoryTools()).toThrow(
+      "DirectoryTools needs the tool server's URL: pass { url } or set DIRECTORY_MCP_URL " +
+        '(the directory does not publish its address)',
+    );
+    vi.stubEnv('DIRECTORY_MCP_URL', 'http://127.0.0.1:8124/mcp');
+    expect(new DirectoryTools().url).toBe('http://127.0.0.1:8124/mcp');
+    expect(new DirectoryTools({ url: 'http://127.0.0.1:8125/' }).url).toBe('http://127.0.0.1:8125/');
+  });
+
+  it('searches with typed arguments, sending no credential header', async () => {
+    const server = fakeToolServer({ tools: directoryTools, handle: echo });
+    const tools = new DirectoryTools({ url: 'http://127.0.0.1:8124/mcp', fetch: server.fetch });
+    const result = await tools.searchSkills({ query: 'pdf', source: 'community', limit: 3 });
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual({
+      name: 'search_skills',
+      args: { query: 'pdf', source: 'community', limit: 3 },
+    });
+    const call = server.requests.at(-1);
+    expect([...(call?.headers.keys() ?? [])].filter((name) => /key|token|auth/i.test(name))).toEqual([]);
+    const tooMany = await tools.searchMcpServers({ query: 'git', limit: 26 }).catch((e: unknown) => e);
+    expect(tooMany).toMatchObject({
+      name: 'RequestValidationError',
+      field: 'arguments.limit',
+      reason: 'must be at most 25',
+    });
+    const empty = await tools.searchPlugins({ query: '' }).catch((e: unknown) => e);
+    expect(empty).toMatchObject({ field: 'arguments.query', reason: 'must be at least 1 character long' });
+    await tools.close();
+  });
+});

@@ -1,0 +1,190 @@
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  mcpToolsPaths,
+  missingServerAccess,
+  readPinnedTools,
+  readSyncedToolList,
+  readToolsLock,
+  syncToolList,
+  syncToolLists,
+  updateToolsPin,
+} from './mcp-tools.ts';
+import { SpecHashMismatchError, SpecSourceError, sha256 } from './source.ts';
+import { MIRROR, scratchSpecsRoot } from './test-support.ts';
+
+const storeLock = await readToolsLock(mcpToolsPaths('store').lock);
+const directoryLock = await readToolsLock(mcpToolsPaths('directory').lock);
+const storeMirrored = await readFile(join(MIRROR, 'store', 'mcp-tools.json'));
+
+/** A mirror folder holding `store/mcp-tools.json` with the given bytes. */
+async function mirrorWith(bytes: Uint8Array | string): Promise<string> {
+  const mirror = await mkdtemp(join(tmpdir(), 'agent-apis-mcp-mirror-'));
+  await mkdir(join(mirror, 'store'));
+  await writeFile(join(mirror, 'store', 'mcp-tools.json'), bytes);
+  return mirror;
+}
+
+interface RecordedRequest {
+  url: string;
+  headers: Headers;
+  body: { id?: number; method: string; params?: Record<string, unknown> };
+}
+
+/**
+ * A tool server behind an injected fetch: it answers initialize, accepts the initialized notification and serves
+ * `result`'s tools over two pages, as server-sent events or JSON, requiring a session id after initialize.
+ */
+function toolServer(result: { tools: unknown[] }, format: 'sse' | 'json') {
+  const requests: RecordedRequest[] = [];
+  const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+    const body = JSON.parse(String(init?.body)) as RecordedRequest['body'];
+    const headers = new Headers(init?.headers);
+    requests.push({ url: String(url), headers, body });
+    if (body.method !== 'initialize' && headers.get('mcp-session-id') !== 'session-1') {
+      return new Response('no session', { status: 400 });
+    }
+    if (body.id === undefined) return new Response(null, { status: 202 });
+    const half = Math.ceil(result.tools.length / 2);
+    const reply =
+      body.method === 'initialize'
+        ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '1' } }
+        : body.params?.cursor === 'page-2'
+          ? { ...result, tools: result.tools.slice(half) }
+          : { ...result, tools: result.tools.slice(0, half), nextCursor: 'page-2' };
+    const message = JSON.stringify({ jsonrpc: '2.0', id: body.id, result: reply });
+    const responseHeaders = { 'mcp-session-id': 'session-1' };
+    return format === 'sse'
+      ? new Response(`event: message\ndata: ${message}\n\n`, {
+          headers: { ...responseHeaders, 'content-type': 'text/event-stream' },
+        })
+      : new Response(message, { headers: { ...responseHeaders, 'content-type': 'application/json' } });
+  }) as typeof globalThis.fetch;
+  return { fetch, requests };
+}
+
+describe('pinned tools/list results', () => {
+  it('accepts the mirrored result whose sha256 is pinned', async () => {
+    const fetched = await readPinnedTools(storeLock, { mirror: MIRROR });
+    expect(fetched.sha256).toBe(storeLock.sha256);
+    expect(sha256(storeMirrored)).toBe(storeLock.sha256);
+    expect(storeLock.tools).toBe(20);
+    expect(directoryLock.tools).toBe(3);
+  });
+
+  it('refuses a result with one byte changed, naming the service, both hashes and the accepting command', async () => {
+    const changed = Buffer.from(storeMirrored);
+    changed[40] = changed[40] === 0x61 ? 0x62 : 0x61;
+    const mirror = await mirrorWith(changed);
+    const error = await readPinnedTools(storeLock, { mirror }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpecHashMismatchError);
+    const message = (error as Error).message;
+    expect(message).toContain('store: the tools/list result does not match its pin.');
+    expect(message).toContain(`expected sha256 ${storeLock.sha256}`);
+    expect(message).toContain(`actual   sha256 ${sha256(changed)}`);
+    expect(message).toContain(`read from       ${join(mirror, 'store', 'mcp-tools.json')}`);
+    expect(message).toContain('If this change is intended, accept it with: pnpm mcp:update store');
+  });
+
+  it('explains a missing mirror file', async () => {
+    const error = await readPinnedTools(directoryLock, { mirror: '/nonexistent/mirror' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpecSourceError);
+    expect((error as Error).message).toBe(
+      'directory: cannot read the mirrored document /nonexistent/mirror/directory/mcp-tools.json (ENOENT). ' +
+        'SPECS_MIRROR=/nonexistent/mirror must hold directory/mcp-tools.json.',
+    );
+  });
+
+  it('says which variables a network read needs, naming no credential value', async () => {
+    expect(missingServerAccess(directoryLock, {})).toEqual(['DIRECTORY_MCP_URL']);
+    expect(missingServerAccess(storeLock, { STORE_MCP_LOGIN_KEY: 'login-key-1' })).toEqual(['STORE_MCP_AUTH_TOKEN']);
+    expect(missingServerAccess(storeLock, { STORE_MCP_LOGIN_KEY: 'k', STORE_MCP_AUTH_TOKEN: 't' })).toEqual([]);
+    await expect(readPinnedTools(directoryLock, { env: {} })).rejects.toThrow(
+      'directory: the source URL {DIRECTORY_MCP_URL} needs DIRECTORY_MCP_URL, which is not set. ' +
+        'Set DIRECTORY_MCP_URL, or set SPECS_MIRROR to a folder holding directory/mcp-tools.json.',
+    );
+    const error = await readPinnedTools(storeLock, { env: { STORE_MCP_LOGIN_KEY: 'secret-login-key' } }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toContain('needs the X-AUTH-TOKEN header from STORE_MCP_AUTH_TOKEN');
+    expect((error as Error).message).not.toContain('secret-login-key');
+  });
+
+  for (const format of ['sse', 'json'] as const) {
+    it(`reads a paged result from the server (${format}) into the pinned bytes, sending the credential headers`, async () => {
+      const server = toolServer(JSON.parse(storeMirrored.toString('utf8')), format);
+      const env = { STORE_MCP_LOGIN_KEY: 'login-key-7', STORE_MCP_AUTH_TOKEN: 'auth-token-7' };
+      const fetched = await readPinnedTools(storeLock, { env, fetch: server.fetch });
+      expect(fetched.sha256).toBe(storeLock.sha256);
+      expect(fetched.origin).toBe('https://mcp.jumpseller.com (tools/list)');
+      expect(server.requests.map((r) => r.body.method)).toEqual([
+        'initialize',
+        'notifications/initialized',
+        'tools/list',
+        'tools/list',
+      ]);
+      for (const request of server.requests) {
+        expect(request.url).toBe('https://mcp.jumpseller.com');
+        expect(request.headers.get('x-login-key')).toBe('login-key-7');
+        expect(request.headers.get('x-auth-token')).toBe('auth-token-7');
+      }
+      expect(server.requests.at(-1)?.headers.get('mcp-protocol-version')).toBe('2025-06-18');
+      expect(server.requests.at(-1)?.body.params).toEqual({ cursor: 'page-2' });
+    });
+  }
+
+  it('takes the server address from STORE_MCP_URL when set, and reports an HTTP refusal without credentials', async () => {
+    const urls: string[] = [];
+    const fetch = (async (url: string | URL | Request) => {
+      urls.push(String(url));
+      return new Response('denied', { status: 401, statusText: 'Unauthorized' });
+    }) as typeof globalThis.fetch;
+    const env = {
+      STORE_MCP_URL: 'http://127.0.0.1:9/mcp/',
+      STORE_MCP_LOGIN_KEY: 'login-key-8',
+      STORE_MCP_AUTH_TOKEN: 'auth-token-8',
+    };
+    const error = await readPinnedTools(storeLock, { env, fetch }).catch((e: unknown) => e);
+    expect(urls).toEqual(['http://127.0.0.1:9/mcp']);
+    expect((error as Error).message).toBe('store: http://127.0.0.1:9/mcp answered HTTP 401 Unauthorized to initialize');
+  });
+
+  it("specs:sync's summary lists each service with a tool server, its pinned hash and tool count", async () => {
+    const root = await scratchSpecsRoot();
+    const summary = await syncToolLists(['trust', 'store', 'directory'], { mirror: MIRROR, root });
+    const rows = summary.split('\n').map((line) => line.split(/\s{2,}/));
+    expect(rows.find(([service]) => service === 'store')).toEqual([
+      'store',
+      storeLock.sha256,
+      '20',
+      'specs/dist/store.mcp-tools.json',
+    ]);
+    expect(rows.find(([service]) => service === 'directory')?.slice(0, 3)).toEqual([
+      'directory',
+      directoryLock.sha256,
+      '3',
+    ]);
+    expect(rows.some(([service]) => service === 'trust')).toBe(false);
+    expect(await syncToolLists(['trust'], { mirror: MIRROR, root })).toBe('');
+  });
+
+  it('sync writes the verified bytes to dist; update pins a changed result with its tool count', async () => {
+    const root = await scratchSpecsRoot();
+    const synced = await syncToolList('store', { mirror: MIRROR, root });
+    expect(synced).toMatchObject({ service: 'store', sha256: storeLock.sha256, tools: 20 });
+    expect(sha256(await readFile(synced.file))).toBe(storeLock.sha256);
+    expect((await readSyncedToolList('store', root)).list.tools).toHaveLength(20);
+
+    const grown = JSON.parse(storeMirrored.toString('utf8')) as { tools: { name: string }[] };
+    grown.tools.push({ ...grown.tools[0]!, name: 'list_coupons' });
+    const bytes = `${JSON.stringify(grown, null, 2)}\n`;
+    const now = new Date('2026-12-01T00:00:00.000Z');
+    const update = await updateToolsPin('store', { mirror: await mirrorWith(bytes), root, now });
+    expect(update.changed).toBe(true);
+    const lock = await readToolsLock(mcpToolsPaths('store', root).lock);
+    expect(lock).toEqual({ ...storeLock, sha256: sha256(bytes), fetchedAt: now.toISOString(), tools: 21 });
+    await expect(readSyncedToolList('store', root)).rejects.toThrow(/is not the pinned tools\/list result.*specs:sync/);
+  });
+});

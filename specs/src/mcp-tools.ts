@@ -1,0 +1,383 @@
+/**
+ * The agent tool servers' `tools/list` results, pinned like the OpenAPI documents. `specs/<service>/mcp-tools.lock.json`
+ * holds the sha256 of the accepted bytes; a sync reads the current result (`$SPECS_MIRROR/<service>/mcp-tools.json`,
+ * or the server itself), refuses it unless it matches the pin, and writes the bytes unchanged to
+ * `specs/dist/<service>.mcp-tools.json`, where the generator of `@agent-apis/mcp` and the contract tests read them.
+ *
+ * What is hashed: the `result` of the JSON-RPC method `tools/list` as JSON with two-space indentation and a final
+ * newline, the form the mirror holds. A server answers inside a JSON-RPC envelope (plain JSON or a server-sent
+ * event), possibly over several pages; the reader unwraps it, joins the pages' tools, drops `nextCursor` and writes
+ * the result in that form before hashing it, so the same tools hash the same whichever way they were read. The
+ * exchange is done here with plain `fetch` rather than through the MCP SDK because the SDK re-parses results
+ * (reordering keys), and the pin is over what the server said.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Pin, readPin, writeLock } from './lock.ts';
+import { replaceFile } from './pipeline.ts';
+import { table } from './report.ts';
+import { DEFAULT_SPECS_ROOT } from './services.ts';
+import {
+  type FetchedDocument,
+  type PinnedSubject,
+  readMirrored,
+  resolveSourceUrl,
+  type SourceOptions,
+  SpecSourceError,
+  sha256,
+  verifyPin,
+} from './source.ts';
+
+/** The services that run an agent tool server. */
+export const MCP_SERVICES = ['directory', 'store'] as const;
+export type McpServiceName = (typeof MCP_SERVICES)[number];
+
+export function isMcpService(value: string): value is McpServiceName {
+  return (MCP_SERVICES as readonly string[]).includes(value);
+}
+
+/** The file a mirror holds for each service's tools/list result. */
+export const MIRROR_FILE = 'mcp-tools.json';
+
+/** What we pin about a tool server's tools/list result. */
+export interface McpToolsLock extends Pin {
+  /** How the pinned bytes are obtained from `source`. */
+  request: string;
+  /** Number of tools in the pinned result. */
+  tools: number;
+}
+
+/** One tool as `tools/list` describes it (the fields this project reads; servers may send more). */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown> & { type: 'object' };
+  outputSchema?: Record<string, unknown>;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
+
+/** A tools/list result. */
+export interface McpToolList {
+  tools: McpTool[];
+  [key: string]: unknown;
+}
+
+/**
+ * How to reach each tool server from the environment: a variable that overrides the lock's source URL, and the
+ * variables holding the credential headers.
+ */
+export const TOOL_SERVER_ENV: Record<McpServiceName, { url: string; headers: Record<string, string> }> = {
+  directory: { url: 'DIRECTORY_MCP_URL', headers: {} },
+  store: {
+    url: 'STORE_MCP_URL',
+    headers: { 'X-LOGIN-KEY': 'STORE_MCP_LOGIN_KEY', 'X-AUTH-TOKEN': 'STORE_MCP_AUTH_TOKEN' },
+  },
+};
+
+export function mcpToolsPaths(service: McpServiceName, root: string = DEFAULT_SPECS_ROOT) {
+  return {
+    lock: join(root, service, 'mcp-tools.lock.json'),
+    /** The verified bytes, gitignored. */
+    final: join(root, 'dist', `${service}.mcp-tools.json`),
+  };
+}
+
+export function readToolsLock(file: string): Promise<McpToolsLock> {
+  return readPin<McpToolsLock>(file, ['request']);
+}
+
+/** How a hash refusal names a tool list and the command that accepts the new one. */
+function toolsSubject(service: string): PinnedSubject {
+  return { what: 'the tools/list result', acceptCommand: `pnpm mcp:update ${service}` };
+}
+
+/** The pinned form of a tools/list result. */
+export function serializeToolList(result: unknown): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}
+
+/** Parses tools/list bytes and checks the shape this project relies on: named tools with object input schemas. */
+export function parseToolList(bytes: Uint8Array | string, origin: string): McpToolList {
+  const text = typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes);
+  let result: unknown;
+  try {
+    result = JSON.parse(text);
+  } catch (cause) {
+    throw new SpecSourceError(`${origin}: not JSON (${(cause as Error).message})`, { cause });
+  }
+  const tools = (result as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(tools)) throw new SpecSourceError(`${origin}: not a tools/list result (no "tools" array)`);
+  const seen = new Set<string>();
+  for (const [index, tool] of tools.entries()) {
+    const { name, inputSchema } = (tool ?? {}) as Partial<McpTool>;
+    if (typeof name !== 'string' || name === '') throw new SpecSourceError(`${origin}: tools[${index}] has no name`);
+    if (seen.has(name)) throw new SpecSourceError(`${origin}: tool "${name}" is listed twice`);
+    seen.add(name);
+    if (inputSchema?.type !== 'object') {
+      throw new SpecSourceError(`${origin}: tool "${name}" has no object inputSchema`);
+    }
+  }
+  return result as McpToolList;
+}
+
+/** The environment variables a network read of `service`'s tool list needs but does not have. */
+export function missingServerAccess(
+  lock: McpToolsLock,
+  env: Record<string, string | undefined> = process.env,
+): string[] {
+  const access = TOOL_SERVER_ENV[lock.service as McpServiceName];
+  const missing: string[] = [];
+  if (!env[access.url]) {
+    for (const [, name] of lock.source.matchAll(/\{([A-Z][A-Z0-9_]*)\}/g)) if (name && !env[name]) missing.push(name);
+  }
+  for (const name of Object.values(access.headers)) if (!env[name]) missing.push(name);
+  return missing;
+}
+
+/** The tool server's URL and credential headers, from the environment and the lock. Never prints a credential. */
+export function toolServerAccess(
+  lock: McpToolsLock,
+  env: Record<string, string | undefined> = process.env,
+): { url: string; headers: Record<string, string> } {
+  const access = TOOL_SERVER_ENV[lock.service as McpServiceName];
+  const override = env[access.url];
+  const url = override ? override.replace(/\/+$/, '') : resolveSourceUrl(lock, env, MIRROR_FILE);
+  const headers: Record<string, string> = {};
+  for (const [header, name] of Object.entries(access.headers)) {
+    const value = env[name];
+    if (!value) {
+      throw new SpecSourceError(
+        `${lock.service}: the tool server needs the ${header} header from ${name}, which is not set. ` +
+          `Set ${Object.values(access.headers).join(' and ')}, or set SPECS_MIRROR to a folder holding ` +
+          `${lock.service}/${MIRROR_FILE}.`,
+      );
+    }
+    headers[header] = value;
+  }
+  return { url, headers };
+}
+
+interface JsonRpcReply {
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: number; message?: string };
+}
+
+/** The reply with `id` in a JSON body or in the `data:` lines of a server-sent event stream. */
+function findReply(text: string, contentType: string | null, id: number): JsonRpcReply | undefined {
+  const messages: unknown[] = [];
+  if (contentType?.includes('text/event-stream')) {
+    for (const event of text.split(/\r?\n\r?\n/)) {
+      const data = event
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).replace(/^ /, ''))
+        .join('\n');
+      if (data) messages.push(JSON.parse(data));
+    }
+  } else if (text) {
+    const parsed: unknown = JSON.parse(text);
+    messages.push(...(Array.isArray(parsed) ? parsed : [parsed]));
+  }
+  return messages.find((message): message is JsonRpcReply => (message as JsonRpcReply)?.id === id);
+}
+
+export interface ToolListRequestOptions {
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+const PROTOCOL_VERSION = '2025-06-18';
+
+/**
+ * Asks a streamable-HTTP tool server for its tools: `initialize`, `notifications/initialized`, then `tools/list`
+ * page by page (POST each, session id and protocol version carried over). Resolves to the joined result.
+ */
+export async function requestToolList(
+  service: string,
+  url: string,
+  credentials: Record<string, string>,
+  options: ToolListRequestOptions = {},
+): Promise<McpToolList> {
+  const doFetch = options.fetch ?? fetch;
+  const headers: Record<string, string> = { ...credentials };
+  let nextId = 1;
+
+  const post = async (method: string, params: unknown, expectReply: boolean): Promise<unknown> => {
+    const id = expectReply ? nextId++ : undefined;
+    const message = { jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, ...(params ? { params } : {}) };
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(message),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      });
+    } catch (cause) {
+      throw new SpecSourceError(
+        `${service}: cannot reach ${url} (${(cause as Error).message}). ` +
+          `Offline? Set SPECS_MIRROR to a folder holding <service>/${MIRROR_FILE}.`,
+        { cause },
+      );
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new SpecSourceError(
+        `${service}: ${url} answered HTTP ${response.status} ${response.statusText} to ${method}`.trimEnd(),
+      );
+    }
+    const session = response.headers.get('mcp-session-id');
+    if (session) headers['mcp-session-id'] = session;
+    if (id === undefined) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    let reply: JsonRpcReply | undefined;
+    try {
+      reply = findReply(await response.text(), response.headers.get('content-type'), id);
+    } catch (cause) {
+      throw new SpecSourceError(`${service}: ${url} sent an unreadable reply to ${method}`, { cause });
+    }
+    if (!reply) throw new SpecSourceError(`${service}: ${url} sent no JSON-RPC reply to ${method}`);
+    if (reply.error) {
+      throw new SpecSourceError(
+        `${service}: ${url} refused ${method}: JSON-RPC error ${reply.error.code} ${reply.error.message ?? ''}`.trimEnd(),
+      );
+    }
+    return reply.result;
+  };
+
+  const initialized = (await post(
+    'initialize',
+    {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: '@agent-apis/specs', version: '0.0.0' },
+    },
+    true,
+  )) as { protocolVersion?: unknown } | undefined;
+  if (typeof initialized?.protocolVersion === 'string') headers['mcp-protocol-version'] = initialized.protocolVersion;
+  await post('notifications/initialized', undefined, false);
+
+  let joined: McpToolList | undefined;
+  let cursor: unknown;
+  do {
+    const page = (await post('tools/list', cursor === undefined ? undefined : { cursor }, true)) as McpToolList;
+    if (!Array.isArray(page?.tools)) throw new SpecSourceError(`${service}: ${url} answered tools/list without tools`);
+    if (joined) joined.tools.push(...page.tools);
+    else joined = { ...page, tools: [...page.tools] };
+    cursor = page.nextCursor;
+  } while (typeof cursor === 'string' && cursor !== '');
+  delete joined.nextCursor;
+  return joined;
+}
+
+/** Reads the current tools/list result: from the mirror folder when one is given, else from the server. */
+export async function readUpstreamTools(lock: McpToolsLock, options: SourceOptions = {}): Promise<FetchedDocument> {
+  if (options.mirror) return readMirrored(lock.service, options.mirror, MIRROR_FILE);
+  const { url, headers } = toolServerAccess(lock, options.env ?? process.env);
+  const result = await requestToolList(lock.service, url, headers, {
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
+  const bytes = new TextEncoder().encode(serializeToolList(result));
+  return { bytes, sha256: sha256(bytes), origin: `${url} (tools/list)` };
+}
+
+/** Reads the current tools/list result and refuses it unless its sha256 is the pinned one. */
+export async function readPinnedTools(lock: McpToolsLock, options: SourceOptions = {}): Promise<FetchedDocument> {
+  return verifyPin(lock, await readUpstreamTools(lock, options), toolsSubject(lock.service));
+}
+
+export interface SyncedToolList {
+  service: McpServiceName;
+  sha256: string;
+  tools: number;
+  /** `specs/dist/<service>.mcp-tools.json`. */
+  file: string;
+}
+
+/** Verifies one service's tool list against its pin and writes it to `specs/dist/`. */
+export async function syncToolList(
+  service: McpServiceName,
+  options: SourceOptions & { root?: string } = {},
+): Promise<SyncedToolList> {
+  const paths = mcpToolsPaths(service, options.root);
+  const lock = await readToolsLock(paths.lock);
+  const pinned = await readPinnedTools(lock, options);
+  const list = parseToolList(pinned.bytes, pinned.origin);
+  await replaceFile(paths.final, pinned.bytes);
+  return { service, sha256: pinned.sha256, tools: list.tools.length, file: paths.final };
+}
+
+/** `specs:sync`'s part for tool servers: syncs those of `services` that have one and returns a summary table. */
+export async function syncToolLists(
+  services: readonly string[],
+  options: SourceOptions & { root?: string } = {},
+): Promise<string> {
+  const synced: SyncedToolList[] = [];
+  for (const service of services.filter(isMcpService)) synced.push(await syncToolList(service, options));
+  if (synced.length === 0) return '';
+  return `\nagent tool servers (tools/list):\n${table(
+    ['service', 'tools/list sha256', 'tools', 'file'],
+    synced.map((s) => [s.service, s.sha256, String(s.tools), join('specs', 'dist', `${s.service}.mcp-tools.json`)]),
+  )}`;
+}
+
+/** The synced tool list of `service`, checked once more against its pin (for generators and tests). */
+export async function readSyncedToolList(
+  service: McpServiceName,
+  root: string = DEFAULT_SPECS_ROOT,
+): Promise<{ lock: McpToolsLock; list: McpToolList; sha256: string; file: string }> {
+  const paths = mcpToolsPaths(service, root);
+  const lock = await readToolsLock(paths.lock);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(paths.final);
+  } catch (cause) {
+    throw new SpecSourceError(`${service}: ${paths.final} is missing; run pnpm specs:sync`, { cause });
+  }
+  const hash = sha256(bytes);
+  if (hash !== lock.sha256) {
+    throw new SpecSourceError(
+      `${service}: ${paths.final} (sha256 ${hash}) is not the pinned tools/list result (sha256 ${lock.sha256}); ` +
+        'run pnpm specs:sync',
+    );
+  }
+  return { lock, list: parseToolList(bytes, paths.final), sha256: hash, file: paths.final };
+}
+
+export interface ToolsPinUpdate {
+  service: McpServiceName;
+  previous: McpToolsLock;
+  next: McpToolsLock;
+  changed: boolean;
+}
+
+/** Reads the current tools/list result and pins it in `specs/<service>/mcp-tools.lock.json`. */
+export async function updateToolsPin(
+  service: McpServiceName,
+  options: SourceOptions & { root?: string; now?: Date } = {},
+): Promise<ToolsPinUpdate> {
+  const file = mcpToolsPaths(service, options.root).lock;
+  const previous = await readToolsLock(file);
+  const current = await readUpstreamTools(previous, options);
+  if (current.sha256 === previous.sha256) return { service, previous, next: previous, changed: false };
+  const list = parseToolList(current.bytes, current.origin);
+  const next: McpToolsLock = {
+    ...previous,
+    sha256: current.sha256,
+    fetchedAt: (options.now ?? new Date()).toISOString(),
+    tools: list.tools.length,
+  };
+  await writeLock(file, next);
+  return { service, previous, next, changed: true };
+}
