@@ -10,6 +10,7 @@ export default defineConfig({
           include: ['src/**/*.test.ts'],
           exclude: ['src/**/*.contract.test.ts'],
           testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

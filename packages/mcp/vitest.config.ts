@@ -6,5 +6,6 @@ export default defineConfig({
   resolve: {
     alias: [{ find: /^@agent-apis\/mcp$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }],
   },
-  test: { include: ['src/**/*.test.ts'] },
+  // Generous limits: on a loaded 2-core CI machine the first dynamic import of the zod schemas takes seconds.
+  test: { testTimeout: 30_000, hookTimeout: 30_000, include: ['src/**/*.test.ts'] },
 });

@@ -11,5 +11,6 @@ export default defineConfig({
       { find: /^@agent-apis\/store$/, replacement: fromHere('./src/index.ts') },
     ],
   },
-  test: { include: ['src/**/*.test.ts'] },
+  // Generous limits: on a loaded 2-core CI machine the first dynamic import of the zod schemas takes seconds.
+  test: { testTimeout: 30_000, hookTimeout: 30_000, include: ['src/**/*.test.ts'] },
 });

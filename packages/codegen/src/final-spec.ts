@@ -12,6 +12,8 @@ export interface FinalSpec {
   displayPath: string;
   /** sha256 of the source the document was built from (`info['x-agent-apis-source'].sha256`). */
   sourceSha256: string;
+  /** The document's text exactly as read, which `document` was parsed from. */
+  text: string;
   document: OpenApiDocument;
 }
 
@@ -51,6 +53,7 @@ export async function readFinalSpec(service: ServiceName, file: string = finalSp
     file,
     displayPath: relative(REPO_ROOT, file).split(sep).join('/'),
     sourceSha256: source.sha256,
+    text,
     document,
   };
 }

@@ -1,7 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { listOperations } from '@agent-apis/specs/src/openapi.ts';
 import { SERVICE_NAMES } from '@agent-apis/specs/src/services.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,5 +88,24 @@ describe.each(SERVICE_NAMES)('generate %s', (service) => {
     const again = await readTree(second);
     expect([...again.keys()]).toEqual([...tree.keys()]);
     for (const [file, text] of tree) expect(again.get(file) === text, file).toBe(true);
+  });
+});
+
+describe('generate and a final spec that changes while it runs', () => {
+  let dir: string;
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  // `specs:sync` may rewrite specs/dist while a generator runs. A named pipe hands its text to one reader only,
+  // so this finishes only if the generators work from the text generate() read and checked, not from the file.
+  it('reads the document once and generates from that text', { timeout: 30_000 }, async () => {
+    dir = await mkdtemp(join(tmpdir(), 'codegen-once-'));
+    const pipe = join(dir, 'trust.openapi.json');
+    await promisify(execFile)('mkfifo', [pipe]);
+    const spec = await readFinalSpec('trust');
+    const feeding = writeFile(pipe, spec.text);
+    const result = await generate({ service: 'trust', specFile: pipe, outDir: join(dir, 'gen') });
+    await feeding;
+    expect(result.operations).toBe(listOperations(spec.document).length);
+    expect(await readFile(join(dir, 'gen', 'README.md'), 'utf8')).toContain(spec.sourceSha256);
   });
 });

@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { REPO_ROOT, type ServiceName } from '@agent-apis/specs/src/services.ts';
 import { createClient as runHeyApi } from '@hey-api/openapi-ts';
 import { type OutputOptions, generate as runOrval } from 'orval';
@@ -76,7 +76,8 @@ async function generateSdk(spec: FinalSpec, dir: string): Promise<void> {
     throw cause instanceof Error ? cause : error;
   }
   // hey-api reports input errors (unreadable or unparsable document) and resolves to no output.
-  if (outputs.length === 0) throw new Error(`@hey-api/openapi-ts generated nothing from ${spec.file} (see above)`);
+  if (outputs.length === 0)
+    throw new Error(`@hey-api/openapi-ts generated nothing from ${spec.displayPath} (see above)`);
 }
 
 /**
@@ -158,9 +159,14 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 
   const staging = await mkdtemp(join(tmpdir(), `agent-apis-codegen-${service}-`));
   try {
-    await generateSdk(spec, staging);
-    await generateZodAndMsw(spec, staging);
-    let tree = addGenSuffix(await readTree(staging));
+    // The generators read a private copy of the text read above, not the shared file: `specs:sync` may rewrite
+    // that file while they run, and the banners must name the document the code was generated from.
+    const input: FinalSpec = { ...spec, file: join(staging, basename(spec.file)) };
+    await writeFile(input.file, spec.text);
+    const generated = join(staging, 'out');
+    await generateSdk(input, generated);
+    await generateZodAndMsw(input, generated);
+    let tree = addGenSuffix(await readTree(generated));
     checkSdkFunctions(textOf(tree, 'sdk/sdk.gen.ts'), operationIds);
 
     const mswFile = `msw/${service}.msw.gen.ts`;

@@ -19,4 +19,4 @@ export {
   RequestValidationError,
   UnprocessableEntityError,
 } from './errors.js';
-export { type ResponseIssue, ResponseValidationError } from './response-validation.js';
+export { type ResponseIssue, ResponseParseError, ResponseValidationError } from './response-validation.js';

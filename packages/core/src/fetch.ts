@@ -182,6 +182,9 @@ export function createFetch(options: CreateFetchOptions = {}): typeof fetch {
     let response: Response;
     try {
       response = await raceWithSignal(baseFetch(request), signal);
+      // A successful body is read here, inside the timeout: a body that stalls or breaks off mid-stream is a
+      // timeout or connection failure of this attempt (retried when idempotent), not a raw error later.
+      if (response.status < 400) response = await readBody(response, signal);
     } catch (error) {
       if (callerSignal.aborted) throw new APIUserAbortError(context);
       return { failure: timeoutController.signal.aborted ? 'timeout' : 'connection', cause: error };
@@ -243,6 +246,16 @@ export function createFetch(options: CreateFetchOptions = {}): typeof fetch {
     }
   };
   return options.cache ? options.cache.wrap(transport) : transport;
+}
+
+/** Statuses whose responses cannot carry a body. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/** The same response with its body read into memory (so it can no longer stall or break off). */
+async function readBody(response: Response, signal: AbortSignal): Promise<Response> {
+  if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
+  const bytes = await raceWithSignal(response.arrayBuffer(), signal);
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 function readNumberHeader(headers: Headers, name: string, minimum: number): number | undefined {

@@ -5,6 +5,7 @@
  */
 import { type OperationInfo, RequestValidationError } from './errors.js';
 import { type RequestOptions, requestOptionHeaders } from './fetch.js';
+import { ResponseParseError } from './response-validation.js';
 
 /** How the runtime checks one query parameter (the shape `operations.gen.ts` emits). */
 export interface QueryConstraint {
@@ -197,7 +198,13 @@ export function bindOperations<S extends Record<string, unknown>, Ops extends Re
       const { timeout, maxRetries, headers, ...rest } = options;
       validateOperationInput(id, shape, rest);
       const optionHeaders = requestOptionHeaders({ timeout, maxRetries, operation: { id, route } });
-      return call({ ...rest, client, headers: { ...toHeaderRecord(headers), ...optionHeaders } });
+      try {
+        return await call({ ...rest, client, headers: { ...toHeaderRecord(headers), ...optionHeaders } });
+      } catch (error) {
+        // The generated client parses JSON bodies itself; a body that does not parse surfaces as a SyntaxError.
+        if (error instanceof SyntaxError) throw new ResponseParseError(id, route);
+        throw error;
+      }
     };
   }
   return bound as BoundOperations<S, Extract<keyof Ops, string>>;

@@ -41,6 +41,20 @@ export class ResponseValidationError extends AgentApiError {
 }
 
 /**
+ * A successful response whose body claims to be JSON but does not parse (cut short, or not JSON at all). The
+ * parser's own message is left out on purpose: it quotes the start of the body, which may echo a credential.
+ */
+export class ResponseParseError extends AgentApiError {
+  override name = 'ResponseParseError';
+  readonly operation: string;
+
+  constructor(operation: string, route: string) {
+    super(`Response of ${operation} (${route}) is not valid JSON`);
+    this.operation = operation;
+  }
+}
+
+/**
  * A `validateResponse` hook for {@link createFetch}: `schemaFor(operationId)` returns the success-response
  * schema (or undefined to skip, e.g. for non-JSON bodies). It may be async so that schemas load lazily and stay
  * out of bundles that never validate.

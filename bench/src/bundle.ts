@@ -1,0 +1,159 @@
+/**
+ * Section 2, bundle size: what an application ships when it imports a client, bundled and minified by esbuild
+ * for the browser, then gzipped. Code split, so that the zod schemas the clients load with a dynamic `import()`
+ * (only when `validateResponses` is on) are counted apart: "initial" is the entry chunk and every chunk it
+ * imports statically, "lazy" the chunks only a dynamic import reaches.
+ */
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build, type Metafile } from 'esbuild';
+import { BENCH_DIR, REPO_ROOT, WORK_DIR } from './paths.ts';
+
+export interface BundleRow {
+  package: string;
+  import: string;
+  /** What the row shows: one operation or the whole public API, and through which path. */
+  measures: string;
+  initialMinBytes: number;
+  initialGzipBytes: number;
+  lazyGzipBytes: number;
+}
+
+interface BundleCase {
+  package: string;
+  measures: string;
+  /** The import line shown in the report. */
+  import: string;
+  /** The module bundled: it must use what it imports, or esbuild drops it. */
+  code: string;
+}
+
+/**
+ * The service packages do not re-export the generated SDK functions, so the lightest public path to one
+ * operation is the client class (which binds every operation). The "raw generated function" rows reach into
+ * `dist/` past the exports map, to show what one tree-shaken operation would weigh if it were exported.
+ */
+const CASES: BundleCase[] = [
+  {
+    package: '@agent-apis/directory',
+    measures: 'one operation (lightest public path: the client class)',
+    import: "import { DirectoryClient } from '@agent-apis/directory'; client.stats()",
+    code: "import { DirectoryClient } from '@agent-apis/directory';\nexport const stats = (baseUrl) => new DirectoryClient({ baseUrl }).stats();",
+  },
+  {
+    package: '@agent-apis/directory',
+    measures: 'whole client (every export)',
+    import: "import * as directory from '@agent-apis/directory'",
+    code: "import * as directory from '@agent-apis/directory';\nexport default directory;",
+  },
+  {
+    package: '@agent-apis/directory',
+    measures: 'raw generated getStats + its client, no core (not a public path)',
+    import: "import { getStats } from '<dist>/gen/sdk/sdk.gen.js'",
+    code: `import { getStats } from '${REPO_ROOT}/packages/directory/dist/gen/sdk/sdk.gen.js';\nimport { createClient, createConfig } from '${REPO_ROOT}/packages/directory/dist/gen/sdk/client/index.gen.js';\nexport const stats = (baseUrl) => getStats({ client: createClient(createConfig({ baseUrl })) });`,
+  },
+  {
+    package: '@agent-apis/directory',
+    measures: 'raw generated getStats + core createFetch (what a per-operation export could weigh)',
+    import: "import { getStats } from '<dist>/gen/sdk/sdk.gen.js'; import { createFetch } from '@agent-apis/core'",
+    code: `import { getStats } from '${REPO_ROOT}/packages/directory/dist/gen/sdk/sdk.gen.js';\nimport { createClient, createConfig } from '${REPO_ROOT}/packages/directory/dist/gen/sdk/client/index.gen.js';\nimport { createFetch } from '@agent-apis/core';\nexport const stats = (baseUrl) => getStats({ client: createClient(createConfig({ baseUrl, fetch: createFetch(), throwOnError: true })) });`,
+  },
+  {
+    package: '@agent-apis/store',
+    measures: 'one operation (lightest public path: the client class)',
+    import: "import { StoreClient } from '@agent-apis/store'; client.api.listProducts()",
+    code: "import { StoreClient } from '@agent-apis/store';\nexport const list = (accessToken) => new StoreClient({ accessToken }).api.listProducts();",
+  },
+  {
+    package: '@agent-apis/store',
+    measures: 'whole client (every export)',
+    import: "import * as store from '@agent-apis/store'",
+    code: "import * as store from '@agent-apis/store';\nexport default store;",
+  },
+  {
+    package: '@agent-apis/trust',
+    measures: 'one operation (lightest public path: the client class)',
+    import: "import { TrustClient } from '@agent-apis/trust'; client.decide()",
+    code: "import { TrustClient } from '@agent-apis/trust';\nexport const decide = (apiKey, target) => new TrustClient({ apiKey }).decide(target);",
+  },
+  {
+    package: '@agent-apis/trust',
+    measures: 'whole client (every export)',
+    import: "import * as trust from '@agent-apis/trust'",
+    code: "import * as trust from '@agent-apis/trust';\nexport default trust;",
+  },
+  {
+    package: 'openapi-fetch',
+    measures: 'one operation (GET /api/stats; the types add no code)',
+    import: "import createClient from 'openapi-fetch'; client.GET('/api/stats')",
+    code: "import createClient from 'openapi-fetch';\nexport const stats = (baseUrl) => createClient({ baseUrl }).GET('/api/stats');",
+  },
+  {
+    package: 'openapi-fetch',
+    measures: 'whole client (every export)',
+    import: "import * as openapiFetch from 'openapi-fetch'",
+    code: "import * as openapiFetch from 'openapi-fetch';\nexport default openapiFetch;",
+  },
+];
+
+/** Output paths reachable from `from` through imports of the given kind only. */
+function staticClosure(metafile: Metafile, from: string): Set<string> {
+  const reached = new Set<string>();
+  const visit = (path: string) => {
+    if (reached.has(path)) return;
+    reached.add(path);
+    for (const imported of metafile.outputs[path]?.imports ?? []) {
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    }
+  };
+  visit(from);
+  return reached;
+}
+
+async function measureCase(bundleCase: BundleCase): Promise<BundleRow> {
+  const result = await build({
+    stdin: { contents: bundleCase.code, resolveDir: BENCH_DIR, sourcefile: 'entry.js', loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    splitting: true,
+    absWorkingDir: BENCH_DIR,
+    outdir: join(WORK_DIR, 'bundle'),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const { metafile } = result;
+  const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]?.entryPoint !== undefined);
+  if (!entry) throw new Error(`${bundleCase.import}: esbuild produced no entry chunk`);
+  const initial = staticClosure(metafile, entry);
+  let initialMinBytes = 0;
+  let initialGzipBytes = 0;
+  let lazyGzipBytes = 0;
+  for (const file of result.outputFiles) {
+    if (!file.path.endsWith('.js')) continue;
+    const gzipped = gzipSync(file.contents, { level: 9 }).length;
+    if (initial.has(relative(BENCH_DIR, file.path))) {
+      initialMinBytes += file.contents.length;
+      initialGzipBytes += gzipped;
+    } else {
+      lazyGzipBytes += gzipped;
+    }
+  }
+  return {
+    package: bundleCase.package,
+    import: bundleCase.import,
+    measures: bundleCase.measures,
+    initialMinBytes,
+    initialGzipBytes,
+    lazyGzipBytes,
+  };
+}
+
+export async function measureBundles(): Promise<BundleRow[]> {
+  const rows: BundleRow[] = [];
+  for (const bundleCase of CASES) rows.push(await measureCase(bundleCase));
+  return rows;
+}

@@ -1,0 +1,162 @@
+/**
+ * `pnpm bench`: runs every section (or those named on the command line: overhead, bundle, build, contract,
+ * rate-limit, trust-guard), prints a table per section and the targets, and writes `bench/results.json` (a
+ * partial run writes `bench/.work/results-partial.json` instead).
+ * Needs the packages built (`pnpm build`); the build section rebuilds in a scratch copy.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { measureBuilds } from './build.ts';
+import { measureBundles } from './bundle.ts';
+import { measureContractSuite } from './contract.ts';
+import { mib, round } from './measure.ts';
+import { generateOpenapiFetchTypes } from './openapi-fetch-types.ts';
+import { measureOverhead, OVERHEAD_SETTINGS } from './overhead.ts';
+import { BENCH_DIR, WORK_DIR } from './paths.ts';
+import { measureRateLimit } from './rate-limit.ts';
+import { table } from './report.ts';
+import { evaluateTargets, type SectionResults } from './targets.ts';
+import { measureTrustGuard } from './trust-guard.ts';
+
+const SECTIONS = ['overhead', 'bundle', 'build', 'contract', 'rate-limit', 'trust-guard'] as const;
+type Section = (typeof SECTIONS)[number];
+
+async function runSection(section: Section, results: SectionResults): Promise<void> {
+  switch (section) {
+    case 'overhead': {
+      const { requests, runs, concurrency } = OVERHEAD_SETTINGS;
+      console.log(`${requests} requests per run, median of ${runs} runs; concurrent mode: ${concurrency} in flight`);
+      // The openapi-fetch peer is typed from the current final spec.
+      await generateOpenapiFetchTypes();
+      results.overhead = await measureOverhead();
+      console.log(
+        table(results.overhead, {
+          group: 'service',
+          variant: 'through',
+          mode: 'mode',
+          perRequestUs: 'µs / request',
+          ratioToRaw: 'ratio to fetch',
+        }),
+      );
+      return;
+    }
+    case 'bundle':
+      results.bundle = await measureBundles();
+      console.log(
+        table(results.bundle, {
+          package: 'package',
+          measures: 'measures',
+          initialMinBytes: 'min B',
+          initialGzipBytes: 'min+gzip B',
+          lazyGzipBytes: 'lazy gzip B',
+        }),
+      );
+      return;
+    case 'build':
+      results.build = await measureBuilds();
+      console.log(
+        table(results.build, {
+          build: 'build',
+          seconds: 's',
+          ratioToCold: 'ratio to cold',
+          tasks: 'tasks',
+          cached: 'cached',
+          ok: 'ok',
+        }),
+      );
+      for (const row of results.build) if (row.failure) console.log(`\n${row.build} failed:\n${row.failure}`);
+      return;
+    case 'contract':
+      results.contract = await measureContractSuite();
+      console.log(table(results.contract.rows, { run: 'run', seconds: 's', peakMiB: 'peak MiB', detail: 'detail' }));
+      console.log(`suite / floor: time ${results.contract.timeRatio}, peak memory ${results.contract.memoryRatio}`);
+      return;
+    case 'rate-limit':
+      results.rateLimit = await measureRateLimit();
+      console.log(
+        table([results.rateLimit], {
+          calls: 'calls',
+          succeeded: 'ok',
+          seconds: 's',
+          achievedPerSecond: 'req/s',
+          shareOfLimit: 'share of 20/s',
+          busiestSecond: 'busiest second',
+          tooManyRequests: '429s',
+        }),
+      );
+      return;
+    case 'trust-guard': {
+      results.trustGuard = await measureTrustGuard();
+      console.log(
+        table(results.trustGuard.overhead, {
+          sites: 'sites served by',
+          plainFetchUs: 'plain µs',
+          guardedFetchUs: 'guarded µs',
+          ratio: 'ratio',
+        }),
+      );
+      const { guardedFetches, domains, decideCalls, maxDecideCallsPerDomain } = results.trustGuard;
+      console.log(
+        `${guardedFetches} guarded fetches over ${domains} domains: ${decideCalls} decide calls (at most ${maxDecideCallsPerDomain} per domain)`,
+      );
+      return;
+    }
+  }
+}
+
+function machine() {
+  return {
+    nproc: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: round(totalmem() / 1024 ** 3, 1),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+async function main(requested: string[]): Promise<void> {
+  const unknown = requested.filter((name) => !SECTIONS.includes(name as Section));
+  if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
+  const sections = requested.length > 0 ? (requested as Section[]) : [...SECTIONS];
+  const results: SectionResults = {};
+  const timings: Record<string, { seconds: number; loadBefore: number[]; error?: string }> = {};
+  const started = performance.now();
+  console.log(`machine: ${JSON.stringify(machine())}`);
+  for (const section of sections) {
+    console.log(`\n== ${section}`);
+    const loadBefore = loadavg().map((load) => round(load, 2));
+    const sectionStarted = performance.now();
+    try {
+      await runSection(section, results);
+      timings[section] = { seconds: round((performance.now() - sectionStarted) / 1_000, 1), loadBefore };
+    } catch (error) {
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      console.log(`${section} failed: ${message}`);
+      timings[section] = {
+        seconds: round((performance.now() - sectionStarted) / 1_000, 1),
+        loadBefore,
+        error: message,
+      };
+    }
+  }
+  const targets = evaluateTargets(results);
+  console.log(`\n== targets\n${table(targets, { target: 'target', measured: 'measured', met: 'met' })}`);
+  const report = {
+    command: `pnpm bench${requested.length > 0 ? ` ${requested.join(' ')}` : ''}`,
+    finishedAt: new Date().toISOString(),
+    totalSeconds: round((performance.now() - started) / 1_000, 1),
+    machine: machine(),
+    peakRssOfThisProcessMiB: mib(process.resourceUsage().maxRSS * 1024),
+    sections: timings,
+    results,
+    targets,
+  };
+  // Only a full run replaces the published results; a partial one goes to the scratch folder.
+  const file = requested.length > 0 ? join(WORK_DIR, 'results-partial.json') : join(BENCH_DIR, 'results.json');
+  await mkdir(WORK_DIR, { recursive: true });
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwrote ${file} (${report.totalSeconds} s)`);
+}
+
+await main(process.argv.slice(2));

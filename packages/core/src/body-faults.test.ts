@@ -1,0 +1,76 @@
+import { describe, expect, it, vi } from 'vitest';
+import { APIConnectionError, APIConnectionTimeoutError } from './errors.js';
+import { createFetch } from './fetch.js';
+import { bindOperations } from './operations.js';
+import { ResponseParseError } from './response-validation.js';
+
+/** A 200 whose body sends `first` and then never finishes. */
+function stallingResponse(first: string): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(first));
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'application/json' } });
+}
+
+/** A 200 whose body sends `first` and then breaks off. */
+function brokenResponse(first: string): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(first));
+      controller.error(new TypeError('terminated'));
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'application/json' } });
+}
+
+const noWait = async () => {};
+
+describe('response bodies read inside the attempt', () => {
+  it('times out a body that stalls, and retries the read', async () => {
+    const fetch = vi.fn(async () => stallingResponse('{"total":'));
+    const transport = createFetch({ fetch, timeout: 50, maxRetries: 1, sleep: noWait });
+    await expect(transport('https://api.test/stats')).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('turns a body that breaks off into a connection error after retrying, and recovers when a retry succeeds', async () => {
+    const fetch = vi
+      .fn()
+      .mockImplementationOnce(async () => brokenResponse('{"to'))
+      .mockImplementationOnce(async () => Response.json({ total: 3 }));
+    const transport = createFetch({ fetch, maxRetries: 1, sleep: noWait });
+    const response = await transport('https://api.test/stats');
+    expect(await response.json()).toEqual({ total: 3 });
+
+    const alwaysBroken = createFetch({ fetch: async () => brokenResponse('{"to'), maxRetries: 1, sleep: noWait });
+    await expect(alwaysBroken('https://api.test/stats')).rejects.toBeInstanceOf(APIConnectionError);
+  });
+
+  it('never retries a POST whose body broke off', async () => {
+    const fetch = vi.fn(async () => brokenResponse('{"de'));
+    const transport = createFetch({ fetch, maxRetries: 3, sleep: noWait });
+    await expect(transport('https://api.test/decide', { method: 'POST', body: '{}' })).rejects.toBeInstanceOf(
+      APIConnectionError,
+    );
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('bound operations', () => {
+  it('turn a body that is not valid JSON into ResponseParseError without quoting the body', async () => {
+    const sdk = {
+      getStats: async () => JSON.parse('{"secret":"sk_ent0_canary'),
+    };
+    const api = bindOperations(
+      sdk,
+      { getStats: { method: 'GET', path: '/api/stats', pathParams: [], query: {}, bodyRequired: false } },
+      {},
+    );
+    const error = await api.getStats().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseParseError);
+    expect(String(error)).toBe('ResponseParseError: Response of getStats (GET /api/stats) is not valid JSON');
+    expect(JSON.stringify(error)).not.toContain('sk_ent0');
+  });
+});
