@@ -255,7 +255,8 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 async function readBody(response: Response, signal: AbortSignal): Promise<Response> {
   if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
   const bytes = await raceWithSignal(response.arrayBuffer(), signal);
-  return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const headers = new Headers([...response.headers]);
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
 }
 
 function readNumberHeader(headers: Headers, name: string, minimum: number): number | undefined {
