@@ -1,4 +1,6 @@
-/** Helpers for the service packages' tests of their generated code (`src/generated.test.ts`). */
+/** Helpers shared by the packages' tests: of their generated code and of the examples their READMEs embed. */
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { listOperations } from '@agent-apis/specs/src/openapi.ts';
 import type { ServiceName } from '@agent-apis/specs/src/services.ts';
 import { expect, type Mock, vi } from 'vitest';
@@ -19,6 +21,21 @@ export function exportedFunctionNames(module: Record<string, unknown>): string[]
     .sort();
 }
 
+/**
+ * Checks that the generated SDK exports one function per operation of the service's final spec, and that the
+ * operations table lists exactly those operations. Returns the operationIds, sorted.
+ */
+export async function expectOneSdkFunctionPerOperation(
+  service: ServiceName,
+  sdk: Record<string, unknown>,
+  operations: Record<string, unknown>,
+): Promise<string[]> {
+  const operationIds = await finalSpecOperationIds(service);
+  expect(exportedFunctionNames(sdk)).toEqual(operationIds);
+  expect(Object.keys(operations).sort()).toEqual(operationIds);
+  return operationIds;
+}
+
 /** A `fetch` stand-in that answers every request with `body` as JSON. */
 export function jsonFetch(body: unknown, status = 200): Mock<typeof fetch> {
   return vi.fn<typeof fetch>(async () => Response.json(body, { status }));
@@ -30,4 +47,40 @@ export function onlyRequest(fetchMock: Mock<typeof fetch>): Request {
   const [input] = fetchMock.mock.calls[0] ?? [];
   expect(input).toBeInstanceOf(Request);
   return input as Request;
+}
+
+/** A README block `<!-- example: name -->` fenced as ts, closed by `<!-- /example -->`: its name and code. */
+const EXAMPLE_BLOCK = /<!-- example: ([\w-]+) -->\n```ts\n([\s\S]*?)```\n<!-- \/example -->/g;
+
+/** Names of the files in `examples/` of the package at `packageRoot` (without `.ts`), sorted. */
+export async function exampleNames(packageRoot: URL): Promise<string[]> {
+  const files = await readdir(new URL('examples/', packageRoot));
+  return files
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => file.slice(0, -'.ts'.length))
+    .sort();
+}
+
+/** Checks that the package's README embeds every file of `examples/` exactly once, verbatim, and no other example. */
+export async function expectReadmeToEmbedEveryExample(packageRoot: URL): Promise<void> {
+  const readme = await readFile(new URL('README.md', packageRoot), 'utf8');
+  const blocks = [...readme.matchAll(EXAMPLE_BLOCK)].map(([, name = '', code]) => ({ name, code }));
+  expect(blocks.map(({ name }) => name).sort()).toEqual(await exampleNames(packageRoot));
+  for (const { name, code } of blocks) {
+    expect(code, `README block "${name}"`).toBe(await readFile(new URL(`examples/${name}.ts`, packageRoot), 'utf8'));
+  }
+}
+
+/** Runs `examples/<name>.ts` of the package at `packageRoot` and returns the lines it printed with `console.log`. */
+export async function runExample(packageRoot: URL, name: string): Promise<string[]> {
+  const printed: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
+    printed.push(parts.join(' '));
+  });
+  try {
+    await import(fileURLToPath(new URL(`examples/${name}.ts`, packageRoot)));
+  } finally {
+    log.mockRestore();
+  }
+  return printed;
 }

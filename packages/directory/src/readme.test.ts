@@ -2,7 +2,7 @@
  * The README's code is the files in `examples/`: this checks that every fenced example equals its file, and runs
  * each file against the package's own MSW handlers, checking what it prints.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { exampleNames, expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/codegen/testing';
 import { faker } from '@faker-js/faker';
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
@@ -21,39 +21,10 @@ import type { CategoryCounts, PluginListItem, SkillListItem, Stats } from './ind
 import { githubSearchResult, listPageOf, mcpServerEntry } from './test-support.js';
 
 const packageRoot = new URL('../', import.meta.url);
-const EXAMPLE_BLOCK = /<!-- example: ([\w-]+) -->\n```ts\n([\s\S]*?)```\n<!-- \/example -->/g;
-
-async function exampleNames(): Promise<string[]> {
-  const files = await readdir(new URL('examples/', packageRoot));
-  return files
-    .filter((file) => file.endsWith('.ts'))
-    .map((file) => file.slice(0, -'.ts'.length))
-    .sort();
-}
-
-/** Runs `examples/<name>.ts` and returns what it printed. */
-async function runExample(name: string): Promise<string[]> {
-  const printed: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
-    printed.push(parts.join(' '));
-  });
-  try {
-    await import(`../examples/${name}.ts`);
-  } finally {
-    log.mockRestore();
-  }
-  return printed;
-}
 
 describe('README', () => {
   it('embeds every example file verbatim, each exactly once', async () => {
-    const readme = await readFile(new URL('README.md', packageRoot), 'utf8');
-    const blocks = [...readme.matchAll(EXAMPLE_BLOCK)].map(([, name, code]) => ({ name: name ?? '', code }));
-
-    expect(blocks.map((block) => block.name).sort()).toEqual(await exampleNames());
-    for (const { name, code } of blocks) {
-      expect(code, `README block "${name}"`).toBe(await readFile(new URL(`examples/${name}.ts`, packageRoot), 'utf8'));
-    }
+    await expectReadmeToEmbedEveryExample(packageRoot);
   });
 });
 
@@ -185,7 +156,7 @@ describe('README examples, run against the ./msw handlers', () => {
 
   it.each(Object.entries(expectations))('%s does what the README says', async (name, expected) => {
     server.use(...(expected.handlers ?? []));
-    expect(await runExample(name)).toEqual(expected.prints);
+    expect(await runExample(packageRoot, name)).toEqual(expected.prints);
     if (expected.requests) expect(requested).toEqual(expected.requests);
   });
 });
@@ -193,10 +164,10 @@ describe('README examples, run against the ./msw handlers', () => {
 describe('README testing example', () => {
   it('runs with its own MSW server', async () => {
     vi.stubEnv('DIRECTORY_BASE_URL', undefined);
-    expect(await runExample('testing')).toEqual(['PDF tools from community']);
+    expect(await runExample(packageRoot, 'testing')).toEqual(['PDF tools from community']);
   });
 
   it('every example file is run by this suite', async () => {
-    expect(await exampleNames()).toEqual([...Object.keys(expectations), 'testing'].sort());
+    expect(await exampleNames(packageRoot)).toEqual([...Object.keys(expectations), 'testing'].sort());
   });
 });

@@ -3,45 +3,17 @@
  * each file against a fake tool server serving the pinned tools (through a stubbed global `fetch`), checking what
  * it prints.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { exampleNames, expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/codegen/testing';
 import { readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANARY, fakeToolServer, textResult } from './test-support.js';
 
 const packageRoot = new URL('../', import.meta.url);
-const EXAMPLE_BLOCK = /<!-- example: ([\w-]+) -->\n```ts\n([\s\S]*?)```\n<!-- \/example -->/g;
-
-async function exampleNames(): Promise<string[]> {
-  const files = await readdir(new URL('examples/', packageRoot));
-  return files
-    .filter((file) => file.endsWith('.ts'))
-    .map((file) => file.slice(0, -'.ts'.length))
-    .sort();
-}
-
-/** Runs `examples/<name>.ts` and returns what it printed. */
-async function runExample(name: string): Promise<string[]> {
-  const printed: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
-    printed.push(parts.join(' '));
-  });
-  try {
-    await import(`../examples/${name}.ts`);
-  } finally {
-    log.mockRestore();
-  }
-  return printed;
-}
 
 describe('README', () => {
   it('embeds every example file verbatim, each exactly once', async () => {
-    const readme = await readFile(new URL('README.md', packageRoot), 'utf8');
-    const blocks = [...readme.matchAll(EXAMPLE_BLOCK)].map(([, name, code]) => ({ name: name ?? '', code }));
-    expect(blocks.map((block) => block.name).sort()).toEqual(await exampleNames());
-    for (const { name, code } of blocks) {
-      expect(code, `README block "${name}"`).toBe(await readFile(new URL(`examples/${name}.ts`, packageRoot), 'utf8'));
-    }
+    await expectReadmeToEmbedEveryExample(packageRoot);
   });
 });
 
@@ -100,12 +72,12 @@ describe('README examples, run against a fake tool server', () => {
   });
 
   it('covers every example', async () => {
-    expect(Object.keys(expectations).sort()).toEqual(await exampleNames());
+    expect(Object.keys(expectations).sort()).toEqual(await exampleNames(packageRoot));
   });
 
   for (const [name, expected] of Object.entries(expectations)) {
     it(`${name} prints what the README says`, async () => {
-      expect(await runExample(name)).toEqual(expected.prints);
+      expect(await runExample(packageRoot, name)).toEqual(expected.prints);
       if (expected.sent) expect(server.methods().filter((m) => m.startsWith('tools/call'))).toEqual(expected.sent);
     });
   }

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/codegen/testing';
 import { resetSharedRateLimiters } from '@agent-apis/core';
 import { faker } from '@faker-js/faker';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   getCountCustomersMockHandler,
   getCountProductsMockHandler,
@@ -17,32 +18,12 @@ import {
 } from './gen/msw.gen.js';
 import { CANARY } from './test-support.js';
 
-const examplesDir = new URL('../examples/', import.meta.url);
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-
-/** The README's embedded examples, by name. */
-function embeddedExamples(): Map<string, string> {
-  const embedded = new Map<string, string>();
-  for (const match of readme.matchAll(/<!-- example: ([\w-]+) -->\n```ts\n([\s\S]*?)```\n<!-- \/example -->/g)) {
-    const [, name = '', code = ''] = match;
-    expect(embedded.has(name), `example ${name} is embedded twice`).toBe(false);
-    embedded.set(name, code);
-  }
-  return embedded;
-}
-
-const exampleNames = readdirSync(examplesDir)
-  .filter((file) => file.endsWith('.ts'))
-  .map((file) => file.slice(0, -'.ts'.length))
-  .sort();
+const packageRoot = new URL('../', import.meta.url);
+const readme = readFileSync(new URL('README.md', packageRoot), 'utf8');
 
 describe('README', () => {
-  it('embeds every example file verbatim, and nothing else as an example', () => {
-    const embedded = embeddedExamples();
-    expect([...embedded.keys()].sort()).toEqual(exampleNames);
-    for (const name of exampleNames) {
-      expect(embedded.get(name), name).toBe(readFileSync(new URL(`${name}.ts`, examplesDir), 'utf8'));
-    }
+  it('embeds every example file verbatim, and nothing else as an example', async () => {
+    await expectReadmeToEmbedEveryExample(packageRoot);
   });
 
   it('keeps its sections in the agreed order', () => {
@@ -63,25 +44,15 @@ describe('README', () => {
   });
 });
 
-let log: MockInstance<typeof console.log>;
-
-/** Runs an example module and returns what it printed. */
-async function run(name: string): Promise<string[]> {
-  await import(`../examples/${name}.ts`);
-  return log.mock.calls.map((args) => args.join(' '));
-}
-
 beforeEach(() => {
   resetSharedRateLimiters();
   vi.stubEnv('STORE_LOGIN', CANARY.login);
   vi.stubEnv('STORE_AUTH_TOKEN', CANARY.authToken);
   vi.stubEnv('STORE_ACCESS_TOKEN', '');
   vi.stubEnv('STORE_BASE_URL', '');
-  log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
 });
 afterEach(() => {
   vi.unstubAllEnvs();
-  log.mockRestore();
 });
 
 describe('README examples, against the ./msw handlers', () => {
@@ -105,7 +76,7 @@ describe('README examples, against the ./msw handlers', () => {
       getGetProductMockHandler({ product: { id: 42, name: 'Mug' } }),
       getListOrdersMockHandler([{ order: { id: 1001, total: 25, currency: 'CLP' } }]),
     );
-    expect(await run('quick-start')).toEqual(['Product 42 is Mug', 'Paid order 1001: 25 CLP']);
+    expect(await runExample(packageRoot, 'quick-start')).toEqual(['Product 42 is Mug', 'Paid order 1001: 25 CLP']);
     expect(requests.map((request) => new URL(request.url).search)).toEqual([
       '',
       '?status_filters[]=paid&limit=50&page=1',
@@ -114,21 +85,21 @@ describe('README examples, against the ./msw handlers', () => {
   });
 
   it('authentication: one client per scheme', async () => {
-    expect(await run('authentication')).toEqual(['basic bearer']);
+    expect(await runExample(packageRoot, 'authentication')).toEqual(['basic bearer']);
   });
 
   it('errors: catches NotFoundError', async () => {
     server.use(
       http.get('*/products/:id.json', () => HttpResponse.json({ message: 'Product not found' }, { status: 404 })),
     );
-    expect(await run('errors')).toEqual([
+    expect(await runExample(packageRoot, 'errors')).toEqual([
       'No such product: 404 Not Found on getProduct (GET /products/{id}.json): Product not found',
     ]);
   });
 
   it('retries-timeouts: per-client and per-call settings', async () => {
     server.use(getGetStoreInfoMockHandler({ name: 'Demo Store', currency: 'CLP' }));
-    expect(await run('retries-timeouts')).toEqual(['Demo Store sells in CLP']);
+    expect(await runExample(packageRoot, 'retries-timeouts')).toEqual(['Demo Store sells in CLP']);
   });
 
   it('pagination: products, customers and product reviews', async () => {
@@ -141,7 +112,12 @@ describe('README examples, against the ./msw handlers', () => {
       getListCustomersMockHandler([{ customer: { id: 5 } }, { customer: { id: 6 } }]),
       getListProductReviewsMockHandler([{}]),
     );
-    expect(await run('pagination')).toEqual(['1 Mug', '2 Cup', '2 customers', '1 reviews of product 42']);
+    expect(await runExample(packageRoot, 'pagination')).toEqual([
+      '1 Mug',
+      '2 Cup',
+      '2 customers',
+      '1 reviews of product 42',
+    ]);
     expect(requests.map((request) => new URL(request.url).pathname + new URL(request.url).search)).toEqual([
       '/v1/products.json?limit=100&page=1',
       '/v1/customers.json?limit=50&page=1',
@@ -151,17 +127,17 @@ describe('README examples, against the ./msw handlers', () => {
 
   it('rate-limit: configured and shared budgets', async () => {
     server.use(getCountProductsMockHandler({ count: 12 }), getCountCustomersMockHandler({ count: 3 }));
-    expect(await run('rate-limit')).toEqual(['12 products, 3 customers']);
+    expect(await runExample(packageRoot, 'rate-limit')).toEqual(['12 products, 3 customers']);
   });
 
   it('response-validation: reports where a response breaks the schema', async () => {
     server.use(http.get('*/products/:id.json', () => HttpResponse.json({ product: { id: 'forty-two' } })));
-    expect(await run('response-validation')).toEqual(['Unexpected response: product.id']);
+    expect(await runExample(packageRoot, 'response-validation')).toEqual(['Unexpected response: product.id']);
   });
 });
 
 describe('README testing example', () => {
   it('testing: runs its own MSW server with a fixed answer', async () => {
-    expect(await run('testing')).toEqual(['Product 42 is Mug']);
+    expect(await runExample(packageRoot, 'testing')).toEqual(['Product 42 is Mug']);
   });
 });

@@ -2,7 +2,7 @@
  * The README's code blocks are the files in `examples/`. This checks that each block equals its file, and runs
  * every example against the package's own MSW handlers, checking what it sends and prints.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { expectReadmeToEmbedEveryExample, runExample as runExampleFile } from '@agent-apis/codegen/testing';
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,28 +11,16 @@ import type { AppliedInteraction, DecideRequest } from './gen/sdk/types.gen.js';
 import { CANARY_KEY, type DecisionFixture, decisionResult } from './test/fixtures.js';
 
 const packageRoot = new URL('../', import.meta.url);
-const EXAMPLE_BLOCK = /<!-- example: ([\w-]+) -->\n```ts\n([\s\S]*?)```\n<!-- \/example -->/g;
-
-async function exampleFiles(): Promise<string[]> {
-  const files = await readdir(new URL('examples/', packageRoot));
-  return files.filter((file) => file.endsWith('.ts')).map((file) => file.slice(0, -'.ts'.length));
-}
 
 /** Runs `examples/<name>.ts` with `handlers` answering its requests; returns the lines it printed. */
 async function runExample(name: string, handlers: HttpHandler[] = []): Promise<string[]> {
   const server = handlers.length > 0 ? setupServer(...handlers) : undefined;
   server?.listen({ onUnhandledFrame: 'error' });
-  const printed: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
-    printed.push(parts.join(' '));
-  });
   try {
-    await import(`../examples/${name}.ts`);
+    return await runExampleFile(packageRoot, name);
   } finally {
-    log.mockRestore();
     server?.close();
   }
-  return printed;
 }
 
 /** The generated decide handler, answering with a decision that echoes the request; `received` collects requests. */
@@ -60,12 +48,7 @@ afterEach(() => {
 
 describe('README', () => {
   it('embeds every example file verbatim, each once', async () => {
-    const readme = await readFile(new URL('README.md', packageRoot), 'utf8');
-    const blocks = [...readme.matchAll(EXAMPLE_BLOCK)].map(([, name = '', code]) => ({ name, code }));
-    expect(blocks.map(({ name }) => name).sort()).toEqual((await exampleFiles()).sort());
-    for (const { name, code } of blocks) {
-      expect(code, `README block "${name}"`).toBe(await readFile(new URL(`examples/${name}.ts`, packageRoot), 'utf8'));
-    }
+    await expectReadmeToEmbedEveryExample(packageRoot);
   });
 });
 
