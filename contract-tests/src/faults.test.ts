@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import {
-  AgentApiError,
   APIConnectionError,
   APIConnectionTimeoutError,
   InternalServerError,
@@ -35,12 +34,6 @@ import {
 /** Per-attempt timeout: short enough to keep the file fast, long enough for loopback answers on a busy machine. */
 const TIMEOUT_MS = 1_000;
 
-/** Defects of the clients, reported to the lead; each skipped case names one. */
-const DEFECT = {
-  wrongContentType:
-    'defect (all three packages): a 200 text/html answer is not refused; directory/store resolve with the HTML string, trust throws a raw TypeError',
-} as const;
-
 const RETRY_NOW = { 'retry-after': '0' };
 const FAULT = {
   tooManyRequests: { kind: 'status', status: 429, headers: RETRY_NOW },
@@ -65,12 +58,6 @@ async function withServer(options: FaultServerOptions, test: (server: FaultServe
   } finally {
     await server.close();
   }
-}
-
-/** `it`, or `it.skip` with the defect in the title when the case is known to fail. */
-function itUnless(defect: string | undefined, title: string, test: () => Promise<void>): void {
-  if (defect) it.skip(`${title} — skipped: ${defect}`, test);
-  else it(title, test);
 }
 
 interface ReadUnderTest {
@@ -112,7 +99,6 @@ interface FaultCase {
   fault: Fault;
   /** The error class of a read whose every attempt meets this fault. */
   error: ErrorClass;
-  defect?: string;
 }
 
 /** Faults a read must ride out by retrying. */
@@ -128,39 +114,36 @@ const RETRYABLE: FaultCase[] = [
 /** Answers that are no use, which must fail with a typed error rather than leak a raw one or pass as data. */
 const UNUSABLE: FaultCase[] = [
   { fault: FAULT.malformedJson, error: ResponseParseError },
-  { fault: FAULT.wrongContentType, error: AgentApiError, defect: DEFECT.wrongContentType },
+  { fault: FAULT.wrongContentType, error: ResponseParseError },
 ];
 
 describe.concurrent.each(READS)('reads under faults: $name', (target) => {
   const respond = (): Answer => ({ body: target.answer });
 
-  for (const { fault, defect } of RETRYABLE) {
-    itUnless(defect, `one ${describeFault(fault)}, then an answer: succeeds with one retry`, () =>
+  for (const { fault } of RETRYABLE) {
+    it(`one ${describeFault(fault)}, then an answer: succeeds with one retry`, () =>
       withServer({ respond, fault: faultsFirst(fault) }, async (server) => {
         await expect(target.read(server.url, { maxRetries: 1 })).resolves.toEqual(target.answer);
         expect(server.count(target.method, target.path)).toBe(2);
-      }),
-    );
+      }));
   }
 
-  for (const { fault, error, defect } of RETRYABLE) {
-    itUnless(defect, `${describeFault(fault)} on every attempt: ${error.name} after the retry budget`, () =>
+  for (const { fault, error } of RETRYABLE) {
+    it(`${describeFault(fault)} on every attempt: ${error.name} after the retry budget`, () =>
       withServer({ respond, fault: () => fault }, async (server) => {
         const failure = await target.read(server.url, { maxRetries: 1 }).catch((caught: unknown) => caught);
         expect(failure).toBeInstanceOf(error);
         if (error === APIConnectionError) expect(failure).not.toBeInstanceOf(APIConnectionTimeoutError);
         if (failure instanceof RateLimitError) expect(failure.retryAfterMs).toBe(0);
         expect(server.count(target.method, target.path)).toBe(2);
-      }),
-    );
+      }));
   }
 
-  for (const { fault, error, defect } of UNUSABLE) {
-    itUnless(defect, `${describeFault(fault)}: rejects with ${error.name}`, () =>
+  for (const { fault, error } of UNUSABLE) {
+    it(`${describeFault(fault)}: rejects with ${error.name}`, () =>
       withServer({ respond, fault: () => fault }, async (server) => {
         await expect(target.read(server.url, { maxRetries: 1 })).rejects.toBeInstanceOf(error);
-      }),
-    );
+      }));
   }
 });
 
@@ -275,12 +258,11 @@ describe.concurrent('a POST is never sent twice', () => {
           expect(server.count('POST', write.path)).toBe(1);
         }));
     }
-    itUnless(undefined, `${write.name} meeting stall-body: fails once, sent exactly once`, () =>
+    it(`${write.name} meeting stall-body: fails once, sent exactly once`, () =>
       withServer({ respond: () => ({ body: {} }), fault: () => FAULT.stallBody }, async (server) => {
         await expect(write.send(server.url)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
         expect(server.count('POST', write.path)).toBe(1);
-      }),
-    );
+      }));
   }
 });
 

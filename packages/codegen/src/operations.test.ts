@@ -55,9 +55,29 @@ describe('describeOperations', () => {
         hasBody: true,
         bodyRequired: true,
         successStatus: 201,
+        successJson: false,
         errorStatuses: [404, 500],
         security: [['basic']],
       },
+    });
+  });
+
+  it('marks operations whose success response is JSON, so a text answer can be refused', () => {
+    const content = (...types: string[]) => ({ 200: { content: Object.fromEntries(types.map((t) => [t, {}])) } });
+    const document = documentWith({
+      '/json': { get: { operationId: 'json', responses: content('application/json') } },
+      '/problem': { get: { operationId: 'problem', responses: content('application/problem+json') } },
+      '/text': { get: { operationId: 'text', responses: content('text/plain') } },
+      '/either': { get: { operationId: 'either', responses: content('application/json', 'text/csv') } },
+      '/empty': { get: { operationId: 'empty', responses: { 204: {} } } },
+    });
+    const table = describeOperations(document);
+    expect(Object.fromEntries(Object.entries(table).map(([id, row]) => [id, row.successJson]))).toEqual({
+      json: true,
+      problem: true,
+      text: false,
+      either: false,
+      empty: false,
     });
   });
 

@@ -32,6 +32,8 @@ export interface OperationDescriptor {
   bodyRequired: boolean;
   /** The lowest 2xx status the operation declares. */
   successStatus: number;
+  /** Whether that success response is JSON (so a text answer is a broken response, not data). */
+  successJson: boolean;
   /** Declared 4xx/5xx statuses, ascending (ranges such as `4XX` and `default` are left out). */
   errorStatuses: number[];
   /**
@@ -80,6 +82,19 @@ function securityAlternatives(document: OpenApiDocument, operation: Operation): 
   return requirements.map((requirement) => Object.keys(requirement).sort());
 }
 
+/** Whether the operation's `status` response declares only JSON content (`application/json`, `*+json`). */
+function isJsonResponse(document: OpenApiDocument, operation: Operation, status: number): boolean {
+  const responses = (operation.responses ?? {}) as Record<string, unknown>;
+  const raw = responses[String(status)];
+  if (!raw) return false;
+  const response = resolveRef<{ content?: Record<string, unknown> }>(
+    document,
+    raw as { content?: Record<string, unknown> },
+  );
+  const types = Object.keys(response.content ?? {});
+  return types.length > 0 && types.every((type) => /^application\/([\w.-]+\+)?json\b/.test(type));
+}
+
 /**
  * Describes every operation of a final document, keyed by operationId, in document order.
  * Throws when an operation has no operationId or declares no 2xx response.
@@ -112,6 +127,7 @@ export function describeOperations(document: OpenApiDocument): Record<string, Op
       hasBody: body !== undefined,
       bodyRequired: body?.required === true,
       successStatus,
+      successJson: isJsonResponse(document, ref.operation, successStatus),
       errorStatuses: statuses.filter((status) => status >= 400),
       security: securityAlternatives(document, ref.operation),
     };
@@ -143,6 +159,8 @@ export interface OperationDescriptor {
   readonly bodyRequired: boolean;
   /** The lowest 2xx status the operation declares. */
   readonly successStatus: number;
+  /** Whether that success response is JSON (so a text answer is a broken response, not data). */
+  readonly successJson: boolean;
   /** Declared 4xx/5xx statuses, ascending (ranges such as 4XX and \`default\` are left out). */
   readonly errorStatuses: readonly number[];
   /**

@@ -73,4 +73,18 @@ describe('bound operations', () => {
     expect(String(error)).toBe('ResponseParseError: Response of getStats (GET /api/stats) is not valid JSON');
     expect(JSON.stringify(error)).not.toContain('sk_ent0');
   });
+
+  it('refuse a text answer where the spec promises JSON, and pass text through where it does not', async () => {
+    const shape = { method: 'GET', path: '/api/stats', pathParams: [], query: {}, bodyRequired: false } as const;
+    const sdk = { getStats: async () => '<html>502 Bad Gateway</html>', getLlmsTxt: async () => '# llms.txt' };
+    const api = bindOperations(
+      sdk,
+      { getStats: { ...shape, successJson: true }, getLlmsTxt: { ...shape, path: '/llms.txt', successJson: false } },
+      {},
+    );
+    await expect(api.getStats()).rejects.toThrow(
+      'Response of getStats (GET /api/stats) is not JSON as its spec says (the server sent text)',
+    );
+    await expect(api.getLlmsTxt()).resolves.toBe('# llms.txt');
+  });
 });

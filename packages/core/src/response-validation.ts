@@ -41,15 +41,16 @@ export class ResponseValidationError extends AgentApiError {
 }
 
 /**
- * A successful response whose body claims to be JSON but does not parse (cut short, or not JSON at all). The
+ * A successful response whose body is not the JSON its operation promises: it does not parse (cut short), or it
+ * came as another content type (an HTML error page behind a proxy, say). The
  * parser's own message is left out on purpose: it quotes the start of the body, which may echo a credential.
  */
 export class ResponseParseError extends AgentApiError {
   override name = 'ResponseParseError';
   readonly operation: string;
 
-  constructor(operation: string, route: string) {
-    super(`Response of ${operation} (${route}) is not valid JSON`);
+  constructor(operation: string, route: string, problem = 'is not valid JSON') {
+    super(`Response of ${operation} (${route}) ${problem}`);
     this.operation = operation;
   }
 }
