@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, APIConnectionTimeoutError } from './errors.js';
-import { createFetch } from './fetch.js';
+import { createFetch, requestOptionHeaders } from './fetch.js';
 import { bindOperations } from './operations.js';
 import { ResponseParseError } from './response-validation.js';
 
@@ -73,18 +73,24 @@ describe('bound operations', () => {
     expect(String(error)).toBe('ResponseParseError: Response of getStats (GET /api/stats) is not valid JSON');
     expect(JSON.stringify(error)).not.toContain('sk_ent0');
   });
+});
 
-  it('refuse a text answer where the spec promises JSON, and pass text through where it does not', async () => {
-    const shape = { method: 'GET', path: '/api/stats', pathParams: [], query: {}, bodyRequired: false } as const;
-    const sdk = { getStats: async () => '<html>502 Bad Gateway</html>', getLlmsTxt: async () => '# llms.txt' };
-    const api = bindOperations(
-      sdk,
-      { getStats: { ...shape, successJson: true }, getLlmsTxt: { ...shape, path: '/llms.txt', successJson: false } },
-      {},
-    );
-    await expect(api.getStats()).rejects.toThrow(
-      'Response of getStats (GET /api/stats) is not JSON as its spec says (the server sent text)',
-    );
-    await expect(api.getLlmsTxt()).resolves.toBe('# llms.txt');
+describe('a success answer that is not the JSON the operation promises', () => {
+  const html = () => new Response('<html>502</html>', { headers: { 'content-type': 'text/html' } });
+
+  it('is refused with ResponseParseError when the call expects JSON, and passed through otherwise', async () => {
+    const transport = createFetch({ fetch: async () => html() });
+    await expect(
+      transport('https://api.test/api/stats', { headers: requestOptionHeaders({ expectJson: true }) }),
+    ).rejects.toThrow(/is not JSON as its spec says \(got text\/html\)/);
+    await expect((await transport('https://api.test/llms.txt')).text()).resolves.toBe('<html>502</html>');
+  });
+
+  it('accepts JSON bodies of any shape, a JSON string included', async () => {
+    const transport = createFetch({ fetch: async () => Response.json('Product deleted') });
+    const response = await transport('https://api.test/p/1.json', {
+      headers: requestOptionHeaders({ expectJson: true }),
+    });
+    expect(await response.json()).toBe('Product deleted');
   });
 });

@@ -14,6 +14,7 @@ import {
 import type { HttpCache } from './http-cache.js';
 import { createLogger, type Logger, type LogLevel } from './logger.js';
 import { toRequest } from './request.js';
+import { ResponseParseError } from './response-validation.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
 import { sleep as defaultSleep, raceWithSignal, type Sleep } from './timers.js';
 
@@ -31,6 +32,8 @@ export const REQUEST_OPTION_HEADERS = {
   maxRetries: 'x-agent-apis-max-retries',
   /** Operation name for errors and logs: `operationId`, optionally followed by a space and the route. */
   operation: 'x-agent-apis-operation',
+  /** `1` when the operation's success response is JSON: another content type is then refused. */
+  expectJson: 'x-agent-apis-expect-json',
 } as const;
 
 /** Per-call overrides of the {@link createFetch} options. */
@@ -41,6 +44,8 @@ export interface RequestOptions {
   maxRetries?: number;
   /** How errors and logs name this call. */
   operation?: OperationInfo;
+  /** The spec promises a JSON success body: a success answer of another content type is a {@link ResponseParseError}. */
+  expectJson?: boolean;
 }
 
 /** The headers that carry `options` to {@link createFetch}, e.g. `sdk.getProduct({ headers: requestOptionHeaders({ timeout: 5_000 }) })`. */
@@ -50,6 +55,7 @@ export function requestOptionHeaders(options: RequestOptions): Record<string, st
   if (options.maxRetries !== undefined) headers[REQUEST_OPTION_HEADERS.maxRetries] = String(options.maxRetries);
   const { id, route } = options.operation ?? {};
   if (id !== undefined) headers[REQUEST_OPTION_HEADERS.operation] = route ? `${id} ${route}` : id;
+  if (options.expectJson) headers[REQUEST_OPTION_HEADERS.expectJson] = '1';
   return headers;
 }
 
@@ -114,6 +120,7 @@ interface PreparedCall {
   callerSignal: AbortSignal;
   timeoutMs: number;
   maxRetries: number;
+  expectJson: boolean;
 }
 
 type AttemptOutcome = { response: Response } | { failure: 'timeout' | 'connection'; cause: unknown };
@@ -147,6 +154,7 @@ export function createFetch(options: CreateFetchOptions = {}): typeof fetch {
     const timeoutMs = readNumberHeader(headers, REQUEST_OPTION_HEADERS.timeout, 1) ?? options.timeout;
     const maxRetries = readNumberHeader(headers, REQUEST_OPTION_HEADERS.maxRetries, 0) ?? options.maxRetries;
     const operationHeader = headers.get(REQUEST_OPTION_HEADERS.operation);
+    const expectJson = headers.get(REQUEST_OPTION_HEADERS.expectJson) === '1';
     for (const name of Object.values(REQUEST_OPTION_HEADERS)) headers.delete(name);
     const template = new Request(source.clone(), { headers });
     const operation = { ...options.operationFor?.(template), ...parseOperationHeader(operationHeader) };
@@ -156,6 +164,7 @@ export function createFetch(options: CreateFetchOptions = {}): typeof fetch {
       callerSignal: source.signal,
       timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxRetries: maxRetries ?? DEFAULT_MAX_RETRIES,
+      expectJson,
     };
   };
 
@@ -209,6 +218,15 @@ export function createFetch(options: CreateFetchOptions = {}): typeof fetch {
     for (let retriesSoFar = 0; ; retriesSoFar++) {
       const outcome = await attemptOnce(call, retriesSoFar + 1);
       if ('response' in outcome && outcome.response.status < 400) {
+        const type = outcome.response.headers.get('content-type');
+        if (call.expectJson && outcome.response.status !== 204 && type && !/[/+]json\b/i.test(type)) {
+          await outcome.response.body?.cancel().catch(() => undefined);
+          throw new ResponseParseError(
+            context.operation,
+            context.route,
+            `is not JSON as its spec says (got ${type.split(';')[0]})`,
+          );
+        }
         await options.validateResponse?.(outcome.response, {
           attempt: retriesSoFar + 1,
           operation: context.operation,
