@@ -19,18 +19,25 @@ const documents = Object.fromEntries(
 );
 
 describe('path inputs of live runs', () => {
-  it.each(SERVICE_NAMES)('%s: every path parameter of every operation has a source (link, rule, enum or env)', (service) => {
-    const missing = [...pathInputSources(documents[service]!)].flatMap(([operation, sources]) =>
-      Object.entries(sources)
-        .filter(([, source]) => !source)
-        .map(([parameter]) => `${operation}.${parameter}`),
-    );
-    expect(missing).toEqual([]);
-  });
+  it.each(SERVICE_NAMES)(
+    '%s: every path parameter of every operation has a source (link, rule, enum or env)',
+    (service) => {
+      const missing = [...pathInputSources(documents[service]!)].flatMap(([operation, sources]) =>
+        Object.entries(sources)
+          .filter(([, source]) => !source)
+          .map(([parameter]) => `${operation}.${parameter}`),
+      );
+      expect(missing).toEqual([]);
+    },
+  );
 
   it('derives nested lookups by the rule, carrying the parent parameter by position', () => {
     const store = pathInputSources(documents.store!);
-    expect(store.get('getProduct')?.id).toMatchObject({ from: 'listProducts', pointer: '/0/product/id', declared: 'rule' });
+    expect(store.get('getProduct')?.id).toMatchObject({
+      from: 'listProducts',
+      pointer: '/0/product/id',
+      declared: 'rule',
+    });
     expect(store.get('getProductVariant')).toMatchObject({
       id: { from: 'listProducts', pointer: '/0/product/id' },
       variant_id: { from: 'listProductVariants', pointer: '/0/variant/id', carry: { id: 'id' }, resource: 'variant' },

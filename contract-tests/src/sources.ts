@@ -67,14 +67,18 @@ function ruleSource(document: OpenApiDocument, list: OperationRef, parameter: st
   if (schema?.type !== 'array') return undefined;
   const entry = resolveRef<Schema>(document, schema.items as never) ?? {};
   const entryProperties = Object.entries((entry.properties ?? {}) as Record<string, Schema>);
-  const [wrapperName, wrapperSchema] = entryProperties.length === 1 ? entryProperties[0]! : [];
+  const [wrapperName, wrapperSchema] = entryProperties.length === 1 ? (entryProperties[0] ?? []) : [];
   const wrapped = wrapperName ? resolveRef<Schema>(document, wrapperSchema as never) : undefined;
   const record = wrapped?.type === 'object' || wrapped?.properties ? wrapped : entry;
   const fields = Object.keys((record.properties ?? {}) as object);
   const field = [parameter, parameter.split('_').at(-1) ?? parameter, 'id'].find((name) => fields.includes(name));
   if (!field) return undefined;
   const prefix = record === entry ? '/0' : `/0/${wrapperName}`;
-  const lastSegment = list.path.replace(/\.json$/, '').split('/').at(-1) ?? '';
+  const lastSegment =
+    list.path
+      .replace(/\.json$/, '')
+      .split('/')
+      .at(-1) ?? '';
   const resource = record === entry ? lastSegment.replace(/ies$/, 'y').replace(/s$/, '') : (wrapperName as string);
   return { pointer: `${prefix}/${field}`, resource: humanize(resource) };
 }
@@ -109,9 +113,7 @@ export function pathInputSources(document: OpenApiDocument): Map<string, Record<
       }
     }
   }
-  const lists = new Map(
-    operations.filter((ref) => ref.method === 'get').map((ref) => [shape(ref.path), ref] as const),
-  );
+  const lists = new Map(operations.filter((ref) => ref.method === 'get').map((ref) => [shape(ref.path), ref] as const));
   const result = new Map<string, Record<string, InputSource | undefined>>();
   for (const ref of operations) {
     const id = ref.operation.operationId as string;
@@ -125,7 +127,8 @@ export function pathInputSources(document: OpenApiDocument): Map<string, Record<
       const values = (parameter.schema as Schema | undefined)?.enum as unknown[] | undefined;
       if (declared) sources[parameter.name] = declared;
       else if (env) sources[parameter.name] = { kind: 'env', env: env.env, resource: env.resource };
-      else if (Array.isArray(values) && values.length > 0) sources[parameter.name] = { kind: 'enum', value: String(values[0]) };
+      else if (Array.isArray(values) && values.length > 0)
+        sources[parameter.name] = { kind: 'enum', value: String(values[0]) };
       else {
         const index = segments.findIndex((segment) => segment.includes(`{${parameter.name}}`));
         const prefix = segments.slice(0, index).join('/');

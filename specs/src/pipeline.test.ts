@@ -42,12 +42,15 @@ describe('final documents', () => {
     expect(final.paths?.['/products.json']?.get).toMatchObject({ operationId: 'listProducts' });
   });
 
-  it.each(SERVICE_NAMES)('%s: every operation carries one safety class (x-safety: read, write or dangerous)', (service) => {
-    const unclassed = listOperations(built[service]!.document)
-      .filter((ref) => !['read', 'write', 'dangerous'].includes(ref.operation['x-safety'] as string))
-      .map((ref) => `${ref.method.toUpperCase()} ${ref.path}`);
-    expect(unclassed).toEqual([]);
-  });
+  it.each(SERVICE_NAMES)(
+    '%s: every operation carries one safety class (x-safety: read, write or dangerous)',
+    (service) => {
+      const unclassed = listOperations(built[service]!.document)
+        .filter((ref) => !['read', 'write', 'dangerous'].includes(ref.operation['x-safety'] as string))
+        .map((ref) => `${ref.method.toUpperCase()} ${ref.path}`);
+      expect(unclassed).toEqual([]);
+    },
+  );
 
   it('classes by effect, not by method: a quota-spending POST reads, store setup and payment methods are dangerous', () => {
     const safety = (service: 'store' | 'trust', id: string) =>

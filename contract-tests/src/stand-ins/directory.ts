@@ -4,7 +4,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadDocument, queryProblem, router, serve, type StandIn } from './server.ts';
+import {
+  type Answer,
+  type HandlerRequest,
+  type LoggedRequest,
+  loadDocument,
+  queryProblem,
+  router,
+  type StandIn,
+  serve,
+} from './server.ts';
 
 type Entry = Record<string, unknown>;
 
@@ -35,7 +44,11 @@ export async function startDirectoryStandIn(options: { latencyMs?: number } = {}
     const results = data[kind].slice(offset, offset + limit).map((e) => pick(e, LIST_FIELDS[kind]));
     return { status: 200, body: { count: results.length, total: data[kind].length, limit, offset, results } };
   };
-  return serve(({ method, path, query }, log) => {
+  const cached = (answer: Answer): Answer =>
+    answer.status === 200 ? { ...answer, headers: { 'cache-control': 'public, s-maxage=300' } } : answer;
+  return serve((request, log) => cached(answer(request, log)), options.latencyMs);
+
+  function answer({ method, path, query }: HandlerRequest, log: LoggedRequest): Answer {
     const found = route(method, path);
     if (!found) return notFound;
     log.operation = found.operation.operationId;
@@ -55,11 +68,15 @@ export async function startDirectoryStandIn(options: { latencyMs?: number } = {}
       }
       case 'getPlugin': {
         const entry = data.plugins.find((e) => e.marketplaceSlug === p.marketplace && e.slug === p.plugin);
-        return entry ? { status: 200, body: pick(entry, ['name', 'category', 'ecosystem', 'url', 'installCommand', 'sourceUrl']) } : notFound;
+        return entry
+          ? { status: 200, body: pick(entry, ['name', 'category', 'ecosystem', 'url', 'installCommand', 'sourceUrl']) }
+          : notFound;
       }
       case 'getSkill': {
         const entry = data.skills.find((e) => e.slug === p.slug);
-        return entry ? { status: 200, body: pick(entry, ['slug', 'name', 'source', 'url', 'docsUrl', 'repoUrl']) } : notFound;
+        return entry
+          ? { status: 200, body: pick(entry, ['slug', 'name', 'source', 'url', 'docsUrl', 'repoUrl']) }
+          : notFound;
       }
       case 'getCategories': {
         const count = (kind: keyof Fixture) =>
@@ -72,21 +89,39 @@ export async function startDirectoryStandIn(options: { latencyMs?: number } = {}
       case 'getStats':
         return {
           status: 200,
-          body: { personas: 4, skills: data.skills.length, bundles: 2, agents: 6, tools: data.mcpServers.length, guides: 3 },
+          body: {
+            personas: 4,
+            skills: data.skills.length,
+            bundles: 2,
+            agents: 6,
+            tools: data.mcpServers.length,
+            guides: 3,
+          },
         };
       case 'search': {
         const q = (query.get('q') ?? '').toLowerCase();
         const results = data.mcpServers
           .filter((e) => JSON.stringify(e).toLowerCase().includes(q))
-          .map((e) => ({ type: 'mcp_server', name: e.title, description: e.title, url: e.url, category: e.category, popularity: e.stars }));
+          .map((e) => ({
+            type: 'mcp_server',
+            name: e.title,
+            description: e.title,
+            url: e.url,
+            category: e.category,
+            popularity: e.stars,
+          }));
         return { status: 200, body: { query: q, type: query.get('type') ?? 'all', count: results.length, results } };
       }
       case 'getOpenApiDocument':
         return { status: 200, body: { openapi: document.openapi, info: document.info, paths: {} } };
       case 'getLlmsTxt':
-        return { status: 200, body: '# Directory\n\n- /api/mcp: MCP servers\n', contentType: 'text/plain; charset=utf-8' };
+        return {
+          status: 200,
+          body: '# Directory\n\n- /api/mcp: MCP servers\n',
+          contentType: 'text/plain; charset=utf-8',
+        };
       default:
         return notFound;
     }
-  }, options.latencyMs);
+  }
 }

@@ -55,9 +55,12 @@ export function router(document: OpenApiDocument, basePath = ''): (method: strin
         return '([^/]+)';
       })
       .join('');
-    const parameters = [...(ref.pathItem.parameters ?? []), ...(ref.operation.parameters ?? [])].map((p) =>
-      resolveRef<Parameter>(document, p),
-    );
+    const parameters = [...(ref.pathItem.parameters ?? []), ...(ref.operation.parameters ?? [])].map((p) => {
+      const parameter = resolveRef<Parameter>(document, p);
+      return parameter.schema
+        ? { ...parameter, schema: resolveRef<Parameter['schema']>(document, parameter.schema as never) }
+        : parameter;
+    });
     return { method: ref.method.toUpperCase(), regex: new RegExp(`^${basePath}${pattern}$`), names, ref, parameters };
   });
   return (method, path) => {

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/src/openapi.ts';
-import { loadDocument, MOCK_ONLY_HEADERS, queryProblem, type Route, router, serve, type StandIn } from './server.ts';
+import { loadDocument, MOCK_ONLY_HEADERS, queryProblem, type Route, router, type StandIn, serve } from './server.ts';
 
 type StoreRecord = Record<string, unknown>;
 
@@ -51,7 +51,8 @@ function schemaOf(document: OpenApiDocument, route: Route, status: string): Reco
 
 /** The single property an entry or answer is wrapped in (`{ product: {...} }`), if the schema has one. */
 function wrapperOf(document: OpenApiDocument, schema: Record<string, unknown> | undefined): string | undefined {
-  const object = schema?.type === 'array' ? resolveRef<Record<string, unknown>>(document, schema.items as never) : schema;
+  const object =
+    schema?.type === 'array' ? resolveRef<Record<string, unknown>>(document, schema.items as never) : schema;
   const names = Object.keys((object?.properties ?? {}) as object);
   return names.length === 1 ? names[0] : undefined;
 }
@@ -80,7 +81,7 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
 
   const standIn = await serve(({ method, path, query, headers, body }, log) => {
     const now = Date.now();
-    while (arrivals.length && arrivals[0]! <= now - 60_000) arrivals.shift();
+    while ((arrivals[0] ?? now) <= now - 60_000) arrivals.shift();
     const lastSecond = arrivals.filter((t) => t > now - 1_000).length;
     const rateHeaders = (used: number) => ({
       'Jumpseller-PerSecondRateLimit-Limit': String(perSecond),
@@ -104,6 +105,10 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
     if (!found) return { status: 404, body: { message: 'Not Found' }, headers: rate };
     log.operation = found.operation.operationId;
     if (found.operation['x-safety'] === 'dangerous') state.dangerousCalls.push(found.operation.operationId);
+    const badId = found.parameters.some(
+      (p) => p.in === 'path' && p.schema?.type === 'integer' && !/^\d+$/.test(found.params[p.name] ?? ''),
+    );
+    if (badId) return { status: 404, body: { message: 'Not Found' }, headers: rate };
     const problem = queryProblem(found, query);
     if (problem) return { status: 400, body: { message: problem }, headers: rate };
 
@@ -122,9 +127,20 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       if (properties.length === 1 && properties[0] === 'count') {
         return ok({ count: collectionOf(concrete.replace(/\/count$/, ''))?.length ?? 0 });
       }
+      if (properties.length === 2 && properties.includes('count')) {
+        // A search answer: `{ orders: [{ order }], count }`.
+        const name = properties.find((p) => p !== 'count') as string;
+        const items = schemaOf(document, found, status)?.properties as Record<string, Record<string, unknown>>;
+        const entryWrapper = wrapperOf(document, resolveRef(document, items[name] as never));
+        const records = collectionOf(`/${name}`) ?? [];
+        return ok({ [name]: records.map((r) => (entryWrapper ? { [entryWrapper]: r } : r)), count: records.length });
+      }
       if (schema?.type === 'array') {
         const records = collectionOf(concrete);
-        if (!records) return fixture.singletons[found.operation.operationId] ? ok(fixture.singletons[found.operation.operationId]) : ok([]);
+        if (!records)
+          return fixture.singletons[found.operation.operationId]
+            ? ok(fixture.singletons[found.operation.operationId])
+            : ok([]);
         let entries = records.map((record) => wrap(record));
         if (options.plant?.listEntryType && concrete === '/products') {
           entries = records.map((record) => wrap({ ...record, price: String(record.price) }));
@@ -139,12 +155,21 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       if (options.plant?.singleRecordField && parent === '/products') return ok(wrap({ ...record, stock: 'plenty' }));
       return ok(wrap(record));
     }
+    if (method === 'POST' && found.operation['x-safety'] === 'read') {
+      // A POST that only computes (fulfillment rates): an object body in, the fixture's answer out.
+      if (!body || typeof body !== 'object' || Array.isArray(body)) {
+        return { status: 400, body: { message: 'Bad Request' }, headers: rate };
+      }
+      return ok(fixture.singletons[found.operation.operationId] ?? []);
+    }
     if (method === 'POST') {
-      const fields = (wrapper && body && typeof body === 'object' ? (body as StoreRecord)[wrapper] : body) as StoreRecord;
-      if (!fields || typeof fields !== 'object') return { status: 400, body: { message: 'Bad Request' }, headers: rate };
+      const fields = (
+        wrapper && body && typeof body === 'object' ? (body as StoreRecord)[wrapper] : body
+      ) as StoreRecord;
+      if (!fields || typeof fields !== 'object')
+        return { status: 400, body: { message: 'Bad Request' }, headers: rate };
       const record = { ...fields, id: nextId++ };
-      if (!collections.has(concrete)) collections.set(concrete, []);
-      collections.get(concrete)!.push(record);
+      collections.set(concrete, [...(collections.get(concrete) ?? []), record]);
       created.add(`${concrete}/${record.id}`);
       return ok(wrap(record));
     }
@@ -153,11 +178,13 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       if (!record) return notFound;
       if (!created.has(`${parent}/${record.id}`)) state.foreignWrites.push(`${method} ${path}`);
       if (method === 'DELETE') {
-        const records = collectionOf(parent)!;
+        const records = collectionOf(parent) ?? [];
         records.splice(records.indexOf(record), 1);
-        return ok('Deleted');
+        return ok(JSON.stringify('Deleted'));
       }
-      const fields = (wrapper && body && typeof body === 'object' ? (body as StoreRecord)[wrapper] : body) as StoreRecord;
+      const fields = (
+        wrapper && body && typeof body === 'object' ? (body as StoreRecord)[wrapper] : body
+      ) as StoreRecord;
       Object.assign(record, fields ?? {}, { id: record.id });
       return ok(wrap(record));
     }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MOCK_ONLY_HEADERS, serve, type StandIn } from './server.ts';
+import { MOCK_ONLY_HEADERS, type StandIn, serve } from './server.ts';
 
 export interface TrustStandIn extends StandIn {
   scans: number;
@@ -32,7 +32,7 @@ export async function startTrustStandIn(options: {
   const decide = (value: string) => {
     const decision = structuredClone(records.decision) as Record<string, Record<string, unknown>>;
     decision.target = { type: 'domain', value, normalized: value.toLowerCase() };
-    if (options.plantDecisionEnum) decision.decision!.recommended_action = 'maybe_later';
+    if (options.plantDecisionEnum) decision.decision = { ...decision.decision, recommended_action: 'maybe_later' };
     return decision;
   };
   const score = (input: string) => ({ ...records.domainScore, input });
@@ -68,7 +68,8 @@ export async function startTrustStandIn(options: {
           state.scans++;
           return { status: 200, body: score(b.input as string) };
         case '/v1/domain/score/batch': {
-          if (!Array.isArray(b.domains) || b.domains.length === 0) return error(400, 'invalid_request', 'domains is required');
+          if (!Array.isArray(b.domains) || b.domains.length === 0)
+            return error(400, 'invalid_request', 'domains is required');
           state.scans += b.domains.length;
           return { status: 200, body: { results: b.domains.map((d) => score(String(d))) } };
         }
