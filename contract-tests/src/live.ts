@@ -24,7 +24,7 @@ import { LiveBudget } from './live-budget.ts';
 import type { SpecSchemaValidator } from './schema-validator.ts';
 import { atPointer, type InputSource, pathInputSources } from './sources.ts';
 import type { ContractOperation, ContractSpec } from './spec.ts';
-import type { ClientFactory, ResponseValidators } from './suite.ts';
+import { type ClientFactory, peekBody, type ResponseValidators } from './suite.ts';
 import type { ServiceTarget } from './targets.ts';
 import { breakInput, type CallInput, sampleInput } from './values.ts';
 
@@ -165,12 +165,7 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
     let seen: Seen | undefined;
     const fetch: typeof globalThis.fetch = async (request, init) => {
       const response = await budget.fetch(request, init);
-      const text = await response.clone().text();
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {}
-      seen = { status: response.status, headers: response.headers, body };
+      seen = { status: response.status, headers: response.headers, body: await peekBody(response) };
       return response;
     };
     const fn = createClient(target, fetch).api[operation.id];

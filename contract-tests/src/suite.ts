@@ -38,17 +38,22 @@ interface RecordedResponse {
   body: unknown;
 }
 
+/** A response's body as JSON when it parses, else its text (undefined when empty); the response stays readable. */
+export async function peekBody(response: Response): Promise<unknown> {
+  const text = await response.clone().text();
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
+  }
+}
+
 /** A fetch that talks HTTP to the target and remembers every response it saw. */
 function recordingFetch(): { fetch: typeof globalThis.fetch; responses: RecordedResponse[] } {
   const responses: RecordedResponse[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const response = await globalThis.fetch(input, init);
-    const text = await response.clone().text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {}
-    responses.push({ status: response.status, body });
+    responses.push({ status: response.status, body: await peekBody(response) });
     return response;
   };
   return { fetch, responses };
