@@ -30,7 +30,6 @@ export default async function setup(project: TestProject) {
         const server = await startPrism({
           name: `${target.service}-mock`,
           spec: join(SPECS_DIST, `${target.service}.openapi.json`),
-          mode: 'mock',
           seed: SEED,
           logDir: REPORTS_DIR,
           readyTimeoutMs: 90_000,

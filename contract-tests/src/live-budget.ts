@@ -61,7 +61,7 @@ export class LiveBudget {
     }
   }
 
-  /** Claims `count` scans of the run's budget; false (nothing claimed) when they do not fit. */
+  /** Claims `count` scans of the run's budget while planning; false (nothing claimed) when they do not fit. */
   reserveScans(count: number): boolean {
     if (this.figures.scanBudget === undefined) return true;
     if (this.#reserved + count > this.figures.scanBudget) return false;

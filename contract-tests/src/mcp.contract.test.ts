@@ -8,7 +8,7 @@
  *
  * Live mode (`CONTRACT_TARGET=live`, see `targets.ts`): the live tools/list is diffed against the pin (breaking
  * drift fails). Tools are called by their safety class (`specs/<service>/mcp-tools.contract.json`,
- * `tool-classes.ts`), one call a second: read tools (also read-only on the server) the same way as in mock
+ * `tool-classes.ts`), paced (one call a second next to the REST store suite): read tools (also read-only on the server) the same way as in mock
  * mode, with record ids taken from a list tool's answer (skipped when the account holds no record); write tools
  * only with CONTRACT_ALLOW_WRITES naming the service, as create → update → delete of a marked record of the
  * run's own; dangerous tools never.
@@ -103,9 +103,13 @@ for (const service of ['store', 'directory'] as const) {
   const pinned = list.tools;
   const classes = await readToolClasses(service);
   const writesAllowed = writeServices().has(service);
-  // Live: one tool call a second, so the tool server (which calls the store on our behalf) stays well inside
-  // the store's budget next to the REST suite.
-  const pace = mode === 'live' ? new RateLimiter({ windows: [{ limit: 1, windowMs: 1_000 }] }) : undefined;
+  // Live: tool calls paced, since the tool server calls the store on our behalf: one a second when the REST suite
+  // spends the store's budget in the same run (its limiter leaves that room), else ten a second.
+  const restStoreRuns = Boolean(
+    process.env.STORE_ACCESS_TOKEN || (process.env.STORE_LOGIN && process.env.STORE_AUTH_TOKEN),
+  );
+  const pace =
+    mode === 'live' ? new RateLimiter({ windows: [{ limit: 1, windowMs: restStoreRuns ? 1_000 : 100 }] }) : undefined;
   const recorder = new CoverageRecorder(
     `${service}-mcp`,
     mode,
@@ -246,8 +250,10 @@ for (const service of ['store', 'directory'] as const) {
             const client = createClient();
             try {
               const result = await callTyped(client, tool.name, args);
-              if (mode === 'mock') expect(result.structuredContent).toEqual({ tool: tool.name, arguments: args });
-              else expect(Array.isArray(result.content)).toBe(true);
+              if (mode === 'mock') {
+                const { records: _records, record: _record, ...echo } = result.structuredContent ?? {};
+                expect(echo).toEqual({ tool: tool.name, arguments: args });
+              } else expect(Array.isArray(result.content)).toBe(true);
               done();
             } catch (error) {
               // Live: a tool error (say, no record with id 1) is an answer; a refused request is not.
