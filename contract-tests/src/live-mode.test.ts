@@ -8,12 +8,15 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoverageEntry, ServiceCoverage, ServiceSummary } from './coverage.ts';
+import { startToolServer } from './mcp-server.ts';
 import { startDirectoryStandIn } from './stand-ins/directory.ts';
 import type { StandIn } from './stand-ins/server.ts';
 import { type StoreStandInOptions, startStoreStandIn } from './stand-ins/store.ts';
 import { startTrustStandIn } from './stand-ins/trust.ts';
+import { MCP_CANARY } from './targets.ts';
 
 const packageDir = join(import.meta.dirname, '..');
 const STORE = { login: 'standin-login', authToken: 'standin-token-5d1f' };
@@ -27,10 +30,15 @@ interface Run {
 }
 
 /** `vitest run --project contract` in live mode on the three service suites, with `env` added. */
-async function contractLive(env: Record<string, string>): Promise<Run> {
+async function contractLive(env: Record<string, string>, extraFiles: string[] = []): Promise<Run> {
   const reports = await mkdtemp(join(tmpdir(), 'agent-apis-live-'));
   const vitest = join(packageDir, 'node_modules', 'vitest', 'vitest.mjs');
-  const files = ['src/directory.contract.test.ts', 'src/store.contract.test.ts', 'src/trust.contract.test.ts'];
+  const files = [
+    'src/directory.contract.test.ts',
+    'src/store.contract.test.ts',
+    'src/trust.contract.test.ts',
+    ...extraFiles,
+  ];
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
     execFile(
       process.execPath,
@@ -55,7 +63,7 @@ async function contractLive(env: Record<string, string>): Promise<Run> {
   return { code, output, summaries, coverage };
 }
 
-const running: StandIn[] = [];
+const running: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((standIn) => standIn.close()));
 });
@@ -188,13 +196,26 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
         product: { name: 'agent-apis-contract-run 2026-11-20T03:00:00.000Z 4242', status: 'disabled' },
       }),
     });
-    const run = await contractLive({
-      STORE_BASE_URL: services.env.STORE_BASE_URL,
-      STORE_LOGIN: STORE.login,
-      STORE_AUTH_TOKEN: STORE.authToken,
-      CONTRACT_STORE_RATE_LIMIT: '1000/s,100000/min',
-      CONTRACT_ALLOW_WRITES: 'store',
+    // The store's agent tool server too: a local one built from the pin, whose list and create tools answer ids.
+    const tools = await startToolServer({
+      tools: (await readSyncedToolList('store')).list.tools,
+      credentials: { 'X-LOGIN-KEY': MCP_CANARY.loginKey, 'X-AUTH-TOKEN': MCP_CANARY.authToken },
     });
+    running.push(tools);
+    const run = await contractLive(
+      {
+        STORE_BASE_URL: services.env.STORE_BASE_URL,
+        STORE_LOGIN: STORE.login,
+        STORE_AUTH_TOKEN: STORE.authToken,
+        CONTRACT_STORE_RATE_LIMIT: '1000/s,100000/min',
+        CONTRACT_ALLOW_WRITES: 'store',
+        STORE_MCP_URL: tools.url,
+        STORE_MCP_LOGIN_KEY: MCP_CANARY.loginKey,
+        STORE_MCP_AUTH_TOKEN: MCP_CANARY.authToken,
+        CONTRACT_TOOL_CALLS_PER_SECOND: '100',
+      },
+      ['src/mcp.contract.test.ts'],
+    );
     expect(run.output).not.toMatch(/FAIL/);
     expect(run.code).toBe(0);
     expect(services.store.counts()).toEqual(countsBefore);
@@ -208,6 +229,15 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
       customer_categories: { before: 1, after: 1 },
     });
     expect(store.entries.filter((e) => e.check.startsWith('lifecycle:') && e.outcome === 'passed')).toHaveLength(4);
+    // Tools: reads by id took the id a list answered; writes only as create → (update →) delete of the record the
+    // create answered; the dangerous order update never.
+    const called = (tool: string) => tools.calls.filter((c) => c.tool === tool);
+    expect(called('get_product').map((c) => c.arguments.id)).toEqual([4101, 4101]);
+    expect(called('update_order')).toEqual([]);
+    expect(called('create_product')).toHaveLength(1);
+    expect(called('update_product').map((c) => c.arguments.id)).toEqual([4201]);
+    expect(called('delete_product').map((c) => c.arguments.id)).toEqual([4201]);
+    expect(called('delete_page').map((c) => c.arguments.id)).toEqual([4201]);
     // Services without configuration still have their row, skipped with the reason.
     expect(run.summaries.find((s) => s.service === 'trust')).toMatchObject({
       skipped: expect.stringMatching(/^no credentials/),

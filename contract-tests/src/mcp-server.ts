@@ -35,6 +35,8 @@ export interface LocalToolServer {
   url: string;
   /** Every HTTP request received, by method. */
   requests: { method: string }[];
+  /** Every valid tool call, in order. */
+  calls: { tool: string; arguments: Record<string, unknown> }[];
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
   addFormats.default(ajv);
   const validators = new Map(options.tools.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const calls: LocalToolServer['calls'] = [];
 
   const buildServer = () => {
     const server = new Server(
@@ -83,6 +86,7 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
           isError: true,
         };
       }
+      calls.push({ tool: name, arguments: args });
       return placeholderResult(tool, args);
     });
     return server;
@@ -119,6 +123,7 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     requests,
+    calls,
     close: () =>
       new Promise((resolve) => {
         http.closeAllConnections();

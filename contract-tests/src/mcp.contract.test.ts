@@ -105,11 +105,15 @@ for (const service of ['store', 'directory'] as const) {
   const writesAllowed = writeServices().has(service);
   // Live: tool calls paced, since the tool server calls the store on our behalf: one a second when the REST suite
   // spends the store's budget in the same run (its limiter leaves that room), else ten a second.
+  // CONTRACT_TOOL_CALLS_PER_SECOND overrides it (the stand-in tests, whose limits are their own).
   const restStoreRuns = Boolean(
     process.env.STORE_ACCESS_TOKEN || (process.env.STORE_LOGIN && process.env.STORE_AUTH_TOKEN),
   );
+  const callsPerSecond = Number(process.env.CONTRACT_TOOL_CALLS_PER_SECOND) || (restStoreRuns ? 1 : 10);
   const pace =
-    mode === 'live' ? new RateLimiter({ windows: [{ limit: 1, windowMs: restStoreRuns ? 1_000 : 100 }] }) : undefined;
+    mode === 'live'
+      ? new RateLimiter({ windows: [{ limit: 1, windowMs: Math.ceil(1_000 / callsPerSecond) }] })
+      : undefined;
   const recorder = new CoverageRecorder(
     `${service}-mcp`,
     mode,
