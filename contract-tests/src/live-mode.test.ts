@@ -13,7 +13,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CoverageEntry, ServiceCoverage, ServiceSummary } from './coverage.ts';
 import { startToolServer } from './mcp-server.ts';
 import { startDirectoryStandIn } from './stand-ins/directory.ts';
-import type { StandIn } from './stand-ins/server.ts';
 import { type StoreStandInOptions, startStoreStandIn } from './stand-ins/store.ts';
 import { startTrustStandIn } from './stand-ins/trust.ts';
 import { MCP_CANARY } from './targets.ts';
