@@ -9,6 +9,8 @@
  * | store     | STORE_BASE_URL (opt.) | STORE_LOGIN + STORE_AUTH_TOKEN, or STORE_ACCESS_TOKEN |
  * | trust     | TRUST_BASE_URL (opt.) | ENTROPY0_API_KEY                                      |
  *
+ * STORE_APP_CODE (optional) is the operator's own app code, the one path input no store answer supplies.
+ *
  * Live runs read only. CONTRACT_ALLOW_WRITES=store (per service, never global) adds the write lifecycles of
  * records the run creates itself (meant for a sandbox store only); CONTRACT_ALLOW_DANGEROUS=<operationId>,…
  * names dangerous operations one by one; see `live.ts` and `live-budget.ts`.
