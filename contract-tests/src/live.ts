@@ -16,7 +16,7 @@
  * client's validator, must get a 4xx) and ignored_auth (the same read without credentials must get 401/403).
  */
 import { APIError } from '@agent-apis/core';
-import type { OpenApiDocument } from '@agent-apis/specs/src/openapi.ts';
+import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/src/openapi.ts';
 import type { ServiceName } from '@agent-apis/specs/src/services.ts';
 import { describe, expect, it } from 'vitest';
 import type { CoverageRecorder } from './coverage.ts';
@@ -90,18 +90,10 @@ function queryString(query: Record<string, unknown> | undefined): string {
 function documentedResponse(document: OpenApiDocument, operation: ContractOperation, status: number) {
   const item = (document.paths?.[operation.path] ?? {}) as Record<string, { responses?: Record<string, unknown> }>;
   const responses = item[operation.method.toLowerCase()]?.responses ?? {};
-  const resolve = (value: unknown): { content?: Record<string, unknown>; headers?: Record<string, unknown> } => {
-    let node = value as { $ref?: string } | undefined;
-    while (node?.$ref) {
-      node = node.$ref
-        .slice(2)
-        .split('/')
-        .reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], document) as typeof node;
-    }
-    return (node ?? {}) as { content?: Record<string, unknown>; headers?: Record<string, unknown> };
-  };
   const raw = responses[String(status)] ?? responses.default;
-  return raw === undefined ? undefined : resolve(raw);
+  return raw === undefined
+    ? undefined
+    : (resolveRef(document, raw as never) as { content?: Record<string, unknown>; headers?: Record<string, unknown> });
 }
 
 /** How many scans a trust call spends: one per domain or target in a batch, else one. */
