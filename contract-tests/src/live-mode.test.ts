@@ -101,6 +101,7 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     expect(run.code).toBe(0);
 
     const store = await run.coverage('store');
+    console.log(run.output.match(/Budgets:\n[\s\S]*?\n\n/)?.[0] ?? '(no budget table)');
     console.log(
       `must-show run: store ${store.budget?.requests} requests, ${store.budget?.tooManyRequests} answered 429, ` +
         `stand-in saw ${services.store.requests.length} and sent ${services.store.tooManyRequests} 429s; ` +
@@ -217,6 +218,7 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     );
     expect(run.output).not.toMatch(/FAIL/);
     expect(run.code).toBe(0);
+    console.log(`write-enabled run:\n${run.output.match(/Budgets:\n[\s\S]*?\n\n/)?.[0] ?? '(no budget table)'}`);
     expect(services.store.counts()).toEqual(countsBefore);
     expect(services.store.foreignWrites).toEqual([]);
     expect(services.store.dangerousCalls).toEqual([]);
