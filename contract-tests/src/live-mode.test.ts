@@ -12,6 +12,7 @@ import { readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoverageEntry, ServiceCoverage, ServiceSummary } from './coverage.ts';
 import { startToolServer } from './mcp-server.ts';
+import { loadContractSpec } from './spec.ts';
 import { startDirectoryStandIn } from './stand-ins/directory.ts';
 import { type StoreStandInOptions, startStoreStandIn } from './stand-ins/store.ts';
 import { startTrustStandIn } from './stand-ins/trust.ts';
@@ -140,6 +141,16 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     );
     expect(store.entries.find((e) => e.operation === 'getHook' && e.check === 'success:required')?.note).toBe(
       'no hook in the live account',
+    );
+    // And every id-bound read of the spec: passed, or skipped for lack of a record (or of the operator's app code).
+    const spec = await loadContractSpec('store');
+    const idBoundReads = spec.operations.filter((op) => op.safety === 'read' && op.parameters.some((p) => p.in === 'path'));
+    const unaccounted = idBoundReads
+      .map((op) => store.entries.find((e) => e.operation === op.id && e.check === 'success:required'))
+      .filter((e) => !(e?.outcome === 'passed' || (e?.outcome === 'skipped' && /in the live account$|^no app configured/.test(e.note ?? ''))));
+    expect(unaccounted).toEqual([]);
+    console.log(
+      `id-bound reads: ${idBoundReads.length}, passed with path inputs from answers or documented enums: ${idBoundReads.filter((op) => store.entries.some((e) => e.operation === op.id && e.check === 'success:required' && e.outcome === 'passed')).length}`,
     );
     // The only 404s the store answered were to the deliberately broken ids of negative_data_rejection: no
     // invented id reached it.
