@@ -144,10 +144,18 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     );
     // And every id-bound read of the spec: passed, or skipped for lack of a record (or of the operator's app code).
     const spec = await loadContractSpec('store');
-    const idBoundReads = spec.operations.filter((op) => op.safety === 'read' && op.parameters.some((p) => p.in === 'path'));
+    const idBoundReads = spec.operations.filter(
+      (op) => op.safety === 'read' && op.parameters.some((p) => p.in === 'path'),
+    );
     const unaccounted = idBoundReads
       .map((op) => store.entries.find((e) => e.operation === op.id && e.check === 'success:required'))
-      .filter((e) => !(e?.outcome === 'passed' || (e?.outcome === 'skipped' && /in the live account$|^no app configured/.test(e.note ?? ''))));
+      .filter(
+        (e) =>
+          !(
+            e?.outcome === 'passed' ||
+            (e?.outcome === 'skipped' && /in the live account$|^no app configured/.test(e.note ?? ''))
+          ),
+      );
     expect(unaccounted).toEqual([]);
     console.log(
       `id-bound reads: ${idBoundReads.length}, passed with path inputs from answers or documented enums: ${idBoundReads.filter((op) => store.entries.some((e) => e.operation === op.id && e.check === 'success:required' && e.outcome === 'passed')).length}`,
