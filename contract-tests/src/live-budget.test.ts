@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeServices } from './live.ts';
 import { LiveBudget, parseRateLimit } from './live-budget.ts';
 import { type StandIn, serve } from './stand-ins/server.ts';
 
@@ -12,6 +13,12 @@ describe('live budgets', () => {
   it('reads CONTRACT_STORE_RATE_LIMIT, defaulting to the store limits', () => {
     expect(parseRateLimit('20/s,800/min')).toEqual({ perSecond: 20, perMinute: 800 });
     expect(parseRateLimit('5/s')).toEqual({ perSecond: 5, perMinute: 800 });
+  });
+
+  it('allows writes per service only, refusing the old global switch', () => {
+    expect([...writeServices({ CONTRACT_ALLOW_WRITES: 'store' })]).toEqual(['store']);
+    expect([...writeServices({})]).toEqual([]);
+    expect(() => writeServices({ CONTRACT_ALLOW_WRITES: '1' })).toThrow(/names services, one by one .* not 1$/);
   });
 
   it('refuses a mock-only header before anything is sent', async () => {

@@ -50,14 +50,22 @@ interface Seen {
 
 type Target = ServiceTarget & { baseUrl: string };
 
-/** The services CONTRACT_ALLOW_WRITES names (`store`, `store,directory`); `1`/`true` name none. */
+/**
+ * The services CONTRACT_ALLOW_WRITES names (`store`, `store,directory`). The old global switch (`1`, `true`) is
+ * refused with an error rather than read as "every service".
+ */
 export function writeServices(env: Record<string, string | undefined> = process.env): Set<string> {
-  return new Set(
-    (env.CONTRACT_ALLOW_WRITES ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => /^[a-z]+$/.test(s)),
-  );
+  const names = (env.CONTRACT_ALLOW_WRITES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !['directory', 'store', 'trust'].includes(name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `CONTRACT_ALLOW_WRITES names services, one by one (e.g. CONTRACT_ALLOW_WRITES=store); not ${unknown.join(', ')}`,
+    );
+  }
+  return new Set(names);
 }
 
 function authHeaders(service: ServiceName, credentials: Record<string, string>): Record<string, string> {
