@@ -122,14 +122,14 @@ function isTemplate(segment: string): boolean {
 }
 
 /** English singular of the last word of a snake_case name: categories → category, taxes → tax. */
-function singular(name: string): string {
+export function singular(name: string): string {
   if (/ies$/.test(name)) return name.replace(/ies$/, 'y');
   if (/(x|ch|sh|ss)es$/.test(name)) return name.replace(/es$/, '');
   if (/[^s]s$/.test(name)) return name.slice(0, -1);
   return name;
 }
 
-function pascalCase(name: string): string {
+export function pascalCase(name: string): string {
   return name
     .split(/[_-]/)
     .filter((word) => word !== '')

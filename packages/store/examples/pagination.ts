@@ -3,8 +3,8 @@ import { StoreClient } from '@agent-apis/store';
 const store = new StoreClient();
 
 // Every product, 100 per request; pages are fetched as the loop needs them.
-for await (const { product } of store.products.list({ limit: 100 })) {
-  console.log(`${product?.id} ${product?.name}`);
+for await (const product of store.products.list({ limit: 100 })) {
+  console.log(`${product.id} ${product.name}`);
 }
 
 // At most 200 customers.

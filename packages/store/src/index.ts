@@ -20,3 +20,12 @@ export {
   type PaginateOptions,
 } from './pagination.js';
 export { DEFAULT_RATE_LIMIT, RATE_LIMIT_HEADERS, type StoreRateLimitOptions } from './rate-limit.js';
+export type {
+  BodyParams,
+  ItemOf,
+  QueryParams,
+  RequestOptions,
+  ResourceOptions,
+  Unwrapped,
+} from './resources.js';
+export type * from './gen/resources.gen.js';
