@@ -11,6 +11,6 @@ for await (const product of store.products.list({ limit: 100 })) {
 const customers = await store.customers.list().toArray({ max: 200 });
 console.log(`${customers.length} customers`);
 
-// Any other page/limit listing, by operationId.
-const reviews = await store.paginate('listProductReviews', { path: { id: 42 } }).toArray({ max: 20 });
+// Listings under a record take its id first.
+const reviews = await store.products.reviews.list(42).toArray({ max: 20 });
 console.log(`${reviews.length} reviews of product 42`);
