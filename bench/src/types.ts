@@ -141,11 +141,9 @@ export async function measureTypeChecks(): Promise<TypeCheckRow[]> {
     const walls: number[] = [];
     let output = '';
     for (let run = 0; run < RUNS; run++) {
-      const result = await runCommand(
-        process.execPath,
-        [tsc, '-p', `tsconfig.${file}.json`, '--extendedDiagnostics'],
-        { cwd: dir },
-      );
+      const result = await runCommand(process.execPath, [tsc, '-p', `tsconfig.${file}.json`, '--extendedDiagnostics'], {
+        cwd: dir,
+      });
       if (result.exitCode !== 0) throw new Error(`tsc failed on ${file}:\n${result.output}`);
       walls.push(result.wallMs);
       output = result.output;

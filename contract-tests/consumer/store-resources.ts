@@ -3,7 +3,7 @@
  * change its price and delete it. Nothing here reaches for `store.api`, casts a type, or guards the id of a
  * record the API has just created. The consumer test type-checks it; `pnpm bench` times that type check.
  */
-import { StoreClient } from '@agent-apis/store';
+import type { StoreClient } from '@agent-apis/store';
 
 export async function restockMugs(store: StoreClient): Promise<string[]> {
   const log: string[] = [];

@@ -15,7 +15,15 @@ function documentWith(paths: Record<string, unknown>, schemas: Record<string, un
 }
 
 describe('resourceName', () => {
-  const first = new Set(['products', 'customers', 'customer_categories', 'order', 'orders', 'store', 'checkout_fields']);
+  const first = new Set([
+    'products',
+    'customers',
+    'customer_categories',
+    'order',
+    'orders',
+    'store',
+    'checkout_fields',
+  ]);
   const name = (method: string, path: string, id: string) => {
     const { resource, method: verb } = resourceName(method, path, id, first);
     return [...resource, verb].join('.');

@@ -19,6 +19,8 @@
  * without its envelope where the body wraps one resource, e.g. `{ product: {...} }`; for operations without a
  * body, the query), then per-call options. Results are unwrapped the same way (each record of an array).
  */
+
+import { pascalCase, singular } from '@agent-apis/specs/src/naming.ts';
 import {
   effectiveParameters,
   listOperations,
@@ -27,7 +29,6 @@ import {
   resolveRef,
   type Schema,
 } from '@agent-apis/specs/src/openapi.ts';
-import { pascalCase, singular } from '@agent-apis/specs/src/naming.ts';
 import { templateVariables } from '@agent-apis/specs/src/paths.ts';
 import { propertyKey } from './ts-literal.ts';
 
@@ -172,7 +173,9 @@ function schemaAt(document: OpenApiDocument, schema: unknown): SchemaObject | un
 }
 
 function jsonSchemaOf(document: OpenApiDocument, holder: unknown): SchemaObject | undefined {
-  const resolved = holder ? resolveRef<{ content?: Record<string, { schema?: unknown }> }>(document, holder) : undefined;
+  const resolved = holder
+    ? resolveRef<{ content?: Record<string, { schema?: unknown }> }>(document, holder)
+    : undefined;
   return schemaAt(document, resolved?.content?.['application/json']?.schema);
 }
 
@@ -302,8 +305,13 @@ function signature(method: ResourceMethod): string {
   const { params, result } = typeNames(method);
   const args = method.pathParams.map((param) => `${camelCase(param.name)}: ${param.type}`);
   if (method.takesParams) args.push(`params${method.paramsRequired ? '' : '?'}: ${params}`);
-  args.push(`options?: ${method.hasBody ? `ResourceOptions<${JSON.stringify(method.operationId)}>` : 'RequestOptions'}`);
-  const returns = method.kind === 'list' ? `Paginator<StoreOperationResult<${JSON.stringify(method.operationId)}>, ${result}>` : `Promise<${result}>`;
+  args.push(
+    `options?: ${method.hasBody ? `ResourceOptions<${JSON.stringify(method.operationId)}>` : 'RequestOptions'}`,
+  );
+  const returns =
+    method.kind === 'list'
+      ? `Paginator<StoreOperationResult<${JSON.stringify(method.operationId)}>, ${result}>`
+      : `Promise<${result}>`;
   return `(${args.join(', ')}): ${returns}`;
 }
 
@@ -324,12 +332,23 @@ function renderTypes(method: ResourceMethod): string {
   const resultKey = JSON.stringify(method.resultKey);
   const lines: string[] = [];
   if (method.takesParams) {
-    const source = method.hasBody ? `BodyParams<${id}, ${key}>` : method.kind === 'list' ? `ListFilters<${id}>` : `QueryParams<${id}>`;
-    lines.push(`/** Params of \`${[...method.resource, method.method].join('.')}\`. */\nexport type ${params} = ${source};`);
+    const source = method.hasBody
+      ? `BodyParams<${id}, ${key}>`
+      : method.kind === 'list'
+        ? `ListFilters<${id}>`
+        : `QueryParams<${id}>`;
+    lines.push(
+      `/** Params of \`${[...method.resource, method.method].join('.')}\`. */\nexport type ${params} = ${source};`,
+    );
   }
-  const shape = method.kind === 'one' ? `Unwrapped<StoreOperationResult<${id}>, ${resultKey}>` : `Unwrapped<ItemOf<${id}>, ${resultKey}>`;
+  const shape =
+    method.kind === 'one'
+      ? `Unwrapped<StoreOperationResult<${id}>, ${resultKey}>`
+      : `Unwrapped<ItemOf<${id}>, ${resultKey}>`;
   const what = method.kind === 'one' ? 'What' : 'One record';
-  lines.push(`/** ${what} \`${[...method.resource, method.method].join('.')}\` resolves to. */\nexport type ${result} = ${shape};`);
+  lines.push(
+    `/** ${what} \`${[...method.resource, method.method].join('.')}\` resolves to. */\nexport type ${result} = ${shape};`,
+  );
   return lines.join('\n');
 }
 

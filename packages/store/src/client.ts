@@ -101,5 +101,4 @@ export class StoreClient {
   ): Paginator<StoreOperationResult<Id>, PagedItem<Id>> {
     return paginateOperation(this.api, operationId, options);
   }
-
 }

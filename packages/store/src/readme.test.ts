@@ -40,6 +40,7 @@ describe('README', () => {
       'Pagination',
       'Rate limiting',
       'Response validation',
+      'Webhooks',
       'Logging',
       'Testing with `./msw`',
     ]);
@@ -53,7 +54,8 @@ describe('README', () => {
       if (methods.length > 0) {
         expected.push(`| \`store.${prefix.join('.')}\` | ${methods.map((name) => `\`${name}\``).join(', ')} |`);
       }
-      for (const [name, child] of Object.entries(node)) if (!Array.isArray(child)) walk(child as Node, [...prefix, name]);
+      for (const [name, child] of Object.entries(node))
+        if (!Array.isArray(child)) walk(child as Node, [...prefix, name]);
     };
     walk(resourceTable, []);
     const rows = readme.split('\n').filter((line) => line.startsWith('| `store.'));

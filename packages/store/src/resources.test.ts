@@ -113,7 +113,10 @@ describe('resource methods', () => {
 
   it('validates inputs before sending, naming the field', async () => {
     const { fetch, store } = storeClient(() => json({}));
-    const error = await store.products.list({ limit: 500 }).toArray({ max: 1 }).catch((caught: unknown) => caught);
+    const error = await store.products
+      .list({ limit: 500 })
+      .toArray({ max: 1 })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error).toMatchObject({ field: 'query.limit' });
     expect(fetch).not.toHaveBeenCalled();

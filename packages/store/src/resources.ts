@@ -63,7 +63,8 @@ type Request = { path?: Record<string, unknown>; query?: unknown; body?: unknown
 function resourceMethod(api: StoreApi, [id, bodyKey, resultKey, kind]: Row) {
   const operation = operations[id];
   const pathCount = operation.pathParams.length;
-  const takesParams = operation.hasBody || Object.keys(operation.query).some((name) => kind !== 'list' || name !== 'page');
+  const takesParams =
+    operation.hasBody || Object.keys(operation.query).some((name) => kind !== 'list' || name !== 'page');
   const call = api[id] as (request: Request) => Promise<unknown>;
   return (...args: unknown[]) => {
     const params = takesParams ? args[pathCount] : undefined;
