@@ -11,6 +11,7 @@ import { type FinalSpec, readFinalSpec } from './final-spec.ts';
 import { describeOperations, renderOperationsModule } from './operations.ts';
 import { describeResources, renderResourcesModule } from './resources.ts';
 import { exportedConstNames, mapValidators, renderValidatorsModule } from './validators.ts';
+import { compactZodModule } from './zod-module.ts';
 
 export interface GenerateOptions {
   service: ServiceName;
@@ -177,6 +178,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     tree.set('msw.gen.ts', mswEntry(service, textOf(tree, mswFile)));
 
     const zodFile = `zod/${service}.zod.gen.ts`;
+    tree.set(zodFile, compactZodModule(textOf(tree, zodFile)));
     const validators = mapValidators(operationIds, exportedConstNames(textOf(tree, zodFile)));
     tree.set('operations.gen.ts', renderOperationsModule(table));
     tree.set('validators.gen.ts', renderValidatorsModule(validators, `./${zodFile.replace(/\.ts$/, '.js')}`));

@@ -337,22 +337,21 @@ function renderTypes(method: ResourceMethod): string {
       : method.kind === 'list'
         ? `ListFilters<${id}>`
         : `QueryParams<${id}>`;
-    lines.push(
-      `/** Params of \`${[...method.resource, method.method].join('.')}\`. */\nexport type ${params} = ${source};`,
-    );
+    lines.push(`export type ${params} = ${source};`);
   }
   const shape =
     method.kind === 'one'
       ? `Unwrapped<StoreOperationResult<${id}>, ${resultKey}>`
       : `Unwrapped<ItemOf<${id}>, ${resultKey}>`;
-  const what = method.kind === 'one' ? 'What' : 'One record';
-  lines.push(
-    `/** ${what} \`${[...method.resource, method.method].join('.')}\` resolves to. */\nexport type ${result} = ${shape};`,
-  );
+  lines.push(`export type ${result} = ${shape};`);
   return lines.join('\n');
 }
 
-/** Source of `resources.gen.ts` (without banner): the runtime table and the types of every resource method. */
+/**
+ * Source of `resources.gen.ts` (without banner): the runtime table, the interface of every resource method
+ * (documented), and per method `<Resource><Method>Params` (what `params` takes) and `…Result` (what the method
+ * resolves to; for a listing, one record).
+ */
 export function renderResourcesModule(methods: readonly ResourceMethod[]): string {
   const tree = treeOf(methods);
   return `import type { Paginator } from '@agent-apis/core';
