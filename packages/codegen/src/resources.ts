@@ -281,7 +281,10 @@ function treeOf(methods: readonly ResourceMethod[]): Tree {
   const root: Tree = {};
   for (const method of methods) {
     let node = root;
-    for (const name of method.resource) node = (node[name] ??= {}) as Tree;
+    for (const name of method.resource) {
+      node[name] ??= {};
+      node = node[name] as Tree;
+    }
     node[method.method] = method;
   }
   return root;

@@ -49,7 +49,7 @@ export interface StoreClientOptions extends ClientOptions, StoreCredentialOption
   rateLimit?: StoreRateLimitOptions | false | undefined;
 }
 
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor assigns every resource of StoreResources.
+/** The resource methods, assigned by the constructor from the generated table. */
 export interface StoreClient extends StoreResources {}
 
 /**
@@ -59,6 +59,7 @@ export interface StoreClient extends StoreResources {}
  * - `products.create({...})`, `products.variants.list(productId)`…: every operation under its resource
  *   (`StoreResources`); listings are lazy page walkers. `paginate(operationId)` walks any listing of `api`.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor assigns every resource of StoreResources.
 export class StoreClient {
   /** Every operation of the spec, bound to this client. */
   readonly api: StoreApi;
