@@ -63,7 +63,9 @@ export function renderValidatorsModule(
   // Typed with typeof so that the declaration file refers to the zod module instead of restating every schema.
   const types = Object.entries(validators).map(([id, parts]) => {
     const fields = Object.entries(parts).map(([part, name]) => `readonly ${part}: typeof schemas.${name}`);
-    return `  readonly ${propertyKey(id)}: ${fields.length > 0 ? `{ ${fields.join('; ')} }` : '{}'};`;
+    // Said outright when there is none, so that every entry shares `response` with the types that read it.
+    if (!parts.response) fields.push('readonly response?: undefined');
+    return `  readonly ${propertyKey(id)}: { ${fields.join('; ')} };`;
   });
   return `import type { ZodType } from 'zod';
 import type { OperationId } from './operations.gen.js';
