@@ -20,7 +20,7 @@
  * body, the query), then per-call options. Results are unwrapped the same way (each record of an array).
  */
 
-import { pascalCase, singular } from '@agent-apis/specs/src/naming.ts';
+import { pascalCase, readPath, singular } from '@agent-apis/specs/src/naming.ts';
 import {
   effectiveParameters,
   listOperations,
@@ -85,28 +85,9 @@ export const METHOD_OVERRIDES: Readonly<Record<string, string>> = {
   listJsappsByApp: 'jsapps.listByApp',
 };
 
-const FILTER_SUFFIXES: Readonly<Record<string, string>> = {
-  status: 'ByStatus',
-  category: 'ByCategory',
-  email: 'ByEmail',
-  after: 'After',
-};
-const ACTIONS: ReadonlySet<string> = new Set(['count', 'search']);
-
-function isTemplate(segment: string): boolean {
-  return segment.startsWith('{') && segment.endsWith('}');
-}
-
 function camelCase(name: string): string {
   const pascal = pascalCase(name);
   return pascal.charAt(0).toLowerCase() + pascal.slice(1);
-}
-
-function segmentsOf(path: string): string[] {
-  return path
-    .replace(/\.json$/, '')
-    .split('/')
-    .filter((segment) => segment !== '');
 }
 
 /** Rule 2: where a first path segment belongs, as a chain of snake_case names. */
@@ -133,30 +114,9 @@ export function resourceName(
     const parts = override.split('.');
     return { resource: parts.slice(0, -1), method: parts.at(-1) as string };
   }
-  const segments = segmentsOf(path);
-  const resources: string[] = [];
-  let suffix = '';
-  let action: string | undefined;
-  let endsAtItem = false;
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i] as string;
-    const next = segments[i + 1];
-    if (isTemplate(segment)) {
-      endsAtItem = true;
-      continue;
-    }
-    endsAtItem = false;
-    if (FILTER_SUFFIXES[segment] && next !== undefined && isTemplate(next)) {
-      suffix += FILTER_SUFFIXES[segment];
-      i++;
-    } else if (i === segments.length - 1 && ACTIONS.has(segment)) {
-      action = segment;
-    } else if (resources.length === 0) {
-      resources.push(...topLevelChain(segment, firstSegments));
-    } else {
-      resources.push(segment);
-    }
-  }
+  const { resources: pathResources, suffix, action, endsAtItem } = readPath(path);
+  const [first, ...rest] = pathResources;
+  const resources = first === undefined ? [] : [...topLevelChain(first, firstSegments), ...rest];
   const verb = /^[a-z]+/.exec(operationId)?.[0];
   if (!verb) throw new Error(`cannot name ${method.toUpperCase()} ${path}: operationId ${operationId} has no verb`);
   let name = action ?? verb;
@@ -203,7 +163,7 @@ function successResponse(ref: OperationRef): unknown {
 /** Describes the resource method of every operation, in document order; throws on a name two operations share. */
 export function describeResources(document: OpenApiDocument): ResourceMethod[] {
   const refs = listOperations(document);
-  const firstSegments = new Set(refs.map((ref) => segmentsOf(ref.path)[0] ?? ''));
+  const firstSegments = new Set(refs.map((ref) => readPath(ref.path).resources[0] ?? ''));
   const methods: ResourceMethod[] = [];
   const taken = new Map<string, string>();
   for (const ref of refs) {
