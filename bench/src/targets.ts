@@ -5,6 +5,7 @@ import type { ContractResult } from './contract.ts';
 import type { OverheadRow } from './overhead.ts';
 import type { RateLimitResult } from './rate-limit.ts';
 import type { TrustGuardResult } from './trust-guard.ts';
+import type { TypeCheckRow } from './types.ts';
 
 export interface SectionResults {
   overhead?: OverheadRow[];
@@ -13,6 +14,7 @@ export interface SectionResults {
   contract?: ContractResult;
   rateLimit?: RateLimitResult;
   trustGuard?: TrustGuardResult;
+  types?: TypeCheckRow[];
 }
 
 export interface TargetCheck {

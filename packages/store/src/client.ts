@@ -20,22 +20,17 @@ import {
   type StoreCredentialOptions,
 } from './auth.js';
 import { operations } from './gen/operations.gen.js';
+import { resourceTable, type StoreResources } from './gen/resources.gen.js';
 import { createClient, createConfig } from './gen/sdk/client/index.gen.js';
 import * as sdk from './gen/sdk/sdk.gen.js';
-import {
-  type ListMethod,
-  type PagedItem,
-  type PagedOperationId,
-  type PaginateArgs,
-  type PaginateOptions,
-  paginateOperation,
-} from './pagination.js';
+import { type PagedItem, type PagedOperationId, type PaginateArgs, paginateOperation } from './pagination.js';
 import {
   rateLimitWindows,
   readStoreRateLimitHeaders,
   type StoreRateLimitOptions,
   storeRateLimiter,
 } from './rate-limit.js';
+import { bindResources } from './resources.js';
 
 /** The spec's server. */
 export const DEFAULT_BASE_URL = 'https://api.jumpseller.com/v1';
@@ -46,20 +41,25 @@ export const BASE_URL_ENV_VAR = 'STORE_BASE_URL';
 /** Options of {@link StoreClient}. Credentials: `{ login, authToken }` or `{ accessToken }`, else the environment. */
 export interface StoreClientOptions extends ClientOptions, StoreCredentialOptions {
   /** API root, ending in `/v1` (default: env `STORE_BASE_URL`, else `https://api.jumpseller.com/v1`). */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * Client-side request budget, shared by every client with the same base URL and credentials (default
    * 20/s and 800/min, the store's limits); `false` turns it off.
    */
-  rateLimit?: StoreRateLimitOptions | false;
+  rateLimit?: StoreRateLimitOptions | false | undefined;
 }
+
+/** The resource methods, assigned by the constructor from the generated table. */
+export interface StoreClient extends StoreResources {}
 
 /**
  * A client of the store's REST API.
  *
  * - `api.<operationId>(options)`: every operation of the spec, typed, inputs validated before sending.
- * - `products.list()`, `orders.list()`, `customers.list()` and `paginate(operationId)`: lazy page walkers.
+ * - `products.create({...})`, `products.variants.list(productId)`…: every operation under its resource
+ *   (`StoreResources`); listings are lazy page walkers. `paginate(operationId)` walks any listing of `api`.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor assigns every resource of StoreResources.
 export class StoreClient {
   /** Every operation of the spec, bound to this client. */
   readonly api: StoreApi;
@@ -67,15 +67,6 @@ export class StoreClient {
   readonly baseUrl: string;
   /** The authentication scheme in use. */
   readonly authScheme: 'basic' | 'bearer';
-
-  /** Products, in the form the API lists them: `{ product: {...} }`. */
-  readonly products = { list: this.#lister('listProducts') };
-  /** Orders, listed as `{ order: {...} }`. */
-  readonly orders = { list: this.#lister('listOrders') };
-  /** Customers, listed as `{ customer: {...} }`. */
-  readonly customers = { list: this.#lister('listCustomers') };
-  /** Categories, page by page (`categories.list().toArray({ max })` or `for await`). */
-  readonly categories = { list: this.#lister('listCategories') };
 
   /** Throws a `MissingCredentialsError` naming the options and environment variables when credentials are missing. */
   constructor(options: StoreClientOptions = {}) {
@@ -98,6 +89,7 @@ export class StoreClient {
       createConfig({ baseUrl: this.baseUrl, fetch: transport, throwOnError: true, auth: authCallback(credentials) }),
     );
     this.api = bindOperations(sdk, operations, client);
+    Object.assign(this, bindResources(this.api, resourceTable));
   }
 
   /**
@@ -109,10 +101,5 @@ export class StoreClient {
     ...[options]: PaginateArgs<Id>
   ): Paginator<StoreOperationResult<Id>, PagedItem<Id>> {
     return paginateOperation(this.api, operationId, options);
-  }
-
-  #lister<Id extends PagedOperationId>(operationId: Id): ListMethod<Id> {
-    return (filters, options) =>
-      paginateOperation(this.api, operationId, { ...options, query: filters } as PaginateOptions<Id>);
   }
 }

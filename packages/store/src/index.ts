@@ -8,6 +8,7 @@ export type { StoreApi, StoreOperationOptions, StoreOperationResult } from './ap
 export { CREDENTIAL_ENV_VARS, type StoreCredentialOptions } from './auth.js';
 export { BASE_URL_ENV_VAR, DEFAULT_BASE_URL, StoreClient, type StoreClientOptions } from './client.js';
 export { type OperationId, operations } from './gen/operations.gen.js';
+export type * from './gen/resources.gen.js';
 export type * from './gen/sdk/types.gen.js';
 export {
   DEFAULT_PAGE_SIZE,
@@ -20,3 +21,11 @@ export {
   type PaginateOptions,
 } from './pagination.js';
 export { DEFAULT_RATE_LIMIT, RATE_LIMIT_HEADERS, type StoreRateLimitOptions } from './rate-limit.js';
+export type {
+  BodyParams,
+  ItemOf,
+  QueryParams,
+  RequestOptions,
+  ResourceOptions,
+  Unwrapped,
+} from './resources.js';

@@ -30,6 +30,7 @@ export {
   TrustActionError,
   TrustDeniedError,
   TrustEscalationRequiredError,
+  type TrustRequestOptions,
   TrustSandboxRequiredError,
   TrustUnavailableError,
 } from './guard.js';
