@@ -26,9 +26,9 @@ import {
   parseToolList,
   readSyncedToolList,
   readUpstreamTools,
-} from '@agent-apis/specs/src/mcp-tools.ts';
-import { mirrorFromEnv } from '@agent-apis/specs/src/services.ts';
-import type { SourceOptions } from '@agent-apis/specs/src/source.ts';
+} from '@agent-apis/specs/mcp-tools';
+import { mirrorFromEnv } from '@agent-apis/specs/services';
+import type { SourceOptions } from '@agent-apis/specs/source';
 import { REPORTS_DIR } from './coverage.ts';
 
 type Schema = Record<string, unknown>;

@@ -20,8 +20,8 @@ import {
   type ToolServerClient,
   toolMethodName,
 } from '@agent-apis/mcp';
-import { type McpTool, readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
-import type { OpenApiDocument } from '@agent-apis/specs/src/openapi.ts';
+import { type McpTool, readSyncedToolList } from '@agent-apis/specs/mcp-tools';
+import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
