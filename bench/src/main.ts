@@ -14,7 +14,7 @@ import { measureContractSuite } from './contract.ts';
 import { mib, round } from './measure.ts';
 import { generateOpenapiFetchTypes } from './openapi-fetch-types.ts';
 import { measureOverhead, OVERHEAD_SETTINGS } from './overhead.ts';
-import { BENCH_DIR, WORK_DIR } from './paths.ts';
+import { WORK_DIR } from './paths.ts';
 import { measureRateLimit } from './rate-limit.ts';
 import { table } from './report.ts';
 import { evaluateTargets, type SectionResults } from './targets.ts';

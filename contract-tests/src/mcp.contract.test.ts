@@ -20,6 +20,7 @@ import {
   type ToolServerClient,
   toolMethodName,
 } from '@agent-apis/mcp';
+import { diffToolLists } from '@agent-apis/specs/mcp-drift';
 import { type McpTool, readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -27,7 +28,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CoverageRecorder, coverageDir } from './coverage.ts';
-import { diffToolLists } from './mcp-drift.ts';
 import { type LocalToolServer, startToolServer } from './mcp-server.ts';
 import { liveToolServerTargets, MCP_CANARY, mockToolServerTargets, type ToolServerTarget } from './targets.ts';
 import { sampleValue } from './values.ts';

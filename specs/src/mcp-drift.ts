@@ -12,7 +12,7 @@
  * - not breaking: a tool added; a new optional argument; a requirement dropped; a widened type, enum or range;
  *   description, annotation and output schema changes (the generated clients type results loosely).
  *
- * As a command (`pnpm mcp:diff [service ...]`) it prints the changes, writes `reports/mcp-drift.{json,md}` and exits
+ * As a command (`pnpm mcp:diff [service ...]`) it prints the changes, writes `specs/reports/mcp-drift.{json,md}` (or into `$SPECS_REPORTS_DIR`) and exits
  * 1 on breaking drift or when a list cannot be read.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -26,12 +26,14 @@ import {
   parseToolList,
   readSyncedToolList,
   readUpstreamTools,
-} from '@agent-apis/specs/mcp-tools';
-import { mirrorFromEnv } from '@agent-apis/specs/services';
-import type { SourceOptions } from '@agent-apis/specs/source';
-import { REPORTS_DIR } from './coverage.ts';
+} from './mcp-tools.ts';
+import { DEFAULT_SPECS_ROOT, mirrorFromEnv } from './services.ts';
+import type { SourceOptions } from './source.ts';
 
 type Schema = Record<string, unknown>;
+
+/** Where `pnpm mcp:diff` writes its report, beside the spec drift report. */
+const REPORTS_DIR = process.env.SPECS_REPORTS_DIR ?? join(DEFAULT_SPECS_ROOT, 'reports');
 
 export interface ToolChange {
   breaking: boolean;
