@@ -307,6 +307,25 @@ export function renderToolDrift(drifts: readonly ToolServerDrift[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Checks each tool server's drift, writes `mcp-drift.{json,md}` into the reports folder and returns the drifts,
+ * the markdown and the report file. `pnpm mcp:diff` and `pnpm specs:diff` both run it.
+ */
+export async function runToolDrift(
+  services: readonly McpServiceName[],
+  options: { mirror?: string } = {},
+): Promise<{ drifts: ToolServerDrift[]; markdown: string; reportFile: string }> {
+  const drifts: ToolServerDrift[] = [];
+  for (const service of services)
+    drifts.push(await checkToolDrift(service, options.mirror ? { mirror: options.mirror } : {}));
+  const markdown = renderToolDrift(drifts);
+  await mkdir(REPORTS_DIR, { recursive: true });
+  await writeFile(join(REPORTS_DIR, 'mcp-drift.json'), `${JSON.stringify(drifts, null, 2)}\n`);
+  const reportFile = join(REPORTS_DIR, 'mcp-drift.md');
+  await writeFile(reportFile, markdown);
+  return { drifts, markdown, reportFile };
+}
+
 /** `pnpm mcp:diff [service ...]`. */
 async function main(args: string[]): Promise<number> {
   const unknown = args.find((arg) => !isMcpService(arg));
@@ -315,14 +334,8 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const services = args.length > 0 ? (args as McpServiceName[]) : [...MCP_SERVICES];
-  const mirror = mirrorFromEnv();
-  const drifts: ToolServerDrift[] = [];
-  for (const service of services) drifts.push(await checkToolDrift(service, mirror ? { mirror } : {}));
-  const markdown = renderToolDrift(drifts);
-  await mkdir(REPORTS_DIR, { recursive: true });
-  await writeFile(join(REPORTS_DIR, 'mcp-drift.json'), `${JSON.stringify(drifts, null, 2)}\n`);
-  await writeFile(join(REPORTS_DIR, 'mcp-drift.md'), markdown);
-  console.log(`${markdown}\nreport: ${join(REPORTS_DIR, 'mcp-drift.md')}`);
+  const { drifts, markdown, reportFile } = await runToolDrift(services, { mirror: mirrorFromEnv() });
+  console.log(`${markdown}\nreport: ${reportFile}`);
   return driftFailed(drifts) ? 1 : 0;
 }
 
