@@ -4,7 +4,7 @@
  * third-party packages into it from the workspace's own node_modules, so a consumer project installs its whole
  * tree from loopback and nothing reaches an outside registry.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { create as createTar } from 'tar';
-import { freePort } from './prism.ts';
+import { freePort, waitForExit } from './prism.ts';
 import type { PackageManifest } from './workspace.ts';
 
 export interface Registry {
@@ -62,20 +62,6 @@ function verdaccioConfig(dir: string): string {
     'log: { type: stdout, format: json, level: http }',
     '',
   ].join('\n');
-}
-
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve();
-    }, timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
 
 /** Starts Verdaccio with storage under `dir` on a free loopback port, and creates the user that publishes. */
