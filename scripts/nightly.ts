@@ -78,7 +78,7 @@ const summary = [
   ...results.map((r) => `| ${r.name} | ${r.code === 0 ? 'ok' : `FAILED (exit ${r.code})`} | ${r.seconds} |`),
   failingChecks(),
   section('Drift', join(root, 'specs', 'reports', 'drift.md')),
-  section('Tool-server drift', join(root, 'contract-tests', 'reports', 'mcp-drift.md')),
+  section('Tool-server drift', join(root, 'specs', 'reports', 'mcp-drift.md')),
   section('Contract coverage (mock)', join(root, 'contract-tests', 'reports', 'mock', 'coverage.md')),
   section('Contract coverage (live)', join(root, 'contract-tests', 'reports', 'live', 'coverage.md')),
 ].join('\n');

@@ -1,7 +1,8 @@
 /**
  * `pnpm bench`: runs every section (or those named on the command line: overhead, bundle, build, contract,
- * rate-limit, trust-guard, types), prints a table per section and the targets, and writes `bench/results.json` (a
- * partial run writes `bench/.work/results-partial.json` instead).
+ * rate-limit, trust-guard, types), prints a table per section and the targets, and writes `bench/.work/results.json` (a
+ * partial run `bench/.work/results-partial.json`). It never writes a tracked file: `bench/results.json` is the
+ * record of the run BENCHMARKS.md quotes, replaced by hand (and formatted) when a new run is quoted.
  * Needs the packages built (`pnpm build`); the build section rebuilds in a scratch copy.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { measureContractSuite } from './contract.ts';
 import { mib, round } from './measure.ts';
 import { generateOpenapiFetchTypes } from './openapi-fetch-types.ts';
 import { measureOverhead, OVERHEAD_SETTINGS } from './overhead.ts';
-import { BENCH_DIR, WORK_DIR } from './paths.ts';
+import { WORK_DIR } from './paths.ts';
 import { measureRateLimit } from './rate-limit.ts';
 import { table } from './report.ts';
 import { evaluateTargets, type SectionResults } from './targets.ts';
@@ -167,8 +168,7 @@ async function main(requested: string[]): Promise<void> {
     results,
     targets,
   };
-  // Only a full run replaces the published results; a partial one goes to the scratch folder.
-  const file = requested.length > 0 ? join(WORK_DIR, 'results-partial.json') : join(BENCH_DIR, 'results.json');
+  const file = join(WORK_DIR, requested.length > 0 ? 'results-partial.json' : 'results.json');
   await mkdir(WORK_DIR, { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwrote ${file} (${report.totalSeconds} s)`);

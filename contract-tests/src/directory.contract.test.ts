@@ -1,5 +1,5 @@
 import { DirectoryClient } from '@agent-apis/directory';
-import { validators } from '../../packages/directory/src/gen/validators.gen.ts';
+import { validators } from '@agent-apis/directory/validators';
 import { defineContractSuite } from './suite.ts';
 
 await defineContractSuite(

@@ -15,8 +15,8 @@
  * - Requests without the expected credential headers (store: X-LOGIN-KEY, X-AUTH-TOKEN) are answered HTTP 401.
  */
 import { createServer, type IncomingMessage } from 'node:http';
-import type { McpTool } from '@agent-apis/specs/src/mcp-tools.ts';
-import type { OpenApiDocument } from '@agent-apis/specs/src/openapi.ts';
+import type { McpTool } from '@agent-apis/specs/mcp-tools';
+import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {

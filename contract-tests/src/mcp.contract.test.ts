@@ -25,15 +25,15 @@ import {
   type ToolServerClient,
   toolMethodName,
 } from '@agent-apis/mcp';
-import { type McpTool, readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
-import type { OpenApiDocument } from '@agent-apis/specs/src/openapi.ts';
+import { diffToolLists } from '@agent-apis/specs/mcp-drift';
+import { type McpTool, readSyncedToolList } from '@agent-apis/specs/mcp-tools';
+import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CoverageRecorder, coverageDir } from './coverage.ts';
 import { RUN_MARKER, writeServices } from './live.ts';
-import { diffToolLists } from './mcp-drift.ts';
 import { type LocalToolServer, startToolServer } from './mcp-server.ts';
 import { liveToolServerTargets, MCP_CANARY, mockToolServerTargets, type ToolServerTarget } from './targets.ts';
 import { firstId, readToolClasses, toolAnswer } from './tool-classes.ts';

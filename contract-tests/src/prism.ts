@@ -55,7 +55,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
+/** Resolves when `child` has exited, killing it after `timeoutMs`. */
+export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {

@@ -1,16 +1,34 @@
 /**
- * `changeset version` on a replica of this workspace (root manifest, pnpm-workspace.yaml, .changeset/config.json
- * and every package's package.json, copied into a temp folder), so the real repository is never touched.
+ * The release path, outside the real repository. First `changeset version` alone on a replica of the workspace's
+ * manifests. Then the whole path against a private npm registry on loopback (Verdaccio, `./registry.ts`): a copy
+ * of the repository (its tracked files, an offline `pnpm install` from the store, the built `dist` folders)
+ * gets a changeset, `changeset version`, and the project's publish step (`pnpm publish-packages`, the last step
+ * of `pnpm release`), with only an `.npmrc` naming the registry. A fresh project outside the workspace then
+ * installs the packages by name and version from that registry, together with its third-party tools (which the
+ * registry got from the workspace's own node_modules), type-checks a consumer under `nodenext` and `bundler`,
+ * runs it against Prism mocks of the final specs, and runs a vitest suite on the packages' `./msw` handlers.
+ * Every command of that path has its HTTP(S) proxy set to a loopback trap, and the trap must see no connection:
+ * nothing leaves loopback, the public registry included. Commands of the consumer project run on the Node that
+ * runs this test (`process.execPath`), not on whatever `node` is first on PATH.
+ *
+ * The consumer's sources live in `contract-tests/consumer/`. The nodenext check also type-checks the packages'
+ * declaration files (`skipLibCheck: false`); the bundler check skips them, as they were just checked.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { REPORTS_DIR } from './coverage.ts';
+import { type PrismServer, startPrism } from './prism.ts';
+import { type Registry, seedFromWorkspace, startOutboundTrap, startRegistry } from './registry.ts';
+import { loadContractSpec, SPECS_DIST } from './spec.ts';
 import {
+  catalogSpecifiers,
   isolatedEnv,
   type PackageManifest,
+  publicPackages,
   REPO_ROOT,
   run,
   type WorkspacePackage,
@@ -42,8 +60,8 @@ async function addChangeset(root: string, name: string, bumps: Record<string, st
   await writeFile(join(root, '.changeset', `${name}.md`), ['---', ...header, '---', '', summary, ''].join('\n'));
 }
 
-async function changesetVersion(root: string): Promise<void> {
-  await run(process.execPath, [changesetBin, 'version'], { cwd: root, env: isolatedEnv() });
+async function changesetVersion(root: string, env: NodeJS.ProcessEnv = isolatedEnv()): Promise<void> {
+  await run(process.execPath, [changesetBin, 'version'], { cwd: root, env });
 }
 
 async function manifestAfter(root: string, pkg: WorkspacePackage): Promise<PackageManifest> {
@@ -108,3 +126,300 @@ describe('changeset version with the repository config', () => {
     }
   });
 });
+
+const CONSUMER_SOURCES = join(import.meta.dirname, '..', 'consumer');
+/** What a consumer installs next to the packages: the TypeScript and test stack, at the workspace's pins. */
+const CONSUMER_TOOLS = ['typescript', 'zod', 'msw', '@faker-js/faker', 'vitest', '@types/node'];
+const SERVICES = ['directory', 'trust', 'store'] as const;
+const FILE_TIMEOUT_MS = 300_000;
+
+/**
+ * The installed folders (in the workspace's node_modules) of the consumer's tools at their catalog versions and
+ * of the third-party dependencies of the public packages: what the registry must serve for the install.
+ */
+async function thirdPartyRoots(): Promise<string[]> {
+  const packages = await workspacePackages();
+  const roots: string[] = [];
+  for (const specifier of await catalogSpecifiers(CONSUMER_TOOLS)) {
+    const at = specifier.lastIndexOf('@');
+    const [name, version] = [specifier.slice(0, at), specifier.slice(at + 1)];
+    const dirs = packages.map((pkg) => join(REPO_ROOT, pkg.dir, 'node_modules', name));
+    const found = [];
+    for (const dir of dirs) {
+      const manifest = await readFile(join(dir, 'package.json'), 'utf8').then(JSON.parse, () => undefined);
+      if (manifest?.version === version) found.push(dir);
+    }
+    if (!found[0]) throw new Error(`${specifier} is installed in no workspace package`);
+    roots.push(found[0]);
+  }
+  for (const pkg of await publicPackages()) {
+    for (const name of Object.keys(pkg.manifest.dependencies ?? {})) {
+      if (!name.startsWith('@agent-apis/')) roots.push(join(REPO_ROOT, pkg.dir, 'node_modules', name));
+    }
+  }
+  return roots;
+}
+
+/**
+ * A copy of the repository in `dir`: its tracked files as they are in the work tree, an offline install from
+ * the pnpm store (the lockfile must hold), the build outputs of the public packages (the published `dist` and
+ * `src/gen` folders, which git ignores), and a git repository for the tags `changeset publish` writes.
+ */
+async function copyRepository(dir: string): Promise<void> {
+  const tracked = (await run('git', ['ls-files', '-z'], { cwd: REPO_ROOT, env: process.env }))
+    .split('\0')
+    .filter((file) => file && existsSync(join(REPO_ROOT, file)));
+  for (const file of tracked) {
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await copyFile(join(REPO_ROOT, file), join(dir, file));
+  }
+  for (const pkg of await publicPackages()) {
+    for (const output of ['dist', 'src/gen']) {
+      const from = join(REPO_ROOT, pkg.dir, output);
+      if (existsSync(from)) await cp(from, join(dir, pkg.dir, output), { recursive: true });
+    }
+  }
+  await run('pnpm', ['install', '--offline', '--frozen-lockfile'], { cwd: dir, env: process.env });
+  const git = ['-c', 'user.name=release-test', '-c', 'user.email=release-test@localhost'];
+  await run('git', ['init', '-q'], { cwd: dir });
+  await run('git', ['add', '-A'], { cwd: dir });
+  await run('git', [...git, 'commit', '-qm', 'copy'], { cwd: dir });
+}
+
+/**
+ * The environment of every command that talks to the registry: the registry named by its `.npmrc` (here also by
+ * variable, for npm), a user config of its own, and every HTTP(S) proxy pointing at the outbound trap, loopback
+ * excepted.
+ */
+function loopbackOnlyEnv(registry: Registry, trapUrl: string, userConfig: string): NodeJS.ProcessEnv {
+  const proxies = Object.fromEntries(
+    ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'npm_config_proxy', 'npm_config_https_proxy'].map(
+      (name) => [name, trapUrl],
+    ),
+  );
+  const noProxy = '127.0.0.1,localhost';
+  return isolatedEnv({
+    ...proxies,
+    NO_PROXY: noProxy,
+    no_proxy: noProxy,
+    npm_config_noproxy: noProxy,
+    npm_config_registry: registry.url,
+    npm_config_userconfig: userConfig,
+  });
+}
+
+describe('a release published to a local registry and installed by version', { timeout: FILE_TIMEOUT_MS }, () => {
+  let work: string;
+  let registry: Registry;
+  let trap: Awaited<ReturnType<typeof startOutboundTrap>>;
+  let env: NodeJS.ProcessEnv;
+  let repo: string;
+  let project: string;
+  let seeded: string[];
+  let versions: Map<string, string>;
+  let publishOutput: string;
+  const mocks = new Map<string, PrismServer>();
+
+  async function startMocks(): Promise<void> {
+    const logDir = join(REPORTS_DIR, 'consumer');
+    await Promise.all(
+      SERVICES.map(async (service) => {
+        const spec = join(SPECS_DIST, `${service}.openapi.json`);
+        mocks.set(service, await startPrism({ name: `consumer-${service}`, spec, logDir, readyTimeoutMs: 90_000 }));
+      }),
+    );
+  }
+
+  async function publishRelease(): Promise<void> {
+    repo = join(work, 'repo');
+    await copyRepository(repo);
+    await addChangeset(repo, 'store-feature', { '@agent-apis/store': 'minor' }, 'List products by category.');
+    await changesetVersion(repo, env);
+    versions = new Map();
+    for (const pkg of await publicPackages(repo)) versions.set(pkg.manifest.name, pkg.manifest.version ?? '');
+    await writeFile(join(repo, '.npmrc'), registry.npmrc());
+    publishOutput = await run('pnpm', ['run', 'publish-packages'], { cwd: repo, env });
+  }
+
+  async function installConsumer(): Promise<void> {
+    project = join(work, 'consumer');
+    await cp(CONSUMER_SOURCES, project, { recursive: true });
+    await writeFile(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'agent-apis-consumer', private: true, type: 'module' }, null, 2)}\n`,
+    );
+    await writeFile(join(project, '.npmrc'), `registry=${registry.url}\n`);
+    const packages = [...versions].map(([name, version]) => `${name}@${version}`);
+    const tools = await catalogSpecifiers(CONSUMER_TOOLS);
+    await run('npm', ['install', '--no-audit', '--no-fund', ...packages, ...tools], {
+      cwd: project,
+      env: { ...env, npm_config_cache: join(work, 'npm-cache') },
+      timeoutMs: 180_000,
+    });
+  }
+
+  beforeAll(async () => {
+    const started = Date.now();
+    work = await mkdtemp(join(tmpdir(), 'agent-apis-release-'));
+    const userConfig = join(work, 'user.npmrc');
+    await writeFile(userConfig, '');
+    [registry, trap] = await Promise.all([startRegistry(join(work, 'registry')), startOutboundTrap()]);
+    env = loopbackOnlyEnv(registry, trap.url, userConfig);
+    await Promise.all([
+      startMocks(),
+      (async () => {
+        seeded = await seedFromWorkspace(registry, await thirdPartyRoots());
+        await publishRelease();
+        await installConsumer();
+      })(),
+    ]);
+    console.info(`release published and installed in ${Math.round((Date.now() - started) / 1000)} s: ${work}`);
+  }, FILE_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await Promise.all([...mocks.values()].map((mock) => mock.stop()));
+    await registry?.stop();
+    await trap?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  /** Runs a file of an installed package's bin (or the consumer's own file) with the Node running this test. */
+  function node(args: string[], extra: Record<string, string> = {}): Promise<string> {
+    return run(process.execPath, args, { cwd: project, env: { ...env, ...extra }, timeoutMs: 120_000 });
+  }
+
+  function mockUrl(service: (typeof SERVICES)[number]): string {
+    const mock = mocks.get(service);
+    if (!mock) throw new Error(`no Prism mock for ${service}`);
+    return mock.url;
+  }
+
+  it('publishes the versioned packages to the registry, with no workspace or catalog range left', async () => {
+    const store = versions.get('@agent-apis/store');
+    const [before] = (await publicPackages()).filter((pkg) => pkg.manifest.name === '@agent-apis/store');
+    expect(store).toBe(bumped(before?.manifest.version, 'minor'));
+    for (const [name, version] of versions) {
+      expect(publishOutput, name).toContain(`${name}@${version}`);
+      const response = await fetch(new URL(name.replace('/', '%2f'), registry.url));
+      const packument = (await response.json()) as {
+        'dist-tags': Record<string, string>;
+        versions: Record<string, PackageManifest>;
+      };
+      expect(Object.keys(packument.versions), name).toEqual([version]);
+      expect(packument['dist-tags'].latest, name).toBe(version);
+      const manifest = packument.versions[version] as PackageManifest;
+      const ranges = Object.values({ ...manifest.dependencies, ...manifest.peerDependencies });
+      expect(
+        ranges.filter((range) => /^(workspace|catalog):/.test(range)),
+        name,
+      ).toEqual([]);
+      if (manifest.dependencies?.['@agent-apis/core']) {
+        expect(manifest.dependencies['@agent-apis/core'], name).toBe(versions.get('@agent-apis/core'));
+      }
+    }
+    const tags = await run('git', ['tag', '--list'], { cwd: repo });
+    expect(tags.split('\n').filter(Boolean).sort()).toEqual([...versions].map(([n, v]) => `${n}@${v}`).sort());
+  });
+
+  it('refuses to publish the same version twice, and says so', async () => {
+    const again = await run('pnpm', ['run', 'publish-packages'], { cwd: repo, env, withStderr: true });
+    expect(again).toContain('No unpublished projects to publish');
+    const storeDir = join(repo, 'packages', 'store');
+    const refused = await run('pnpm', ['publish', '--no-git-checks'], { cwd: storeDir, env }).then(
+      () => 'published',
+      (error: Error) => error.message,
+    );
+    expect(refused).not.toBe('published');
+    expect(refused).toMatch(/409|already (present|published|exists)|cannot publish over/i);
+    const packument = (await (await fetch(new URL('@agent-apis%2fstore', registry.url))).json()) as {
+      versions: Record<string, unknown>;
+    };
+    expect(Object.keys(packument.versions)).toEqual([versions.get('@agent-apis/store')]);
+  });
+
+  it('installs every package by name and version from the registry, and nothing from anywhere else', async () => {
+    const lock = JSON.parse(await readFile(join(project, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string; resolved?: string }>;
+    };
+    for (const [name, version] of versions) {
+      expect(lock.packages[`node_modules/${name}`]?.version, name).toBe(version);
+    }
+    const installed = Object.entries(lock.packages).filter(([path]) => path !== '');
+    expect(installed.length).toBeGreaterThan(versions.size + CONSUMER_TOOLS.length);
+    for (const [path, entry] of installed) {
+      expect(entry.resolved, path).toMatch(new RegExp(`^${registry.url.replace(/[.]/g, '\\.')}`));
+      const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+      if (!name.startsWith('@agent-apis/')) expect(seeded, path).toContain(`${name}@${entry.version}`);
+    }
+    expect(trap.connections()).toBe(0);
+  });
+
+  it('type-checks the consumer under moduleResolution nodenext', async () => {
+    await node(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.nodenext.json']);
+  });
+
+  it('type-checks the consumer under moduleResolution bundler', async () => {
+    await node(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bundler.json']);
+  });
+
+  it('runs the consumer against Prism mocks of the final specs', async () => {
+    const output = await node(['main.ts'], {
+      DIRECTORY_BASE_URL: mockUrl('directory'),
+      TRUST_BASE_URL: mockUrl('trust'),
+      ENTROPY0_API_KEY: 'sk_ent0_consumer',
+      STORE_BASE_URL: mockUrl('store'),
+      STORE_LOGIN: 'consumer',
+      STORE_AUTH_TOKEN: 'consumer-token',
+    });
+    const summary = JSON.parse(output.trim().split('\n').at(-1) ?? '') as {
+      servers: string[];
+      decision: { requestId: string; action: string; shouldFetch: boolean };
+      productIds: unknown[];
+      refusedField?: string;
+    };
+
+    const page = (await successExample('directory', 'listMcpServers')) as {
+      results: { owner: string; repo: string }[];
+    };
+    expect(summary.servers).toEqual(page.results.map((server) => `${server.owner}/${server.repo}`));
+    const decision = (await successExample('trust', 'decide')) as {
+      request_id: string;
+      decision: { recommended_action: string };
+    };
+    expect(decision.decision.recommended_action).toBe('proceed');
+    expect(summary.decision).toEqual({ requestId: decision.request_id, action: 'proceed', shouldFetch: true });
+    expect(summary.productIds.length).toBeGreaterThan(0);
+    for (const id of summary.productIds) expect(Number.isInteger(id)).toBe(true);
+    expect(summary.refusedField).toBe('query.limit');
+  });
+
+  it('runs a vitest suite in the consumer project against the packages’ ./msw handlers', async () => {
+    await node(['node_modules/vitest/vitest.mjs', 'run', '--reporter=json', '--outputFile=vitest-results.json']);
+    const results = JSON.parse(await readFile(join(project, 'vitest-results.json'), 'utf8')) as {
+      numTotalTests: number;
+      numPassedTests: number;
+    };
+    // consumer/msw.test.ts has four tests; all of them ran and passed.
+    expect(results).toMatchObject({ numTotalTests: 4, numPassedTests: 4 });
+  });
+});
+
+interface JsonMedia {
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+}
+type PathItem = Record<string, { responses: Record<string, { content?: Record<string, JsonMedia> }> }>;
+
+/** The example a final spec gives for an operation's success response (the one Prism serves first). */
+async function successExample(service: (typeof SERVICES)[number], operationId: string): Promise<unknown> {
+  const spec = await loadContractSpec(service);
+  const operation = spec.operations.find((candidate) => candidate.id === operationId);
+  const pathItem = operation && (spec.document.paths?.[operation.path] as PathItem | undefined);
+  const media =
+    operation &&
+    pathItem?.[operation.method.toLowerCase()]?.responses[String(operation.successStatus)]?.content?.[
+      'application/json'
+    ];
+  if (!media) throw new Error(`${service}: ${operationId} has no JSON success response`);
+  return media.example ?? Object.values(media.examples ?? {})[0]?.value;
+}

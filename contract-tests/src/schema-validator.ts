@@ -2,7 +2,7 @@
  * Validates response bodies against the final spec's own schemas with Ajv (draft 2020-12 for OpenAPI 3.1,
  * draft-07 semantics plus `nullable` for 3.0), independently of the generated zod schemas.
  */
-import type { OpenApiDocument } from '@agent-apis/specs/src/openapi.ts';
+import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';

@@ -4,8 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listOperations, type OpenApiDocument, type Parameter, resolveRef } from '@agent-apis/specs/src/openapi.ts';
-import type { ServiceName } from '@agent-apis/specs/src/services.ts';
+import { listOperations, type OpenApiDocument, type Parameter, resolveRef } from '@agent-apis/specs/openapi';
+import type { ServiceName } from '@agent-apis/specs/services';
 
 export type JsonSchema = Record<string, unknown>;
 

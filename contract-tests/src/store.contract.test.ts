@@ -1,5 +1,5 @@
 import { StoreClient } from '@agent-apis/store';
-import { validators } from '../../packages/store/src/gen/validators.gen.ts';
+import { validators } from '@agent-apis/store/validators';
 import { defineContractSuite } from './suite.ts';
 
 await defineContractSuite(

@@ -7,7 +7,7 @@
  * must stop or the server reject. Outcomes feed the coverage report.
  */
 import { APIError, errorClassForStatus, RequestValidationError } from '@agent-apis/core';
-import type { ServiceName } from '@agent-apis/specs/src/services.ts';
+import type { ServiceName } from '@agent-apis/specs/services';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { CoverageRecorder, coverageDir } from './coverage.ts';
 import { defineLiveSuite } from './live.ts';

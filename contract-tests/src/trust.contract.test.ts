@@ -1,5 +1,5 @@
 import { TrustClient } from '@agent-apis/trust';
-import { validators } from '../../packages/trust/src/gen/validators.gen.ts';
+import { validators } from '@agent-apis/trust/validators';
 import { defineContractSuite } from './suite.ts';
 
 await defineContractSuite(

@@ -2,8 +2,8 @@
  * Request values derived from the spec's schemas: what the suite sends for "only the required parameters" and
  * for "all of them". Deterministic; prefers the spec's own example, enum, default, then the type and format.
  */
-import type { OpenApiDocument } from '@agent-apis/specs/src/openapi.ts';
-import { resolveRef } from '@agent-apis/specs/src/openapi.ts';
+import type { OpenApiDocument } from '@agent-apis/specs/openapi';
+import { resolveRef } from '@agent-apis/specs/openapi';
 import type { ContractOperation, JsonSchema } from './spec.ts';
 
 export type Coverage = 'required' | 'all';

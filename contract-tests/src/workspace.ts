@@ -102,15 +102,17 @@ export interface RunOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** Resolve to stderr after stdout, for commands that report on stderr. */
+  withStderr?: boolean;
 }
 
-/** Runs a command and resolves to its stdout; a failure rejects with the command line and all its output. */
+/** Runs a command and resolves to its stdout (and stderr, if asked); a failure rejects with the command line and all its output. */
 export function run(command: string, args: readonly string[], options: RunOptions): Promise<string> {
   const timeout = options.timeoutMs ?? 120_000;
   const env = options.env ?? isolatedEnv();
   return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd: options.cwd, env, timeout, maxBuffer: 64 << 20 }, (error, stdout) => {
-      if (!error) return resolve(stdout);
+    execFile(command, args, { cwd: options.cwd, env, timeout, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+      if (!error) return resolve(options.withStderr ? `${stdout}${stderr}` : stdout);
       // error.message already names the command line and carries stderr.
       const reason = error.killed ? `killed after ${timeout} ms` : `exit code ${error.code}`;
       reject(new Error(`${error.message}\n(in ${options.cwd}, ${reason})\n${stdout}`));

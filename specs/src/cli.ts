@@ -1,6 +1,8 @@
 import { relative } from 'node:path';
-import { driftExitCode, driftSummary, runDrift } from './diff.ts';
-import { syncToolLists } from './mcp-tools.ts';
+import { runDrift } from './diff.ts';
+import { driftExitCode, driftSummary } from './drift-report.ts';
+import { driftFailed, runToolDrift } from './mcp-drift.ts';
+import { isMcpService, syncToolLists } from './mcp-tools.ts';
 import { type BuiltSpec, buildSpec, writeFinal } from './pipeline.ts';
 import { table } from './report.ts';
 import {
@@ -22,7 +24,9 @@ const USAGE = `usage: specs <command> [service ...]
   update  fetch the current upstream document, say what changed, and pin it in specs/<service>/lock.json
   diff    compare each pinned upstream document with the current one, classify every change (breaking,
           addition, other), write specs/reports/drift.{json,md}; with --changeset also write a changeset per
-          affected package; exits 1 on a breaking change or when a document cannot be read
+          affected package; then the same for the services' agent tool servers (pinned tools/list against the
+          current one, specs/reports/mcp-drift.{json,md}); exits 1 on a breaking change or when a document or a
+          tool list cannot be read
 services: ${SERVICE_NAMES.join(', ')} (default: all). Offline: set SPECS_MIRROR to a folder of <service>/openapi.json.`;
 
 function parseServices(args: string[], only?: (s: ServiceName) => boolean): ServiceName[] {
@@ -129,7 +133,11 @@ async function diff(args: string[]): Promise<boolean> {
   console.log(driftSummary(run.report));
   console.log(`\nreport: ${run.reportFiles.map((file) => relative(process.cwd(), file)).join(', ')}`);
   for (const file of run.changesetFiles) console.log(`changeset: ${relative(process.cwd(), file)}`);
-  return driftExitCode(run.report) === 0;
+  // The same services' agent tool servers: their pinned tools/list against the current one.
+  const toolServices = services.filter(isMcpService);
+  const tools = toolServices.length > 0 ? await runToolDrift(toolServices, { mirror: mirrorFromEnv() }) : undefined;
+  if (tools) console.log(`\n${tools.markdown}\nreport: ${relative(process.cwd(), tools.reportFile)}`);
+  return driftExitCode(run.report) === 0 && !(tools && driftFailed(tools.drifts));
 }
 
 async function main(argv: string[]): Promise<number> {

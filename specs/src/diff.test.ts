@@ -3,17 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import {
-  bumpFor,
-  type ChangeKind,
-  changesetText,
-  diffService,
-  driftExitCode,
-  runDrift,
-  type ServiceDrift,
-  type SpecChange,
-  writeChangeset,
-} from './diff.ts';
+import { diffService, runDrift, type ServiceDrift } from './diff.ts';
+import { changesetText, writeChangeset } from './drift-changeset.ts';
+import { bumpFor, type ChangeKind, type SpecChange } from './drift-classify.ts';
+import { driftExitCode } from './drift-report.ts';
 import { buildSpec } from './pipeline.ts';
 import { SpecSourceError } from './source.ts';
 import { MIRROR, scratchMirror, scratchSpecsRoot } from './test-support.ts';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { isServiceName, SERVICE_NAMES } from '@agent-apis/specs/src/services.ts';
+import { isServiceName, SERVICE_NAMES } from '@agent-apis/specs/services';
 import { generate } from './generate.ts';
 
 const USAGE = `usage: agent-apis-codegen generate <service> [--spec <final.openapi.json>] [--out <dir>]

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { OpenApiDocument } from '@agent-apis/specs/src/openapi.ts';
-import { REPO_ROOT, type ServiceName, specPaths } from '@agent-apis/specs/src/services.ts';
+import type { OpenApiDocument } from '@agent-apis/specs/openapi';
+import { REPO_ROOT, type ServiceName, specPaths } from '@agent-apis/specs/services';
 
 /** A final, generator-ready document written by `pnpm specs:sync`. */
 export interface FinalSpec {

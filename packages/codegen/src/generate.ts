@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { REPO_ROOT, type ServiceName } from '@agent-apis/specs/src/services.ts';
+import { REPO_ROOT, type ServiceName } from '@agent-apis/specs/services';
 import { createClient as runHeyApi } from '@hey-api/openapi-ts';
 import { type OutputOptions, generate as runOrval } from 'orval';
 import { stripFakerPatternAnchors } from './faker-patterns.ts';

@@ -5,8 +5,8 @@ import {
   type Operation,
   resolveRef,
   type Schema,
-} from '@agent-apis/specs/src/openapi.ts';
-import { templateVariables } from '@agent-apis/specs/src/paths.ts';
+} from '@agent-apis/specs/openapi';
+import { templateVariables } from '@agent-apis/specs/paths';
 import { tsLiteral } from './ts-literal.ts';
 
 export type ParameterType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'unknown';

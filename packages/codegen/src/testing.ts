@@ -1,8 +1,8 @@
 /** Helpers shared by the packages' tests: of their generated code and of the examples their READMEs embed. */
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { listOperations } from '@agent-apis/specs/src/openapi.ts';
-import type { ServiceName } from '@agent-apis/specs/src/services.ts';
+import { listOperations } from '@agent-apis/specs/openapi';
+import type { ServiceName } from '@agent-apis/specs/services';
 import { expect, type Mock, vi } from 'vitest';
 import { readFinalSpec } from './final-spec.ts';
 

@@ -1,6 +1,7 @@
+import { fetchStub, jsonResponse, sentRequests } from '@agent-apis/test-utils/fetch';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpCache } from './index.js';
-import { fetchStub, jsonResponse, sentRequests, testClient } from './test-support.js';
+import { testClient } from './test-support.js';
 
 const stats = { personas: 1, skills: 2, bundles: 3, agents: 4, tools: 5, guides: 6 };
 

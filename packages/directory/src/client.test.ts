@@ -1,3 +1,4 @@
+import { fetchStub, hangingFetch, jsonResponse, sentRequests } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { operations } from './gen/operations.gen.js';
 import {
@@ -12,17 +13,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from './index.js';
-import {
-  BASE_URL,
-  fetchStub,
-  githubSearchResult,
-  hangingFetch,
-  jsonResponse,
-  mcpServerEntry,
-  sentRequests,
-  sentUrls,
-  testClient,
-} from './test-support.js';
+import { BASE_URL, githubSearchResult, mcpServerEntry, sentUrls, testClient } from './test-support.js';
 
 const searchEnvelope = githubSearchResult(`${BASE_URL}/mcp/octo/github`);
 

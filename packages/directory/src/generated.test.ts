@@ -1,7 +1,6 @@
 import { expectOneSdkFunctionPerOperation, jsonFetch, onlyRequest } from '@agent-apis/codegen/testing';
-import { faker } from '@faker-js/faker';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useMswServer } from '@agent-apis/test-utils/msw';
+import { describe, expect, it } from 'vitest';
 import { getMockHandlers } from './gen/msw.gen.js';
 import { operations } from './gen/operations.gen.js';
 import { createClient, createConfig } from './gen/sdk/client/index.gen.js';
@@ -30,12 +29,7 @@ describe('generated directory SDK', () => {
   });
 
   describe('with the generated MSW handlers', () => {
-    const server = setupServer(...getMockHandlers());
-    beforeAll(() => {
-      faker.seed(20_261_121);
-      server.listen({ onUnhandledFrame: 'error' });
-    });
-    afterAll(() => server.close());
+    useMswServer(getMockHandlers());
 
     it('answers getMcpServer with a body that the generated zod schema accepts', async () => {
       const client = createClient(createConfig({ baseUrl: BASE_URL, throwOnError: true }));

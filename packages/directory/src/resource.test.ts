@@ -1,6 +1,7 @@
+import { fetchStub, jsonResponse } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it } from 'vitest';
 import { APIUserAbortError, type McpServerListItem, RequestValidationError } from './index.js';
-import { fetchStub, jsonResponse, listPageOf, mcpServerEntry, sentUrls, testClient } from './test-support.js';
+import { listPageOf, mcpServerEntry, sentUrls, testClient } from './test-support.js';
 
 /** A list endpoint over `records`; `total` overrides the count it reports. */
 function listingOf<T>(records: readonly T[], total?: number) {

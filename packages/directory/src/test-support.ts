@@ -1,39 +1,10 @@
-/** Fixtures and a scripted `fetch` for the package's tests (not part of the build). */
-import { expect, type Mock, vi } from 'vitest';
+/** Fixtures for the package's tests (not part of the build); the fetch fakes come from @agent-apis/test-utils. */
+import { sentRequests } from '@agent-apis/test-utils/fetch';
+import type { Mock } from 'vitest';
 import { DirectoryClient, type DirectoryClientOptions } from './client.js';
 import type { McpServerListItem, SearchResponse } from './gen/sdk/types.gen.js';
 
 export const BASE_URL = 'https://directory.test';
-
-/** A JSON response; `headers` add to (or replace) the JSON content type. */
-export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
-  const headers = new Headers(init.headers);
-  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-  return new Response(JSON.stringify(body), { ...init, headers });
-}
-
-/** A `fetch` that answers each request with `respond(request)`. */
-export function fetchStub(respond: (request: Request) => Response | Promise<Response>): Mock<typeof fetch> {
-  return vi.fn<typeof fetch>(async (input) => {
-    expect(input).toBeInstanceOf(Request);
-    return respond(input as Request);
-  });
-}
-
-/** A `fetch` that never answers, though it gives up when its request is aborted (like the real one). */
-export function hangingFetch(): Mock<typeof fetch> {
-  return fetchStub(
-    (request) =>
-      new Promise<Response>((_, reject) => {
-        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
-      }),
-  );
-}
-
-/** The requests a stub received, in order. */
-export function sentRequests(fetchMock: Mock<typeof fetch>): Request[] {
-  return fetchMock.mock.calls.map(([input]) => input as Request);
-}
 
 /** Path and query of every request a stub received, e.g. `/api/mcp?limit=3&offset=0`. */
 export function sentUrls(fetchMock: Mock<typeof fetch>): string[] {

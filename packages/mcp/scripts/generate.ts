@@ -7,12 +7,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  MCP_SERVICES,
-  type McpServiceName,
-  type McpTool,
-  readSyncedToolList,
-} from '@agent-apis/specs/src/mcp-tools.ts';
+import { MCP_SERVICES, type McpServiceName, type McpTool, readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { pascalCase, toolMethodName } from '../src/naming.ts';
 import { type JsonSchema, unsupportedKeywords } from '../src/schema.ts';
 

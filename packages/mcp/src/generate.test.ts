@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { MCP_SERVICES, type McpTool, readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
+import { MCP_SERVICES, type McpTool, readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { describe, expect, it } from 'vitest';
 import { generateService } from '../scripts/generate.ts';
 import { DirectoryTools } from './directory.js';

@@ -4,7 +4,7 @@
  * it prints.
  */
 import { exampleNames, expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/codegen/testing';
-import { readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
+import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANARY, fakeToolServer, textResult } from './test-support.js';

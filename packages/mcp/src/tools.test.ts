@@ -7,7 +7,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from '@agent-apis/core';
-import { readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
+import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { DirectoryTools } from './directory.js';

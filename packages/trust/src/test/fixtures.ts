@@ -1,5 +1,6 @@
 /** Test fixtures: schema-valid decisions and a `fetch` stand-in that answers `POST /v1/decide` like the service. */
-import { type Mock, vi } from 'vitest';
+import { fetchStub, jsonResponse } from '@agent-apis/test-utils/fetch';
+import type { Mock } from 'vitest';
 import type {
   AppliedInteraction,
   DecideRequest,
@@ -71,8 +72,8 @@ export function decisionResult(fixture: DecisionFixture = {}): DecisionResult {
  * `fixtureFor` picks the rest per request (e.g. the action by domain).
  */
 export function decideFetch(fixtureFor: (body: DecideRequest) => DecisionFixture = () => ({})): Mock<typeof fetch> {
-  return vi.fn<typeof fetch>(async (input) => {
-    const body = (await (input as Request).clone().json()) as DecideRequest;
+  return fetchStub(async (request) => {
+    const body = (await request.clone().json()) as DecideRequest;
     const interaction = body.interaction as AppliedInteraction | undefined;
     return Response.json(
       decisionResult({ target: body.target, interaction, profile: body.policy?.profile, ...fixtureFor(body) }),
@@ -87,11 +88,7 @@ export async function sentBodies(fetchMock: Mock<typeof fetch>): Promise<unknown
 
 /** A `fetch` that answers every request with `status` and a JSON error body. */
 export function errorFetch(status: number, headers: HeadersInit = {}, body: unknown = undefined): Mock<typeof fetch> {
-  return vi.fn<typeof fetch>(
-    async () =>
-      new Response(JSON.stringify(body ?? { error: { code: 'error', message: `failed with ${status}` } }), {
-        status,
-        headers: { 'content-type': 'application/json', ...headers },
-      }),
+  return fetchStub(() =>
+    jsonResponse(body ?? { error: { code: 'error', message: `failed with ${status}` } }, { status, headers }),
   );
 }

@@ -12,7 +12,7 @@
  * - not breaking: a tool added; a new optional argument; a requirement dropped; a widened type, enum or range;
  *   description, annotation and output schema changes (the generated clients type results loosely).
  *
- * As a command (`pnpm mcp:diff [service ...]`) it prints the changes, writes `reports/mcp-drift.{json,md}` and exits
+ * As a command (`pnpm mcp:diff [service ...]`) it prints the changes, writes `specs/reports/mcp-drift.{json,md}` (or into `$SPECS_REPORTS_DIR`) and exits
  * 1 on breaking drift or when a list cannot be read.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -26,12 +26,14 @@ import {
   parseToolList,
   readSyncedToolList,
   readUpstreamTools,
-} from '@agent-apis/specs/src/mcp-tools.ts';
-import { mirrorFromEnv } from '@agent-apis/specs/src/services.ts';
-import type { SourceOptions } from '@agent-apis/specs/src/source.ts';
-import { REPORTS_DIR } from './coverage.ts';
+} from './mcp-tools.ts';
+import { DEFAULT_SPECS_ROOT, mirrorFromEnv } from './services.ts';
+import type { SourceOptions } from './source.ts';
 
 type Schema = Record<string, unknown>;
+
+/** Where `pnpm mcp:diff` writes its report, beside the spec drift report. */
+const REPORTS_DIR = process.env.SPECS_REPORTS_DIR ?? join(DEFAULT_SPECS_ROOT, 'reports');
 
 export interface ToolChange {
   breaking: boolean;
@@ -305,6 +307,25 @@ export function renderToolDrift(drifts: readonly ToolServerDrift[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Checks each tool server's drift, writes `mcp-drift.{json,md}` into the reports folder and returns the drifts,
+ * the markdown and the report file. `pnpm mcp:diff` and `pnpm specs:diff` both run it.
+ */
+export async function runToolDrift(
+  services: readonly McpServiceName[],
+  options: { mirror?: string } = {},
+): Promise<{ drifts: ToolServerDrift[]; markdown: string; reportFile: string }> {
+  const drifts: ToolServerDrift[] = [];
+  for (const service of services)
+    drifts.push(await checkToolDrift(service, options.mirror ? { mirror: options.mirror } : {}));
+  const markdown = renderToolDrift(drifts);
+  await mkdir(REPORTS_DIR, { recursive: true });
+  await writeFile(join(REPORTS_DIR, 'mcp-drift.json'), `${JSON.stringify(drifts, null, 2)}\n`);
+  const reportFile = join(REPORTS_DIR, 'mcp-drift.md');
+  await writeFile(reportFile, markdown);
+  return { drifts, markdown, reportFile };
+}
+
 /** `pnpm mcp:diff [service ...]`. */
 async function main(args: string[]): Promise<number> {
   const unknown = args.find((arg) => !isMcpService(arg));
@@ -313,14 +334,8 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const services = args.length > 0 ? (args as McpServiceName[]) : [...MCP_SERVICES];
-  const mirror = mirrorFromEnv();
-  const drifts: ToolServerDrift[] = [];
-  for (const service of services) drifts.push(await checkToolDrift(service, mirror ? { mirror } : {}));
-  const markdown = renderToolDrift(drifts);
-  await mkdir(REPORTS_DIR, { recursive: true });
-  await writeFile(join(REPORTS_DIR, 'mcp-drift.json'), `${JSON.stringify(drifts, null, 2)}\n`);
-  await writeFile(join(REPORTS_DIR, 'mcp-drift.md'), markdown);
-  console.log(`${markdown}\nreport: ${join(REPORTS_DIR, 'mcp-drift.md')}`);
+  const { drifts, markdown, reportFile } = await runToolDrift(services, { mirror: mirrorFromEnv() });
+  console.log(`${markdown}\nreport: ${reportFile}`);
   return driftFailed(drifts) ? 1 : 0;
 }
 

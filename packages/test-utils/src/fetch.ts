@@ -1,0 +1,35 @@
+/** Stand-ins for `fetch` in unit tests: scripted answers, and what was sent. */
+import { expect, type Mock, vi } from 'vitest';
+
+/** A JSON response; `init.headers` add to (or replace) the JSON content type. */
+export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+/** A `fetch` that answers each request with `respond(request, index)`; the clients always pass a `Request`. */
+export function fetchStub(
+  respond: (request: Request, index: number) => Response | Promise<Response>,
+): Mock<typeof fetch> {
+  let calls = 0;
+  return vi.fn<typeof fetch>(async (input) => {
+    expect(input).toBeInstanceOf(Request);
+    return respond(input as Request, calls++);
+  });
+}
+
+/** A `fetch` that never answers, though it gives up when its request is aborted (like the real one). */
+export function hangingFetch(): Mock<typeof fetch> {
+  return fetchStub(
+    (request) =>
+      new Promise<Response>((_, reject) => {
+        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
+      }),
+  );
+}
+
+/** The requests a stub received, in order. */
+export function sentRequests(fetchMock: Mock<typeof fetch>): Request[] {
+  return fetchMock.mock.calls.map(([input]) => input as Request);
+}
