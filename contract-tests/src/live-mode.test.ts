@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
+import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoverageEntry, ServiceCoverage, ServiceSummary } from './coverage.ts';
 import { startToolServer } from './mcp-server.ts';

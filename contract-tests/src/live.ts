@@ -16,8 +16,8 @@
  * client's validator, must get a 4xx) and ignored_auth (the same read without credentials must get 401/403).
  */
 import { APIError } from '@agent-apis/core';
-import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/src/openapi.ts';
-import type { ServiceName } from '@agent-apis/specs/src/services.ts';
+import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
+import type { ServiceName } from '@agent-apis/specs/services';
 import { describe, expect, it } from 'vitest';
 import type { CoverageRecorder } from './coverage.ts';
 import { LiveBudget } from './live-budget.ts';

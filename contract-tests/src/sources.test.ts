@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { OpenApiDocument } from '@agent-apis/specs/src/openapi.ts';
-import { SERVICE_NAMES } from '@agent-apis/specs/src/services.ts';
+import type { OpenApiDocument } from '@agent-apis/specs/openapi';
+import { SERVICE_NAMES } from '@agent-apis/specs/services';
 import { describe, expect, it } from 'vitest';
 import { atPointer, pathInputSources } from './sources.ts';
 import { SPECS_DIST } from './spec.ts';

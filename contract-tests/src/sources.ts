@@ -18,7 +18,7 @@ import {
   type OperationRef,
   type Parameter,
   resolveRef,
-} from '@agent-apis/specs/src/openapi.ts';
+} from '@agent-apis/specs/openapi';
 
 export type InputSource =
   | {

@@ -1,4 +1,4 @@
-import { readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
+import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { describe, expect, it } from 'vitest';
 import { firstId, readToolClasses, toolAnswer } from './tool-classes.ts';
 

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { listOperations, type OpenApiDocument, type Parameter, resolveRef } from '@agent-apis/specs/src/openapi.ts';
-import type { ServiceName } from '@agent-apis/specs/src/services.ts';
+import { listOperations, type OpenApiDocument, type Parameter, resolveRef } from '@agent-apis/specs/openapi';
+import type { ServiceName } from '@agent-apis/specs/services';
 import { SPECS_DIST } from '../spec.ts';
 
 export interface LoggedRequest {

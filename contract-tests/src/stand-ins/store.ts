@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/src/openapi.ts';
+import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
 import { loadDocument, MOCK_ONLY_HEADERS, queryProblem, type Route, router, type StandIn, serve } from './server.ts';
 
 type StoreRecord = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from '@agent-apis/specs/src/openapi.ts';
+import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { describe, expect, it } from 'vitest';
 import { describeResources, renderResourcesModule, resourceName, typeNames } from './resources.ts';
 

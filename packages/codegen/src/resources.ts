@@ -20,7 +20,7 @@
  * body, the query), then per-call options. Results are unwrapped the same way (each record of an array).
  */
 
-import { pascalCase, readPath, singular } from '@agent-apis/specs/src/naming.ts';
+import { pascalCase, readPath, singular } from '@agent-apis/specs/naming';
 import {
   effectiveParameters,
   listOperations,
@@ -28,8 +28,8 @@ import {
   type OperationRef,
   resolveRef,
   type Schema,
-} from '@agent-apis/specs/src/openapi.ts';
-import { templateVariables } from '@agent-apis/specs/src/paths.ts';
+} from '@agent-apis/specs/openapi';
+import { templateVariables } from '@agent-apis/specs/paths';
 import { propertyKey } from './ts-literal.ts';
 
 /** How a resource method returns its result. */
