@@ -2,26 +2,18 @@
  * `StoreClient`: the store's REST API over the generated SDK and the shared runtime (retries, timeouts, typed
  * errors, redaction, logging, rate limiting, optional response validation).
  */
-import {
-  bindOperations,
-  type ClientOptions,
-  clientFetchOptions,
-  createFetch,
-  type Paginator,
-  rateLimitHooks,
-  readEnv,
-} from '@agent-apis/core';
+import { ApiClient, bindOperations, type ClientOptions, type Paginator, rateLimitHooks, readEnv } from '@agent-apis/core';
 import type { StoreApi, StoreOperationResult } from './api.js';
 import {
-  authCallback,
+  authHeaders,
   credentialIdentity,
+  credentialOptions,
   credentialSecrets,
   resolveCredentials,
   type StoreCredentialOptions,
 } from './auth.js';
+import * as functions from './gen/api.gen.js';
 import { operations } from './gen/operations.gen.js';
-import { createClient, createConfig } from './gen/sdk/client/index.gen.js';
-import * as sdk from './gen/sdk/sdk.gen.js';
 import {
   type ListMethod,
   type PagedItem,
@@ -34,6 +26,7 @@ import {
   rateLimitWindows,
   readStoreRateLimitHeaders,
   type StoreRateLimitOptions,
+  storeBanGuard,
   storeRateLimiter,
 } from './rate-limit.js';
 
@@ -77,27 +70,19 @@ export class StoreClient {
   /** Categories, page by page (`categories.list().toArray({ max })` or `for await`). */
   readonly categories = { list: this.#lister('listCategories') };
 
-  /** Throws a `MissingCredentialsError` naming the options and environment variables when credentials are missing. */
+  /** The configured client the operations are sent through, e.g. `getProduct(client.client, { path: { id } })`. */
+  readonly client: ApiClient;
+
+  /**
+   * Throws a `MissingCredentialsError` naming the options and environment variables when credentials are
+   * missing, an `InvalidBaseUrlError` for a base URL without http(s) scheme, with credentials or not ending in
+   * `/v1`, and an `AgentApiError` for a credential holding a line break.
+   */
   constructor(options: StoreClientOptions = {}) {
-    const credentials = resolveCredentials(options);
-    this.authScheme = credentials.scheme;
-    this.baseUrl = (options.baseUrl ?? readEnv(BASE_URL_ENV_VAR) ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    const limiter =
-      options.rateLimit === false
-        ? undefined
-        : storeRateLimiter(this.baseUrl, credentialIdentity(credentials), rateLimitWindows(options.rateLimit));
-    const transport = createFetch(
-      clientFetchOptions(options, {
-        operations,
-        loadValidators: () => import('./gen/validators.gen.js'),
-        redactSecrets: credentialSecrets(credentials),
-        ...(limiter ? rateLimitHooks(limiter, readStoreRateLimitHeaders) : {}),
-      }),
-    );
-    const client = createClient(
-      createConfig({ baseUrl: this.baseUrl, fetch: transport, throwOnError: true, auth: authCallback(credentials) }),
-    );
-    this.api = bindOperations(sdk, operations, client);
+    this.client = createStoreClient(options);
+    this.baseUrl = this.client.baseUrl;
+    this.authScheme = resolveCredentials(options).scheme;
+    this.api = bindOperations(functions, operations, this.client);
   }
 
   /**
@@ -115,4 +100,28 @@ export class StoreClient {
     return (filters, options) =>
       paginateOperation(this.api, operationId, { ...options, query: filters } as PaginateOptions<Id>);
   }
+}
+
+/**
+ * The store's configured client alone, without the `api` table: pass it to the operation functions imported one
+ * by one (`getProduct(createStoreClient(), { path: { id } })`), so a bundle carries only the operations it uses.
+ */
+export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
+  const credentials = resolveCredentials(options);
+  const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV_VAR) ?? DEFAULT_BASE_URL;
+  const limiter =
+    options.rateLimit === false
+      ? undefined
+      : storeRateLimiter(baseUrl.replace(/\/+$/, ''), credentialIdentity(credentials), rateLimitWindows(options.rateLimit));
+  const limiterHooks = limiter ? rateLimitHooks(limiter, readStoreRateLimitHeaders) : undefined;
+  return new ApiClient(options, {
+    client: 'StoreClient',
+    baseUrl,
+    basePathSuffix: '/v1',
+    authHeaders: authHeaders(credentials),
+    credentials: credentialOptions(credentials),
+    loadValidators: () => import('./gen/validators.gen.js'),
+    redactSecrets: credentialSecrets(credentials),
+    ...storeBanGuard(baseUrl, credentialIdentity(credentials), limiterHooks),
+  });
 }

@@ -3,11 +3,10 @@
  * a decision cache, and guards that enforce a decision before an agent fetches a URL.
  */
 import {
+  ApiClient,
   type BoundOperations,
   bindOperations,
   type ClientOptions,
-  clientFetchOptions,
-  createFetch,
   LOG_ENV_VAR,
   MissingCredentialsError,
   RequestValidationError,
@@ -23,9 +22,8 @@ import {
 } from './decide-request.js';
 import { TrustDecision } from './decision.js';
 import { DecisionCache } from './decision-cache.js';
+import * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
-import { createClient, createConfig } from './gen/sdk/client/index.gen.js';
-import * as sdk from './gen/sdk/sdk.gen.js';
 import {
   type ActionHandlers,
   enforceDecision,
@@ -61,7 +59,7 @@ export interface TrustClientOptions extends ClientOptions {
 }
 
 /** `client.api`: every operation of the spec by operationId, resolving with the response body. */
-export type TrustApi = BoundOperations<typeof sdk, OperationId>;
+export type TrustApi = BoundOperations<typeof functions, OperationId>;
 
 /** Client of the Entropy0 trust-decision API. */
 export class TrustClient {
@@ -76,29 +74,31 @@ export class TrustClient {
     if (!apiKey) {
       throw new MissingCredentialsError({ client: 'TrustClient', options: ['apiKey'], envVars: [API_KEY_ENV] });
     }
-    const authSchemeType = options.authScheme === 'bearer' ? 'http' : 'apiKey';
-    this.baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL;
-    const transport = createFetch(
-      clientFetchOptions(options, {
-        operations,
-        loadValidators: () => import('./gen/validators.gen.js'),
-        redactSecrets: [apiKey],
-        now: options.now,
-      }),
-    );
-    const client = createClient(
-      createConfig({
-        baseUrl: this.baseUrl,
-        fetch: transport,
-        throwOnError: true,
-        auth: (scheme) => (scheme.type === authSchemeType ? apiKey : undefined),
-      }),
-    );
-    const bound = bindOperations(sdk, operations, client);
-    const decide: TrustApi['decide'] = async (callOptions) => {
-      assertValidDecideRequest(callOptions.body);
-      return bound.decide(callOptions);
-    };
+    const client = new ApiClient(options, {
+      client: 'TrustClient',
+      baseUrl: options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL,
+      authHeaders: options.authScheme === 'bearer' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey },
+      credentials: { apiKey },
+      loadValidators: () => import('./gen/validators.gen.js'),
+      redactSecrets: [apiKey],
+      // A redirect would carry the key elsewhere or swap the decision for another origin's: none is followed.
+      redirects: 'none',
+      now: options.now,
+    });
+    this.baseUrl = client.baseUrl;
+    const bound = bindOperations(functions, operations, client);
+    const decide = Object.assign(
+      async (callOptions: Parameters<TrustApi['decide']>[0]) => {
+        assertValidDecideRequest(callOptions.body);
+        return bound.decide(callOptions);
+      },
+      {
+        withResponse: async (callOptions: Parameters<TrustApi['decide']>[0]) => {
+          assertValidDecideRequest(callOptions.body);
+          return bound.decide.withResponse(callOptions);
+        },
+      },
+    ) as TrustApi['decide'];
     this.api = { ...bound, decide };
     const cache = options.cache ?? true;
     this.#decisions = cache

@@ -22,6 +22,7 @@ export {
   type TargetInput,
 } from './decide-request.js';
 export { TrustDecision } from './decision.js';
+export * from './gen/api.gen.js';
 export type * from './gen/sdk/types.gen.js';
 export {
   type GuardContext,
