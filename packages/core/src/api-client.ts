@@ -60,7 +60,9 @@ export function checkBaseUrl(client: string, raw: string, suffix?: string): stri
     throw new InvalidBaseUrlError(`${client} baseUrl must not have a query or fragment: ${redactUrl(trimmed)}`);
   }
   if (suffix && !new URL(trimmed).pathname.endsWith(suffix)) {
-    throw new InvalidBaseUrlError(`${client} baseUrl must end with ${suffix} (the API root), got ${redactUrl(trimmed)}`);
+    throw new InvalidBaseUrlError(
+      `${client} baseUrl must end with ${suffix} (the API root), got ${redactUrl(trimmed)}`,
+    );
   }
   return trimmed;
 }

@@ -307,7 +307,9 @@ export class RateLimitBanError extends AgentApiError {
   readonly resetAt: Date;
 
   constructor(resetAt: Date) {
-    super(`The API banned these credentials for exceeding its rate limit until ${resetAt.toISOString()}; no request is sent before then`);
+    super(
+      `The API banned these credentials for exceeding its rate limit until ${resetAt.toISOString()}; no request is sent before then`,
+    );
     this.resetAt = resetAt;
   }
 }

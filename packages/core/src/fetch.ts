@@ -172,11 +172,17 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   };
 
   /** The request of one attempt; `source` carries method, URL and headers. */
-  const requestFor = (source: { method: string; url: string; headers: Headers }, body: string | undefined, signal: AbortSignal) =>
-    new Request(source.url, { method: source.method, headers: source.headers, body, signal, redirect: 'manual' });
+  const requestFor = (
+    source: { method: string; url: string; headers: Headers },
+    body: string | undefined,
+    signal: AbortSignal,
+  ) => new Request(source.url, { method: source.method, headers: source.headers, body, signal, redirect: 'manual' });
 
   /** One call through retries; `first` is the request as the cache saw it (headers, URL). */
-  const run = async (call: TransportCall, first: { method: string; url: string; headers: Headers }): Promise<Response> => {
+  const run = async (
+    call: TransportCall,
+    first: { method: string; url: string; headers: Headers },
+  ): Promise<Response> => {
     const callerSignal = call.signal ?? new AbortController().signal;
     const timeoutMs = call.timeout ?? options.timeout ?? DEFAULT_TIMEOUT_MS;
     const maxRetries = call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -249,7 +255,10 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
     const conditional = first.headers.has('if-none-match') || first.headers.has('if-modified-since');
     for (let retriesSoFar = 0; ; retriesSoFar++) {
       const outcome = await attemptOnce(retriesSoFar + 1);
-      if ('response' in outcome && (outcome.response.status < 300 || (conditional && outcome.response.status === 304))) {
+      if (
+        'response' in outcome &&
+        (outcome.response.status < 300 || (conditional && outcome.response.status === 304))
+      ) {
         const { operation, route } = names();
         const type = outcome.response.headers.get('content-type');
         if (call.expectJson && outcome.response.status !== 204 && type && !/[/+]json\b/i.test(type)) {
@@ -333,7 +342,9 @@ export function createFetch(options: CreateFetchOptions = {}): typeof fetch {
 }
 
 function isRedirect(response: Response): boolean {
-  return response.status >= 301 && response.status <= 308 && response.status !== 304 && response.headers.has('location');
+  return (
+    response.status >= 301 && response.status <= 308 && response.status !== 304 && response.headers.has('location')
+  );
 }
 
 /** Where a redirect leads when it stays on the request's origin (303 and 301/302 of a POST become a GET). */

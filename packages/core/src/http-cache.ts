@@ -55,6 +55,8 @@ interface CacheEntry {
 /** Headers a 304 must not overwrite in the stored response. */
 const NOT_UPDATED_BY_304 = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'content-range']);
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Request headers that steer the cache rather than select a response: left out of the key. */
+const REQUEST_CACHE_DIRECTIVES = new Set(['cache-control', 'pragma', 'if-none-match', 'if-modified-since']);
 
 /** Lower-case `Cache-Control` directives mapped to their value (empty string when valueless). */
 export function parseCacheControl(value: string | null): Map<string, string> {
@@ -176,7 +178,9 @@ export class HttpCache {
 
   /** Method + URL (credential query values masked) + fingerprint of the credentials the request carries. */
   #primaryKey(request: CacheRequest): string {
-    const headers = [...request.headers].map(([name, value]) => `${name}:${value}`);
+    const headers = [...request.headers]
+      .filter(([name]) => !REQUEST_CACHE_DIRECTIVES.has(name))
+      .map(([name, value]) => `${name}:${value}`);
     return `GET ${redactUrl(request.url)} ${fingerprint(...secretsFromRequest(request), ...headers)}`;
   }
 

@@ -209,7 +209,10 @@ export type BoundOperations<Functions, Ids extends string> = {
 };
 
 /** Binds every generated function of `functions` (one per entry of `operations`) to `client`. */
-export function bindOperations<Functions extends Record<string, unknown>, Ops extends Readonly<Record<string, Operation>>>(
+export function bindOperations<
+  Functions extends Record<string, unknown>,
+  Ops extends Readonly<Record<string, Operation>>,
+>(
   functions: Functions,
   operations: Ops,
   client: OperationClient,
@@ -247,7 +250,8 @@ export function serializeQuery(
       if (constraints[name]?.explode === false) add(name, value.join(','));
       else for (const item of value) add(name, item);
     } else if (typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) if (item !== undefined && item !== null) add(`${name}[${key}]`, item);
+      for (const [key, item] of Object.entries(value))
+        if (item !== undefined && item !== null) add(`${name}[${key}]`, item);
     } else add(name, value);
   }
   return parts.length > 0 ? `?${parts.join('&')}` : '';

@@ -2,8 +2,8 @@
  * The type of `client.api`: every operation of the spec, bound to one configured client.
  */
 import type { BoundOperations } from '@agent-apis/core';
-import type { OperationId } from './gen/operations.gen.js';
 import type * as functions from './gen/api.gen.js';
+import type { OperationId } from './gen/operations.gen.js';
 
 /**
  * `client.api.<operationId>(options)` for every operation: `path`, `query`, `body`, `headers`, `signal`, per-call

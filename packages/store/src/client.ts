@@ -2,7 +2,14 @@
  * `StoreClient`: the store's REST API over the generated SDK and the shared runtime (retries, timeouts, typed
  * errors, redaction, logging, rate limiting, optional response validation).
  */
-import { ApiClient, bindOperations, type ClientOptions, type Paginator, rateLimitHooks, readEnv } from '@agent-apis/core';
+import {
+  ApiClient,
+  bindOperations,
+  type ClientOptions,
+  type Paginator,
+  rateLimitHooks,
+  readEnv,
+} from '@agent-apis/core';
 import type { StoreApi, StoreOperationResult } from './api.js';
 import {
   authHeaders,
@@ -112,7 +119,11 @@ export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
   const limiter =
     options.rateLimit === false
       ? undefined
-      : storeRateLimiter(baseUrl.replace(/\/+$/, ''), credentialIdentity(credentials), rateLimitWindows(options.rateLimit));
+      : storeRateLimiter(
+          baseUrl.replace(/\/+$/, ''),
+          credentialIdentity(credentials),
+          rateLimitWindows(options.rateLimit),
+        );
   const limiterHooks = limiter ? rateLimitHooks(limiter, readStoreRateLimitHeaders) : undefined;
   return new ApiClient(options, {
     client: 'StoreClient',
