@@ -182,6 +182,6 @@ describe('serializeQuery', () => {
       { ids: { required: false, type: 'array', explode: false }, tags: { required: false, type: 'array' } },
       { ids: [1, 2], tags: ['a b', 'c'], filter: { status: 'paid' }, skip: undefined },
     );
-    expect(query).toBe('?ids=1%2C2&tags=a%20b&tags=c&filter%5Bstatus%5D=paid');
+    expect(query).toBe('?ids=1%2C2&tags=a%20b&tags=c&filter[status]=paid');
   });
 });

@@ -242,7 +242,10 @@ export function serializeQuery(
   if (!values) return '';
   const parts: string[] = [];
   const add = (name: string, value: unknown) => {
-    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+    // Brackets stay literal in names (`status_filters[]`, `filter[status]`), as servers and hey-api spell them.
+    parts.push(
+      `${encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(String(value))}`,
+    );
   };
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined || value === null) continue;

@@ -5,6 +5,7 @@ import { operations } from './gen/operations.gen.js';
 import {
   AgentApiError,
   APIConnectionTimeoutError,
+  InvalidBaseUrlError,
   type Logger,
   MissingCredentialsError,
   NotFoundError,
@@ -317,5 +318,31 @@ describe('logging', () => {
     const verbose = recordingLogger();
     await storeClient({ logger: verbose }).client.api.getStoreInfo();
     expect(verbose.text()).toContain('getStoreInfo');
+  });
+});
+
+describe('construction checks', () => {
+  it('refuses a base URL that does not end in /v1, has no scheme or carries credentials, before any request', () => {
+    expect(() => new StoreClient({ ...BEARER, baseUrl: 'https://store.test/api' })).toThrow(InvalidBaseUrlError);
+    expect(() => new StoreClient({ ...BEARER, baseUrl: 'store.test/v1' })).toThrow(InvalidBaseUrlError);
+    expect(() => new StoreClient({ ...BEARER, baseUrl: 'https://me:pw-secret-9@store.test/v1' })).toThrow(
+      /must not carry credentials/,
+    );
+  });
+
+  it('refuses a token with a line break, naming the option but not the value', () => {
+    const create = () => new StoreClient({ baseUrl: BASE_URL, accessToken: 'tok-abc\r\nX-Injected: 1' });
+    expect(create).toThrow(/accessToken contains a line break/);
+    expect(create).not.toThrow(/tok-abc/);
+  });
+
+  it('refuses dot segments in path parameters before sending', async () => {
+    const fetch = fakeFetch(() => json({}));
+    const client = new StoreClient({ ...BASIC, baseUrl: BASE_URL, fetch });
+    const call = client.api.removeCustomerFromCustomerCategory({
+      path: { id: 1, customer_id: '..' as unknown as number },
+    });
+    await expect(call).rejects.toBeInstanceOf(RequestValidationError);
+    expect(fetch).not.toHaveBeenCalled();
   });
 });
