@@ -196,7 +196,7 @@ ${Object.entries(table)
 /** Every operation of the spec, keyed by operationId. */
 export const operations = {
 ${Object.keys(table)
-  .map((id) => `  ${id}: ${operationConstName(id)},`)
+  .map((id) => `  ${JSON.stringify(id)}: ${operationConstName(id)},`)
   .join('\n')}
 } as const;
 
@@ -206,7 +206,7 @@ export type OperationId = keyof typeof operations;
 
 /** The name of an operation's descriptor constant: `getProduct` → `getProductOperation`. */
 export function operationConstName(operationId: string): string {
-  return `${operationId}Operation`;
+  return `${operationId.replace(/[^\w$]/g, '_')}Operation`;
 }
 
 /** What the generated function of an operation needs to know about hey-api's types for it. */
