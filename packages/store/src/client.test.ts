@@ -346,3 +346,35 @@ describe('construction checks', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 });
+
+describe('hooks and the raw response', () => {
+  it('gives the parsed body next to the raw response, and reports requests, responses and retries', async () => {
+    const fetch = fakeFetch((_request, index) =>
+      index === 0
+        ? json({ message: 'busy' }, 503, { 'retry-after': '0' })
+        : json({ store: { code: 's1' } }, 200, { 'x-request-id': 'req-9' }),
+    );
+    const events: string[] = [];
+    const client = new StoreClient({
+      ...BASIC,
+      baseUrl: BASE_URL,
+      fetch,
+      rateLimit: false,
+      hooks: {
+        onRequest: (request, { attempt }) => void events.push(`request ${attempt} ${new URL(request.url).pathname}`),
+        onResponse: (response, { attempt }) => void events.push(`response ${attempt} ${response.status}`),
+        onRetry: ({ attempt, delayMs, reason }) => void events.push(`retry ${attempt} ${delayMs} ${reason}`),
+      },
+    });
+    const { data, response } = await client.api.getStoreInfo.withResponse();
+    expect(data).toEqual({ store: { code: 's1' } });
+    expect(response.headers.get('x-request-id')).toBe('req-9');
+    expect(events).toEqual([
+      'request 1 /v1/store/info.json',
+      'response 1 503',
+      'retry 1 0 status 503',
+      'request 2 /v1/store/info.json',
+      'response 2 200',
+    ]);
+  });
+});

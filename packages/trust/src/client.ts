@@ -33,6 +33,34 @@ import {
   TrustUnavailableError,
 } from './guard.js';
 
+/** Redirect hops `guardedFetch` follows, each decided on. */
+const MAX_GUARDED_REDIRECTS = 10;
+
+/**
+ * The next request of a redirect chain, or undefined when `response` is no redirect or cannot be followed (a
+ * 307/308 of a request with a body, whose stream is spent). Credentials do not cross to another origin.
+ */
+function redirectTarget(request: Request, response: Response): Request | undefined {
+  const location = response.headers.get('location');
+  if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return undefined;
+  const url = new URL(location, request.url);
+  const toGet =
+    response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST');
+  if (!toGet && request.body !== null) return undefined;
+  const headers = new Headers(request.headers);
+  if (url.origin !== new URL(request.url).origin) {
+    headers.delete('authorization');
+    headers.delete('cookie');
+  }
+  if (toGet) headers.delete('content-type');
+  return new Request(url, {
+    method: toGet ? 'GET' : request.method,
+    headers,
+    redirect: 'manual',
+    signal: request.signal,
+  });
+}
+
 /** The server every official SDK uses. */
 export const DEFAULT_BASE_URL = 'https://entropy0.ai/api';
 /** Environment variable read when `apiKey` is not given. */
@@ -145,20 +173,34 @@ export class TrustClient {
 
   /**
    * `fetch` behind a guard: every request first gets a decision on its URL's host (see {@link TrustClient.guard});
-   * `fetch` only runs when the action allows it, and `onSandbox` / `onEscalate` answer in its place.
+   * `fetch` only runs when the action allows it, and `onSandbox` / `onEscalate` answer in its place. Redirects
+   * are followed here, hop by hop, so every host of a redirect chain gets its own decision (at most 10 hops;
+   * `Authorization` and `Cookie` are dropped when a hop changes origin). A request with `redirect: 'manual'` or
+   * `'error'` gets the redirect response itself.
    */
   guardedFetch(fetch: typeof globalThis.fetch, options: GuardedFetchOptions = {}): typeof globalThis.fetch {
-    return async (input, init) => {
-      const request = new Request(input, init);
+    const { onSandbox, onEscalate } = options;
+    const guardOne = async (request: Request): Promise<Response> => {
       const target = new URL(request.url);
       const decision = await this.#decideForGuard(target, options);
       if (!decision) return fetch(request);
-      const { onSandbox, onEscalate } = options;
       const handlers: ActionHandlers<Response> = {
         onSandbox: onSandbox && ((found) => onSandbox(found, request)),
         onEscalate: onEscalate && ((found) => onEscalate(found, request)),
       };
       return enforceDecision(decision, target, handlers, () => fetch(request));
+    };
+    return async (input, init) => {
+      const original = new Request(input, init);
+      if (original.redirect !== 'follow') return guardOne(original);
+      let request = new Request(original, { redirect: 'manual' });
+      for (let hops = 0; ; hops++) {
+        const response = await guardOne(request);
+        const next = hops < MAX_GUARDED_REDIRECTS ? redirectTarget(request, response) : undefined;
+        if (!next) return response;
+        await response.body?.cancel().catch(() => undefined);
+        request = next;
+      }
     };
   }
 
