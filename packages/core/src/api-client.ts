@@ -36,7 +36,8 @@ export interface ServiceClientConfig extends ServiceTransport {
 
 /**
  * `raw` as a base URL without trailing slash. Throws {@link InvalidBaseUrlError} when it does not parse, has
- * no http(s) scheme, carries credentials (`user:pass@`), or does not end with `suffix`.
+ * no http(s) scheme, carries credentials (`user:pass@`), or does not end with `suffix` (asked of non-loopback
+ * hosts only: local mocks serve the spec's paths at their root).
  */
 export function checkBaseUrl(client: string, raw: string, suffix?: string): string {
   let url: URL;
@@ -59,12 +60,17 @@ export function checkBaseUrl(client: string, raw: string, suffix?: string): stri
   if (url.search || url.hash) {
     throw new InvalidBaseUrlError(`${client} baseUrl must not have a query or fragment: ${redactUrl(trimmed)}`);
   }
-  if (suffix && !new URL(trimmed).pathname.endsWith(suffix)) {
+  // Loopback mocks (Prism, stand-ins) serve the spec's paths at their root, so the suffix is asked of real hosts only.
+  if (suffix && !isLoopback(url.hostname) && !new URL(trimmed).pathname.endsWith(suffix)) {
     throw new InvalidBaseUrlError(
       `${client} baseUrl must end with ${suffix} (the API root), got ${redactUrl(trimmed)}`,
     );
   }
   return trimmed;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 /** Throws when a credential holds CR, LF or NUL, which would break or smuggle headers; names the option only. */

@@ -135,6 +135,7 @@ describe('construction refuses what would fail or leak later', () => {
     expect(build('https://user:hunter2secret@api.example.com/v1')).not.toThrow(/hunter2secret/);
     expect(build('https://api.example.com/v2')).toThrow('must end with /v1');
     expect(build('https://api.example.com/v1/')).not.toThrow();
+    expect(build('http://127.0.0.1:4010')).not.toThrow();
   });
 
   it('refuses a credential holding CR or LF without quoting it', () => {

@@ -45,7 +45,7 @@ export const BASE_URL_ENV_VAR = 'STORE_BASE_URL';
 
 /** Options of {@link StoreClient}. Credentials: `{ login, authToken }` or `{ accessToken }`, else the environment. */
 export interface StoreClientOptions extends ClientOptions, StoreCredentialOptions {
-  /** API root, ending in `/v1` (default: env `STORE_BASE_URL`, else `https://api.jumpseller.com/v1`). */
+  /** API root, ending in `/v1` unless a loopback mock (default: env `STORE_BASE_URL`, else `https://api.jumpseller.com/v1`). */
   baseUrl?: string;
   /**
    * Client-side request budget, shared by every client with the same base URL and credentials (default
