@@ -35,7 +35,7 @@ interface BundleCase {
 const CASES: BundleCase[] = [
   {
     package: '@agent-apis/directory',
-    measures: 'one operation (lightest public path: the client class)',
+    measures: 'one operation through the client class',
     import: "import { DirectoryClient } from '@agent-apis/directory'; client.stats()",
     code: "import { DirectoryClient } from '@agent-apis/directory';\nexport const stats = (baseUrl) => new DirectoryClient({ baseUrl }).stats();",
   },
@@ -59,7 +59,7 @@ const CASES: BundleCase[] = [
   },
   {
     package: '@agent-apis/store',
-    measures: 'one operation (lightest public path: the client class)',
+    measures: 'one operation through the client class',
     import: "import { StoreClient } from '@agent-apis/store'; client.api.listProducts()",
     code: "import { StoreClient } from '@agent-apis/store';\nexport const list = (accessToken) => new StoreClient({ accessToken }).api.listProducts();",
   },
@@ -71,7 +71,7 @@ const CASES: BundleCase[] = [
   },
   {
     package: '@agent-apis/trust',
-    measures: 'one operation (lightest public path: the client class)',
+    measures: 'one operation through the client class',
     import: "import { TrustClient } from '@agent-apis/trust'; client.decide()",
     code: "import { TrustClient } from '@agent-apis/trust';\nexport const decide = (apiKey, target) => new TrustClient({ apiKey }).decide(target);",
   },

@@ -42,7 +42,7 @@ export interface TransportCall extends RequestOptions {
   method: string;
   /** Absolute URL, query included. */
   url: string;
-  /** Headers of this call; the transport adds the default headers under them. */
+  /** Headers of this call; the transport adds the default headers under them (to a `Headers` given, in place). */
   headers?: HeadersInit | undefined;
   /** The body, already serialised, so every attempt can send it again. */
   body?: string | undefined;
@@ -166,7 +166,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   const { hooks = {} } = options;
 
   const headersOf = (call: TransportCall): Headers => {
-    const headers = new Headers(call.headers);
+    const headers = call.headers instanceof Headers ? call.headers : new Headers(call.headers);
     for (const [name, value] of defaultHeaders) if (!headers.has(name)) headers.set(name, value);
     return headers;
   };
@@ -201,22 +201,30 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
     if (callerSignal.aborted) throw new APIUserAbortError(names());
 
     const attemptOnce = async (attempt: number): Promise<AttemptOutcome> => {
-      const timeoutController = new AbortController();
-      const signal = AbortSignal.any([callerSignal, timeoutController.signal]);
+      // One controller per attempt, aborted by the timer or by the caller (cheaper than AbortSignal.any).
+      const controller = new AbortController();
+      const signal = controller.signal;
+      let timedOut = false;
+      const onCallerAbort = () => controller.abort(callerSignal.reason);
+      callerSignal.addEventListener('abort', onCallerAbort, { once: true });
       let request = requestFor(first, call.body, signal);
       lastRequest = request;
       const { operation, route } = names();
       const hookContext: AttemptContext = { attempt, operation, route, signal: callerSignal };
       try {
         await options.beforeRequest?.(request, hookContext);
+        await hooks.onRequest?.(request, hookContext);
       } catch (error) {
+        callerSignal.removeEventListener('abort', onCallerAbort);
         if (callerSignal.aborted) throw new APIUserAbortError(names());
         throw error;
       }
-      await hooks.onRequest?.(request, hookContext);
       if (debug) logger.debug(`${first.method} ${first.url} (attempt ${attempt}, ${operation})`);
-      const startedAt = now();
-      const timer = setTimeout(() => timeoutController.abort(), timeoutMs);
+      const startedAt = debug ? now() : 0;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
       let response: Response;
       try {
         response = await raceWithSignal(baseFetch(request), signal);
@@ -234,9 +242,10 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       } catch (error) {
         if (callerSignal.aborted) throw new APIUserAbortError(names());
         if (error instanceof ResponseTooLargeError) return { failure: 'too-large', cause: error };
-        return { failure: timeoutController.signal.aborted ? 'timeout' : 'connection', cause: error };
+        return { failure: timedOut ? 'timeout' : 'connection', cause: error };
       } finally {
         clearTimeout(timer);
+        callerSignal.removeEventListener('abort', onCallerAbort);
       }
       if (debug) logger.debug(`${response.status} from ${operation} in ${now() - startedAt} ms`);
       await options.afterResponse?.(response, request, hookContext);
@@ -376,27 +385,36 @@ async function readBody(response: Response, signal: AbortSignal, maxBytes: numbe
     await response.body.cancel().catch(() => undefined);
     throw new ResponseTooLargeError(response.url, maxBytes);
   }
+  // With a trustworthy length the bytes go straight into one buffer of that size; otherwise chunks are kept
+  // and joined once, so at most twice the body is held while reading.
+  const sized = !encoded && Number.isInteger(declared) && declared > 0 ? new Uint8Array(declared) : undefined;
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
+  let inSized = 0;
   try {
     for (;;) {
       const { done, value } = await raceWithSignal(reader.read(), signal);
       if (done) break;
+      if (total + value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
+      if (sized && chunks.length === 0 && total + value.byteLength <= sized.byteLength) {
+        sized.set(value, total);
+        inSized += value.byteLength;
+      } else chunks.push(value);
       total += value.byteLength;
-      if (total > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
-      chunks.push(value);
     }
   } catch (error) {
     await reader.cancel().catch(() => undefined);
     throw error;
   }
+  const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+  if (sized && chunks.length === 0) return new Response(sized.subarray(0, total), init);
   const bytes = new Uint8Array(total);
-  let offset = 0;
+  if (sized) bytes.set(sized.subarray(0, inSized));
+  let offset = inSized;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  const headers = new Headers(response.headers);
-  return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
+  return new Response(bytes, init);
 }
