@@ -77,6 +77,12 @@ const CASES: BundleCase[] = [
   },
   {
     package: '@agent-apis/trust',
+    measures: 'one operation imported alone (decide + createTrustClient)',
+    import: "import { createTrustClient, decide } from '@agent-apis/trust'",
+    code: "import { createTrustClient, decide } from '@agent-apis/trust';\nexport const run = (apiKey, body) => decide(createTrustClient({ apiKey }), { body });",
+  },
+  {
+    package: '@agent-apis/trust',
     measures: 'whole client (every export)',
     import: "import * as trust from '@agent-apis/trust'",
     code: "import * as trust from '@agent-apis/trust';\nexport default trust;",

@@ -119,7 +119,7 @@ export class ApiClient implements OperationClient {
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     }
     const route = routeOf(operation);
-    const response = await this.#transport.send({
+    const { response, bytes } = await this.#transport.sendBuffered({
       method: operation.method,
       url: this.baseUrl + expandPath(operation.path, options.path) + serializeQuery(operation.query, options.query),
       headers,
@@ -130,13 +130,16 @@ export class ApiClient implements OperationClient {
       operation: { id: operation.id, route },
       expectJson: operation.successJson === true,
     });
-    return { data: await parseBody(response, operation, route), response };
+    return { data: parseBody(response, bytes, operation, route), response };
   }
 }
 
-async function parseBody(response: Response, operation: Operation, route: string): Promise<unknown> {
+const decoder = new TextDecoder();
+
+/** The body as the operation promises it: JSON when its spec (or else the content type) says so, text otherwise. */
+function parseBody(response: Response, bytes: Uint8Array, operation: Operation, route: string): unknown {
   const json = operation.successJson === true || /[/+]json\b/i.test(response.headers.get('content-type') ?? '');
-  const text = response.status === 204 || response.status === 304 ? '' : await response.text();
+  const text = bytes.byteLength === 0 ? '' : decoder.decode(bytes);
   if (text === '') return json ? {} : '';
   if (!json) return text;
   try {

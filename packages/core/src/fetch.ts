@@ -132,13 +132,33 @@ export interface CreateFetchOptions {
   now?: (() => number) | undefined;
 }
 
+/** A response whose body was read into memory: `response` carries status and headers (its stream is spent). */
+export interface BufferedResponse {
+  response: Response;
+  bytes: Uint8Array;
+}
+
 /** Sends typed calls; see {@link createTransport}. */
 export interface Transport {
   /** Sends `call` (with retries) and resolves to its successful response, body already read; throws otherwise. */
   send(call: TransportCall): Promise<Response>;
+  /** Like `send`, without wrapping the read bytes in a new `Response`: status and headers next to the bytes. */
+  sendBuffered(call: TransportCall): Promise<BufferedResponse>;
 }
 
-type AttemptOutcome = { response: Response } | { failure: 'timeout' | 'connection' | 'too-large'; cause: unknown };
+/** A fresh `Response` over the bytes, for anyone who reads the body again. */
+export function bufferedToResponse({ response, bytes }: BufferedResponse): Response {
+  const body = NULL_BODY_STATUSES.has(response.status) ? null : (bytes as Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+type AttemptOutcome =
+  | { buffered: BufferedResponse }
+  | { failure: 'timeout' | 'connection' | 'too-large'; cause: unknown };
+
+/** The signal of calls that pass none: never aborts. */
+const NEVER_ABORTED = new AbortController().signal;
+const NO_BYTES = new Uint8Array(0);
 
 /** Statuses whose responses cannot carry a body. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -182,8 +202,8 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   const run = async (
     call: TransportCall,
     first: { method: string; url: string; headers: Headers },
-  ): Promise<Response> => {
-    const callerSignal = call.signal ?? new AbortController().signal;
+  ): Promise<BufferedResponse> => {
+    const callerSignal = call.signal ?? NEVER_ABORTED;
     const timeoutMs = call.timeout ?? options.timeout ?? DEFAULT_TIMEOUT_MS;
     const maxRetries = call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES;
     let lastRequest: Request | undefined;
@@ -206,7 +226,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       const signal = controller.signal;
       let timedOut = false;
       const onCallerAbort = () => controller.abort(callerSignal.reason);
-      callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+      if (callerSignal !== NEVER_ABORTED) callerSignal.addEventListener('abort', onCallerAbort, { once: true });
       let request = requestFor(first, call.body, signal);
       lastRequest = request;
       const { operation, route } = names();
@@ -226,6 +246,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         controller.abort();
       }, timeoutMs);
       let response: Response;
+      let bytes: Uint8Array;
       try {
         response = await raceWithSignal(baseFetch(request), signal);
         for (let hops = 0; followRedirects && isRedirect(response) && hops < MAX_REDIRECTS; hops++) {
@@ -238,7 +259,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         }
         // Every body is read here, inside the timeout and under the size cap: a body that stalls, breaks off or
         // grows without end is a failure of this attempt, not a raw error or an unbounded buffer later.
-        response = await readBody(response, signal, maxBytes);
+        bytes = await readBody(response, signal, maxBytes);
       } catch (error) {
         if (callerSignal.aborted) throw new APIUserAbortError(names());
         if (error instanceof ResponseTooLargeError) return { failure: 'too-large', cause: error };
@@ -248,13 +269,21 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         callerSignal.removeEventListener('abort', onCallerAbort);
       }
       if (debug) logger.debug(`${response.status} from ${operation} in ${now() - startedAt} ms`);
+      // The head is copied entry by entry: a fetch may hand back a Headers of another implementation (test
+      // environments, interceptors) that this realm's Headers constructor does not read.
+      const head = new Response(null, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: [...response.headers],
+      });
+      const buffered = { response: head, bytes };
       await options.afterResponse?.(response, request, hookContext);
-      await hooks.onResponse?.(response, hookContext);
-      return { response };
+      await hooks.onResponse?.(bufferedToResponse(buffered), hookContext);
+      return { buffered };
     };
 
     const failureOf = async (outcome: AttemptOutcome): Promise<Error> => {
-      if ('response' in outcome) return APIError.fromResponse(outcome.response, contextOf());
+      if ('buffered' in outcome) return APIError.fromResponse(bufferedToResponse(outcome.buffered), contextOf());
       if (outcome.failure === 'too-large') return outcome.cause as Error;
       if (outcome.failure === 'timeout') return new APIConnectionTimeoutError(contextOf(), timeoutMs);
       return new APIConnectionError(contextOf(), { cause: outcome.cause });
@@ -264,27 +293,24 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
     const conditional = first.headers.has('if-none-match') || first.headers.has('if-modified-since');
     for (let retriesSoFar = 0; ; retriesSoFar++) {
       const outcome = await attemptOnce(retriesSoFar + 1);
-      if (
-        'response' in outcome &&
-        (outcome.response.status < 300 || (conditional && outcome.response.status === 304))
-      ) {
+      const response = 'buffered' in outcome ? outcome.buffered.response : undefined;
+      if ('buffered' in outcome && response && (response.status < 300 || (conditional && response.status === 304))) {
         const { operation, route } = names();
-        const type = outcome.response.headers.get('content-type');
-        if (call.expectJson && outcome.response.status !== 204 && type && !/[/+]json\b/i.test(type)) {
+        const type = response.headers.get('content-type');
+        if (call.expectJson && response.status !== 204 && type && !/[/+]json\b/i.test(type)) {
           throw new ResponseParseError(operation, route, `is not JSON as its spec says (got ${type.split(';')[0]})`);
         }
-        await options.validateResponse?.(outcome.response, {
+        await options.validateResponse?.(bufferedToResponse(outcome.buffered), {
           attempt: retriesSoFar + 1,
           operation,
           route,
           signal: callerSignal,
         });
-        return outcome.response;
+        return outcome.buffered;
       }
-      const trigger: RetryTrigger =
-        'response' in outcome
-          ? { kind: 'response', status: outcome.response.status, headers: outcome.response.headers }
-          : { kind: outcome.failure === 'too-large' ? 'connection' : outcome.failure };
+      const trigger: RetryTrigger = response
+        ? { kind: 'response', status: response.status, headers: response.headers }
+        : { kind: 'failure' in outcome && outcome.failure !== 'too-large' ? outcome.failure : 'connection' };
       const decision =
         'failure' in outcome && outcome.failure === 'too-large'
           ? ({ retry: false, reason: 'the response is too large' } as const)
@@ -322,11 +348,23 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   };
 
   const cache = options.cache || undefined;
+  const sendBuffered = async (call: TransportCall): Promise<BufferedResponse> => {
+    const first = { method: call.method.toUpperCase(), url: call.url, headers: headersOf(call) };
+    if (!cache) return run(call, first);
+    // The bytes of a response the cache passes through are kept aside, so they need not be read again.
+    let fetched: { buffered: BufferedResponse; response: Response } | undefined;
+    const response = await cache.fetchThrough(first, async (sent) => {
+      const buffered = await run(call, sent);
+      fetched = { buffered, response: bufferedToResponse(buffered) };
+      return fetched.response;
+    });
+    if (fetched?.response === response) return fetched.buffered;
+    return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+  };
   return {
-    send(call) {
-      const first = { method: call.method.toUpperCase(), url: call.url, headers: headersOf(call) };
-      if (!cache) return run(call, first);
-      return cache.fetchThrough(first, (sent) => run(call, sent));
+    sendBuffered,
+    async send(call) {
+      return bufferedToResponse(await sendBuffered(call));
     },
   };
 }
@@ -374,47 +412,41 @@ function sameOriginRedirect(
 }
 
 /**
- * The same response with its body read into memory under `maxBytes` (counted as the bytes arrive, after any
+ * The body of `response`, read into memory under `maxBytes` (counted as the bytes arrive, after any
  * decompression), so it can no longer stall, break off or grow without bound.
  */
-async function readBody(response: Response, signal: AbortSignal, maxBytes: number): Promise<Response> {
-  if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
+async function readBody(response: Response, signal: AbortSignal, maxBytes: number): Promise<Uint8Array> {
+  if (!response.body || NULL_BODY_STATUSES.has(response.status)) return NO_BYTES;
   const declared = Number(response.headers.get('content-length'));
   const encoded = response.headers.has('content-encoding');
-  if (!encoded && Number.isFinite(declared) && declared > maxBytes) {
+  const known = !encoded && response.headers.has('content-length') && Number.isInteger(declared) && declared >= 0;
+  if (known && declared > maxBytes) {
     await response.body.cancel().catch(() => undefined);
     throw new ResponseTooLargeError(response.url, maxBytes);
   }
-  // With a trustworthy length the bytes go straight into one buffer of that size; otherwise chunks are kept
-  // and joined once, so at most twice the body is held while reading.
-  const sized = !encoded && Number.isInteger(declared) && declared > 0 ? new Uint8Array(declared) : undefined;
+  // A length that the HTTP layer enforces (not compressed) bounds the body: read it in one go.
+  if (known) return new Uint8Array(await raceWithSignal(response.arrayBuffer(), signal));
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  let inSized = 0;
   try {
     for (;;) {
       const { done, value } = await raceWithSignal(reader.read(), signal);
       if (done) break;
-      if (total + value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
-      if (sized && chunks.length === 0 && total + value.byteLength <= sized.byteLength) {
-        sized.set(value, total);
-        inSized += value.byteLength;
-      } else chunks.push(value);
       total += value.byteLength;
+      if (total > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
+      chunks.push(value);
     }
   } catch (error) {
     await reader.cancel().catch(() => undefined);
     throw error;
   }
-  const init = { status: response.status, statusText: response.statusText, headers: response.headers };
-  if (sized && chunks.length === 0) return new Response(sized.subarray(0, total), init);
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
   const bytes = new Uint8Array(total);
-  if (sized) bytes.set(sized.subarray(0, inSized));
-  let offset = inSized;
+  let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new Response(bytes, init);
+  return bytes;
 }

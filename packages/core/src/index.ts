@@ -23,6 +23,8 @@ export {
 } from './errors.js';
 export {
   type AttemptContext,
+  type BufferedResponse,
+  bufferedToResponse,
   type CreateFetchOptions,
   createFetch,
   createTransport,

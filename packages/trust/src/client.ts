@@ -98,21 +98,7 @@ export class TrustClient {
   readonly #decisions: DecisionCache | undefined;
 
   constructor(options: TrustClientOptions = {}) {
-    const apiKey = options.apiKey ?? readEnv(API_KEY_ENV);
-    if (!apiKey) {
-      throw new MissingCredentialsError({ client: 'TrustClient', options: ['apiKey'], envVars: [API_KEY_ENV] });
-    }
-    const client = new ApiClient(options, {
-      client: 'TrustClient',
-      baseUrl: options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL,
-      authHeaders: options.authScheme === 'bearer' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey },
-      credentials: { apiKey },
-      loadValidators: () => import('./gen/validators.gen.js'),
-      redactSecrets: [apiKey],
-      // A redirect would carry the key elsewhere or swap the decision for another origin's: none is followed.
-      redirects: 'none',
-      now: options.now,
-    });
+    const client = createTrustClient(options);
     this.baseUrl = client.baseUrl;
     const bound = bindOperations(functions, operations, client);
     const decide = Object.assign(
@@ -222,4 +208,27 @@ export class TrustClient {
       throw new TrustUnavailableError(url, error);
     }
   }
+}
+
+/**
+ * The trust service's configured client alone, for the operation functions imported one by one
+ * (`decide(createTrustClient(), { body })`, no request checks or decision cache). Throws
+ * `MissingCredentialsError` without a key.
+ */
+export function createTrustClient(options: TrustClientOptions = {}): ApiClient {
+  const apiKey = options.apiKey ?? readEnv(API_KEY_ENV);
+  if (!apiKey) {
+    throw new MissingCredentialsError({ client: 'TrustClient', options: ['apiKey'], envVars: [API_KEY_ENV] });
+  }
+  return new ApiClient(options, {
+    client: 'TrustClient',
+    baseUrl: options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL,
+    authHeaders: options.authScheme === 'bearer' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey },
+    credentials: { apiKey },
+    loadValidators: () => import('./gen/validators.gen.js'),
+    redactSecrets: [apiKey],
+    // A redirect would carry the key elsewhere or swap the decision for another origin's: none is followed.
+    redirects: 'none',
+    now: options.now,
+  });
 }

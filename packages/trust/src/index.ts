@@ -8,6 +8,7 @@ export * from '@agent-apis/core/errors';
 export {
   API_KEY_ENV,
   BASE_URL_ENV,
+  createTrustClient,
   DEFAULT_BASE_URL,
   LOG_LEVEL_ENV,
   type TrustApi,
