@@ -5,8 +5,10 @@
  * same calls to an in-memory `fetch` (no network), which isolates the work each client adds per call.
  */
 
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { DirectoryClient } from '@agent-apis/directory';
 import { StoreClient } from '@agent-apis/store';
 import { DEFAULT_INTERACTION, DEFAULT_POLICY, TrustClient } from '@agent-apis/trust';
@@ -14,6 +16,9 @@ import createOpenapiFetchClient from 'openapi-fetch';
 import type { paths as DirectoryPaths } from '../generated/directory.d.ts';
 import { inMemoryFetch, startCannedServer } from './canned-server.ts';
 import { median, ratio, round, runPool, timeMs } from './measure.ts';
+import { BENCH_DIR } from './paths.ts';
+
+const run = promisify(execFile);
 
 /** Requests per run. */
 const REQUESTS = 1_000;
@@ -190,33 +195,38 @@ function mibOf(bytes: number): number {
   return round(bytes / 1024 ** 2, 1);
 }
 
-/** Peak RSS growth (MiB) while `task` runs, sampled every millisecond from a settled baseline. */
-async function peakRssGrowthMiB(
-  task: () => Promise<unknown>,
-): Promise<{ peakMiB: number; ms: number; error?: string }> {
-  (globalThis as { gc?: () => void }).gc?.();
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  const baseline = process.memoryUsage.rss();
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 1);
-  const started = performance.now();
-  let error: string | undefined;
-  try {
-    await task();
-  } catch (caught) {
-    error = caught instanceof Error ? caught.name : String(caught);
-  } finally {
-    clearInterval(sampler);
-  }
-  peak = Math.max(peak, process.memoryUsage.rss());
-  return { peakMiB: mibOf(peak - baseline), ms: performance.now() - started, error };
+/** What one large call cost in a fresh process. */
+interface LargeCall {
+  /** Peak RSS (the process's `maxRSS`) minus RSS just before the call, MiB. */
+  peakMiB: number;
+  ms: number;
+  error?: string;
+}
+
+/**
+ * Runs one store listing call in a fresh Node process (so that no earlier allocation hides in the baseline) and
+ * reports its peak memory growth.
+ */
+async function largeCallInChildProcess(baseUrl: string, operation: string): Promise<LargeCall> {
+  const script = `
+import { StoreClient } from '@agent-apis/store';
+const store = new StoreClient({ baseUrl: ${JSON.stringify(baseUrl)}, login: 'bench-login', authToken: 'bench-auth-token',
+  rateLimit: false, maxRetries: 0, timeout: 120000, maxResponseBytes: ${LARGE_RESPONSE_CAP} });
+const before = process.memoryUsage.rss();
+const started = performance.now();
+let error;
+try { await store.api.${operation}(); } catch (caught) { error = caught.name; }
+const ms = performance.now() - started;
+console.log(JSON.stringify({ growth: process.resourceUsage().maxRSS * 1024 - before, ms, error }));
+`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: BENCH_DIR });
+  const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { growth: number; ms: number; error?: string };
+  return { peakMiB: mibOf(result.growth), ms: result.ms, error: result.error };
 }
 
 /**
  * A store listing of 50 MiB (under a 64 MiB cap) and one of 200 MiB (over it), each from a loopback server
- * that streams it with `content-length`: how much memory one call holds at its peak.
+ * that streams it with `content-length`: how much memory one call holds at its peak, in a fresh process.
  */
 async function measureLargeResponse() {
   const item = JSON.stringify({ product: { id: 1, name: 'x'.repeat(1000) } });
@@ -235,17 +245,10 @@ async function measureLargeResponse() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const store = new StoreClient({
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    login: STORE_LOGIN,
-    authToken: STORE_TOKEN,
-    rateLimit: false,
-    maxRetries: 0,
-    maxResponseBytes: LARGE_RESPONSE_CAP,
-  });
+  const baseUrl = `http://127.0.0.1:${port}/v1`;
   try {
-    const accepted = await peakRssGrowthMiB(() => store.api.listProducts());
-    const refused = await peakRssGrowthMiB(() => store.api.listOrders());
+    const accepted = await largeCallInChildProcess(baseUrl, 'listProducts');
+    const refused = await largeCallInChildProcess(baseUrl, 'listOrders');
     const row: OverheadRow = {
       group: 'store',
       variant: `StoreClient.api.listProducts(), one ${mibOf(LARGE_RESPONSE_BYTES)} MiB answer: peak RSS growth ${accepted.peakMiB} MiB`,
