@@ -179,7 +179,8 @@ export async function measureOverhead(): Promise<OverheadRow[]> {
   console.log(
     `one ${mibOf(LARGE_RESPONSE_BYTES)} MiB JSON answer through StoreClient (maxResponseBytes ${mibOf(LARGE_RESPONSE_CAP)} MiB): ` +
       `peak RSS growth ${large.peakGrowthMiB} MiB = ${large.ratioToCap}× the cap, ${large.ratioToBody}× the body; ` +
-      `a ${mibOf(OVERSIZED_RESPONSE_BYTES)} MiB answer is refused (${large.oversizedError}) with peak growth ${large.oversizedPeakGrowthMiB} MiB`,
+      `a ${mibOf(OVERSIZED_RESPONSE_BYTES)} MiB answer is refused (${large.oversizedError}) with peak growth ${large.oversizedPeakGrowthMiB} MiB; ` +
+      `plain fetch(url).json() of the 50 MiB answer: ${large.plainFetchPeakGrowthMiB} MiB`,
   );
   return [...rows, large.row];
 }
@@ -208,6 +209,11 @@ interface LargeCall {
  * reports its peak memory growth.
  */
 async function largeCallInChildProcess(baseUrl: string, operation: string): Promise<LargeCall> {
+  // `plainFetch` is the reference: fetch(url).then((response) => response.json()), no client.
+  const call =
+    operation === 'plainFetch'
+      ? `await (await fetch(${JSON.stringify(`${baseUrl}/products.json`)})).json();`
+      : `await store.api.${operation}();`;
   const script = `
 import { StoreClient } from '@agent-apis/store';
 const store = new StoreClient({ baseUrl: ${JSON.stringify(baseUrl)}, login: 'bench-login', authToken: 'bench-auth-token',
@@ -215,7 +221,7 @@ const store = new StoreClient({ baseUrl: ${JSON.stringify(baseUrl)}, login: 'ben
 const before = process.memoryUsage.rss();
 const started = performance.now();
 let error;
-try { await store.api.${operation}(); } catch (caught) { error = caught.name; }
+try { ${call} } catch (caught) { error = caught.name; }
 const ms = performance.now() - started;
 console.log(JSON.stringify({ growth: process.resourceUsage().maxRSS * 1024 - before, ms, error }));
 `;
@@ -249,6 +255,7 @@ async function measureLargeResponse() {
   try {
     const accepted = await largeCallInChildProcess(baseUrl, 'listProducts');
     const refused = await largeCallInChildProcess(baseUrl, 'listOrders');
+    const plain = await largeCallInChildProcess(baseUrl, 'plainFetch');
     const row: OverheadRow = {
       group: 'store',
       variant: `StoreClient.api.listProducts(), one ${mibOf(LARGE_RESPONSE_BYTES)} MiB answer: peak RSS growth ${accepted.peakMiB} MiB`,
@@ -264,6 +271,7 @@ async function measureLargeResponse() {
       ratioToBody: ratio(accepted.peakMiB, mibOf(LARGE_RESPONSE_BYTES)),
       oversizedError: refused.error ?? 'not refused',
       oversizedPeakGrowthMiB: refused.peakMiB,
+      plainFetchPeakGrowthMiB: plain.peakMiB,
     };
   } finally {
     server.closeAllConnections();

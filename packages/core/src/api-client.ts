@@ -119,7 +119,7 @@ export class ApiClient implements OperationClient {
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     }
     const route = routeOf(operation);
-    const { response, bytes } = await this.#transport.sendBuffered({
+    const sent = await this.#transport.sendBuffered({
       method: operation.method,
       url: this.baseUrl + expandPath(operation.path, options.path) + serializeQuery(operation.query, options.query),
       headers,
@@ -130,16 +130,20 @@ export class ApiClient implements OperationClient {
       operation: { id: operation.id, route },
       expectJson: operation.successJson === true,
     });
-    return { data: parseBody(response, bytes, operation, route), response };
+    const text = sent.bytes.byteLength === 0 ? '' : decoder.decode(sent.bytes);
+    // The bytes are not needed once decoded: let them go before a large body is parsed.
+    sent.bytes = EMPTY;
+    return { data: parseBody(sent.response, text, operation, route), response: sent.response };
   }
 }
+
+const EMPTY = new Uint8Array(0);
 
 const decoder = new TextDecoder();
 
 /** The body as the operation promises it: JSON when its spec (or else the content type) says so, text otherwise. */
-function parseBody(response: Response, bytes: Uint8Array, operation: Operation, route: string): unknown {
+function parseBody(response: Response, text: string, operation: Operation, route: string): unknown {
   const json = operation.successJson === true || /[/+]json\b/i.test(response.headers.get('content-type') ?? '');
-  const text = bytes.byteLength === 0 ? '' : decoder.decode(bytes);
   if (text === '') return json ? {} : '';
   if (!json) return text;
   try {

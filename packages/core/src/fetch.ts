@@ -26,6 +26,9 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Largest response body read unless configured otherwise: 8 MiB, counted after decompression. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
+/** Bodies up to this announced size are read in one `arrayBuffer()` call; larger ones chunk by chunk. */
+const SMALL_BODY_BYTES = 1024 * 1024;
+
 /** Same-origin redirects followed at most per attempt. */
 const MAX_REDIRECTS = 5;
 
@@ -424,26 +427,35 @@ async function readBody(response: Response, signal: AbortSignal, maxBytes: numbe
     await response.body.cancel().catch(() => undefined);
     throw new ResponseTooLargeError(response.url, maxBytes);
   }
-  // A length that the HTTP layer enforces (not compressed) bounds the body: read it in one go.
-  if (known) return new Uint8Array(await raceWithSignal(response.arrayBuffer(), signal));
+  // A small length that the HTTP layer enforces (not compressed) bounds the body: read it in one go.
+  if (known && declared <= SMALL_BODY_BYTES)
+    return new Uint8Array(await raceWithSignal(response.arrayBuffer(), signal));
+  // A large announced body goes straight into one buffer of its size (no chunk list, no second copy).
+  const sized = known ? new Uint8Array(declared) : undefined;
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
+  let inSized = 0;
   try {
     for (;;) {
       const { done, value } = await raceWithSignal(reader.read(), signal);
       if (done) break;
+      if (total + value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
+      if (sized && chunks.length === 0 && inSized + value.byteLength <= sized.byteLength) {
+        sized.set(value, inSized);
+        inSized += value.byteLength;
+      } else chunks.push(value);
       total += value.byteLength;
-      if (total > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
-      chunks.push(value);
     }
   } catch (error) {
     await reader.cancel().catch(() => undefined);
     throw error;
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  if (sized && chunks.length === 0) return sized.subarray(0, inSized);
+  if (!sized && chunks.length === 1) return chunks[0] as Uint8Array;
   const bytes = new Uint8Array(total);
-  let offset = 0;
+  if (sized) bytes.set(sized.subarray(0, inSized));
+  let offset = inSized;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
