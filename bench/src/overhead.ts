@@ -198,7 +198,7 @@ function mibOf(bytes: number): number {
 
 /** What one large call cost in a fresh process. */
 interface LargeCall {
-  /** Peak RSS (the process's `maxRSS`) minus RSS just before the call, MiB. */
+  /** Peak RSS of the process (VmHWM) minus RSS just before the call, MiB. */
   peakMiB: number;
   ms: number;
   error?: string;
@@ -214,8 +214,15 @@ async function largeCallInChildProcess(baseUrl: string, operation: string): Prom
     operation === 'plainFetch'
       ? `await (await fetch(${JSON.stringify(`${baseUrl}/products.json`)})).json();`
       : `await store.api.${operation}();`;
+  // Peak RSS is read from VmHWM (Linux): unlike `resourceUsage().maxRSS`, it is not inherited from the parent
+  // that forked the child, so it starts at the child's own size.
   const script = `
+import { readFileSync } from 'node:fs';
 import { StoreClient } from '@agent-apis/store';
+const peakRss = () => {
+  try { return Number(/VmHWM:\\s*(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) * 1024; }
+  catch { return process.resourceUsage().maxRSS * 1024; }
+};
 const store = new StoreClient({ baseUrl: ${JSON.stringify(baseUrl)}, login: 'bench-login', authToken: 'bench-auth-token',
   rateLimit: false, maxRetries: 0, timeout: 120000, maxResponseBytes: ${LARGE_RESPONSE_CAP} });
 const before = process.memoryUsage.rss();
@@ -223,7 +230,7 @@ const started = performance.now();
 let error;
 try { ${call} } catch (caught) { error = caught.name; }
 const ms = performance.now() - started;
-console.log(JSON.stringify({ growth: process.resourceUsage().maxRSS * 1024 - before, ms, error }));
+console.log(JSON.stringify({ growth: peakRss() - before, ms, error }));
 `;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: BENCH_DIR });
   const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { growth: number; ms: number; error?: string };
