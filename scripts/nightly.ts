@@ -42,12 +42,41 @@ const section = (title: string, file: string) =>
     ? `\n## ${title}\n\n${readFileSync(file, 'utf8')}`
     : `\n## ${title}\n\n(no report: ${file} missing)\n`;
 
+interface CoverageSummary {
+  service: string;
+  mode: string;
+  skipped?: string;
+  exceptions: { operation: string; check: string; outcome: string; note?: string }[];
+}
+
+/**
+ * Every failed contract check of both targets, one line each: service, operation, check, and the violation (the
+ * note names the field). First in the report, so the tracking issue quotes them even when the rest is cut.
+ */
+function failingChecks(): string {
+  const lines = (['live', 'mock'] as const).flatMap((target) => {
+    const file = join(root, 'contract-tests', 'reports', target, 'coverage.json');
+    if (!existsSync(file)) return [];
+    const summaries = JSON.parse(readFileSync(file, 'utf8')) as CoverageSummary[];
+    return summaries.flatMap((s) =>
+      s.exceptions
+        .filter((e) => e.outcome === 'failed')
+        .map(
+          (e) =>
+            `- ${target} ${s.service} \`${e.operation}\` ${e.check}: ${(e.note ?? 'failed').replaceAll('\n', ' ')}`,
+        ),
+    );
+  });
+  return `\n## Failing contract checks\n\n${lines.length ? lines.join('\n') : 'None.'}\n`;
+}
+
 const summary = [
   '# Nightly report',
   '',
   '| step | result | seconds |',
   '| --- | --- | --- |',
   ...results.map((r) => `| ${r.name} | ${r.code === 0 ? 'ok' : `FAILED (exit ${r.code})`} | ${r.seconds} |`),
+  failingChecks(),
   section('Drift', join(root, 'specs', 'reports', 'drift.md')),
   section('Tool-server drift', join(root, 'contract-tests', 'reports', 'mcp-drift.md')),
   section('Contract coverage (mock)', join(root, 'contract-tests', 'reports', 'mock', 'coverage.md')),

@@ -1,6 +1,6 @@
 /**
  * `pnpm bench`: runs every section (or those named on the command line: overhead, bundle, build, contract,
- * rate-limit, trust-guard), prints a table per section and the targets, and writes `bench/results.json` (a
+ * rate-limit, trust-guard, types), prints a table per section and the targets, and writes `bench/results.json` (a
  * partial run writes `bench/.work/results-partial.json` instead).
  * Needs the packages built (`pnpm build`); the build section rebuilds in a scratch copy.
  */
@@ -18,8 +18,9 @@ import { measureRateLimit } from './rate-limit.ts';
 import { table } from './report.ts';
 import { evaluateTargets, type SectionResults } from './targets.ts';
 import { measureTrustGuard } from './trust-guard.ts';
+import { measureTypeChecks } from './types.ts';
 
-const SECTIONS = ['overhead', 'bundle', 'build', 'contract', 'rate-limit', 'trust-guard'] as const;
+const SECTIONS = ['overhead', 'bundle', 'build', 'contract', 'rate-limit', 'trust-guard', 'types'] as const;
 type Section = (typeof SECTIONS)[number];
 
 async function runSection(section: Section, results: SectionResults): Promise<void> {
@@ -102,6 +103,20 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
       );
       return;
     }
+    case 'types':
+      results.types = await measureTypeChecks();
+      console.log(
+        table(results.types, {
+          through: 'store task through',
+          wallMs: 'tsc ms',
+          wallRatioToOpenapiFetch: 'ratio',
+          instantiations: 'instantiations',
+          instantiationRatioToOpenapiFetch: 'ratio',
+          checkMs: 'check ms',
+          types: 'types',
+        }),
+      );
+      return;
   }
 }
 

@@ -6,6 +6,7 @@ import { ratio } from './measure.ts';
 import type { OverheadRow } from './overhead.ts';
 import type { RateLimitResult } from './rate-limit.ts';
 import type { TrustGuardResult } from './trust-guard.ts';
+import type { TypeCheckRow } from './types.ts';
 
 export interface SectionResults {
   overhead?: OverheadRow[];
@@ -14,6 +15,7 @@ export interface SectionResults {
   contract?: ContractResult;
   rateLimit?: RateLimitResult;
   trustGuard?: TrustGuardResult;
+  types?: TypeCheckRow[];
 }
 
 export interface TargetCheck {

@@ -36,6 +36,10 @@ export interface ServiceCoverage {
   skipped?: string;
   /** `tools`: an agent tool server; `operations` are its tools, exercised when their `call:*` checks passed. */
   kind?: 'tools';
+  /** Live runs: requests sent, 429s received, trust scans spent (see `live-budget.ts`). */
+  budget?: { requests: number; tooManyRequests: number; scans?: number; scanBudget?: number; rateLimit?: string };
+  /** Live write runs: record counts per family before and after, and marked records of earlier runs swept. */
+  records?: Record<string, { before: number; after: number; swept: number }>;
 }
 
 /** Collects one service's outcomes; a check counts as failed until the test marks it passed. */
@@ -50,6 +54,15 @@ export class CoverageRecorder {
     kind: 'operations' | 'tools' = 'operations',
   ) {
     this.#data = { service, mode, operations, documentedErrors, entries: [], ...(kind === 'tools' ? { kind } : {}) };
+  }
+
+  /** Puts a live object into the report (`budget`, or `records:<family>`), serialized as it is when written. */
+  attach(key: string, value: object): void {
+    const [field, name] = key.split(':');
+    if (field === 'budget') this.#data.budget = value as ServiceCoverage['budget'];
+    else if (field === 'records' && name) {
+      this.#data.records = { ...this.#data.records, [name]: value as { before: number; after: number; swept: number } };
+    }
   }
 
   skipService(reason: string): void {
@@ -94,16 +107,29 @@ export interface ServiceSummary {
   failed: number;
   skipped?: string;
   exceptions: CoverageEntry[];
+  budget?: ServiceCoverage['budget'];
+  records?: ServiceCoverage['records'];
+  /** Live runs: per named check, how many passed, failed and were skipped. */
+  checks?: Record<string, Record<Outcome, number>>;
 }
 
 export function summarize(data: ServiceCoverage): ServiceSummary {
-  const passed = (operation: string, check: string) =>
-    data.entries.some((e) => e.operation === operation && e.check === check && e.outcome === 'passed');
-  /** Operations (or tools) whose `<prefix>:required` and `<prefix>:all` checks both passed. */
+  const has = (operation: string, check: string, outcome: Outcome) =>
+    data.entries.some((e) => e.operation === operation && e.check === check && e.outcome === outcome);
+  const passed = (operation: string, check: string) => has(operation, check, 'passed');
+  /**
+   * Operations (or tools) whose `<prefix>:required` check passed and whose `<prefix>:all` check passed or was
+   * skipped (live: no optional input, or the trust scan budget), never failed.
+   */
   const exercised = (prefix: string) =>
     data.skipped
       ? 0
-      : data.operations.filter((op) => passed(op, `${prefix}:required`) && passed(op, `${prefix}:all`)).length;
+      : data.operations.filter(
+          (op) =>
+            passed(op, `${prefix}:required`) &&
+            (passed(op, `${prefix}:all`) ||
+              (has(op, `${prefix}:all`, 'skipped') && !has(op, `${prefix}:all`, 'failed'))),
+        ).length;
   const tools = data.kind === 'tools';
   let errorsDocumented = 0;
   let errorsExercised = 0;
@@ -122,7 +148,20 @@ export function summarize(data: ServiceCoverage): ServiceSummary {
     failed: data.entries.filter((e) => e.outcome === 'failed').length,
     ...(data.skipped ? { skipped: data.skipped } : {}),
     exceptions: data.entries.filter((e) => e.outcome !== 'passed'),
+    ...(data.budget ? { budget: data.budget } : {}),
+    ...(data.records ? { records: data.records } : {}),
+    ...(data.mode === 'live' ? { checks: countChecks(data.entries) } : {}),
   };
+}
+
+function countChecks(entries: CoverageEntry[]): Record<string, Record<Outcome, number>> {
+  const checks: Record<string, Record<Outcome, number>> = {};
+  for (const entry of entries) {
+    const name = entry.check.startsWith('error:') ? 'error' : entry.check.replace(/:.*/, '');
+    checks[name] ??= { passed: 0, failed: 0, skipped: 0 };
+    checks[name][entry.outcome]++;
+  }
+  return checks;
 }
 
 function escapeXml(text: string): string {
@@ -148,6 +187,43 @@ function junit(services: ServiceCoverage[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract coverage">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** Live runs: per service the requests sent, 429s received, trust scans spent, and record counts of write runs. */
+export function renderBudgets(summaries: ServiceSummary[]): string {
+  const rows = summaries
+    .filter((s) => s.mode === 'live' && s.toolsTotal === undefined)
+    .map((s) => [
+      s.service,
+      s.budget ? String(s.budget.requests) : '-',
+      s.budget ? String(s.budget.tooManyRequests) : '-',
+      s.budget?.scanBudget !== undefined ? `${s.budget.scans}/${s.budget.scanBudget}` : '-',
+      s.budget?.rateLimit ?? '-',
+      Object.entries(s.records ?? {})
+        .map(([family, r]) => `${family} ${r.before}→${r.after}${r.swept ? ` (swept ${r.swept})` : ''}`)
+        .join(', ') || '-',
+    ]);
+  return table(['service', 'requests', '429s', 'trust scans', 'rate limit', 'records before→after'], rows);
+}
+
+/** Live runs: per service and named check, passed / failed / skipped. */
+export function renderChecks(summaries: ServiceSummary[]): string {
+  const rows = summaries.flatMap((s) =>
+    Object.entries(s.checks ?? {}).map(([check, n]) => [
+      s.service,
+      check,
+      String(n.passed),
+      String(n.failed),
+      String(n.skipped),
+    ]),
+  );
+  return table(['service', 'check', 'passed', 'failed', 'skipped'], rows);
+}
+
 export function renderTable(summaries: ServiceSummary[]): string {
   const header = ['service', 'mode', 'operations', 'error statuses', 'tools', 'failed', 'note'];
   const rows = summaries.map((s) => [
@@ -157,11 +233,9 @@ export function renderTable(summaries: ServiceSummary[]): string {
     s.toolsTotal === undefined ? `${s.errorsExercised}/${s.errorsDocumented}` : '-',
     s.toolsTotal === undefined ? '-' : `${s.toolsExercised}/${s.toolsTotal}`,
     String(s.failed),
-    s.skipped ? `skipped: ${s.skipped}` : '',
+    s.skipped ? `skipped: ${s.skipped}` : s.failed > 0 ? 'failed' : 'passed',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+  return table(header, rows);
 }
 
 function markdown(summaries: ServiceSummary[]): string {
@@ -173,6 +247,9 @@ function markdown(summaries: ServiceSummary[]): string {
     '',
     renderTable(summaries),
     '',
+    ...(summaries.some((s) => s.mode === 'live')
+      ? ['## Budgets', '', renderBudgets(summaries), '', '## Checks', '', renderChecks(summaries), '']
+      : []),
     '## Exceptions',
     '',
     exceptions.length ? '| service | operation | check | outcome | reason |\n| --- | --- | --- | --- | --- |' : 'None.',
@@ -201,8 +278,10 @@ export async function writeCoverageReports(dir: string, mode: 'mock' | 'live'): 
   await writeFile(join(dir, 'coverage.json'), `${JSON.stringify(summaries, null, 2)}\n`);
   await writeFile(join(dir, 'coverage.md'), markdown(summaries));
   await writeFile(join(dir, 'coverage-junit.xml'), junit(services));
+  const live =
+    mode === 'live' ? `\nBudgets:\n${renderBudgets(summaries)}\n\nChecks:\n${renderChecks(summaries)}\n` : '';
   console.log(
-    `\nContract coverage (${mode}):\n${renderTable(summaries)}\nreports: ${dir}/coverage.{md,json}, coverage-junit.xml\n`,
+    `\nContract coverage (${mode}):\n${renderTable(summaries)}\n${live}reports: ${dir}/coverage.{md,json}, coverage-junit.xml\n`,
   );
   return summaries;
 }

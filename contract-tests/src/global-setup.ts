@@ -1,6 +1,7 @@
 /**
- * Starts one Prism per service for the contract project: a mock of the final spec (default), or — with
- * CONTRACT_TARGET=live — a validating proxy in front of the live base URL of each service that has one.
+ * Starts one Prism mock of the final spec per service for the contract project. With CONTRACT_TARGET=live no
+ * Prism runs: the tests talk to each configured service directly (`live.ts` does the checking), so nothing
+ * mock-only (Prism's `Prefer` header) can reach a live service.
  * The servers' URLs reach the tests through `provide`/`inject`; every process is stopped by its PID.
  */
 import { join } from 'node:path';
@@ -22,15 +23,13 @@ export default async function setup(project: TestProject) {
   try {
     await Promise.all(
       Object.values(targets).map(async (target) => {
-        if (live && !target.upstream) {
-          provided[target.service] = target;
+        if (live) {
+          provided[target.service] = target.upstream ? { ...target, baseUrl: target.upstream } : target;
           return;
         }
         const server = await startPrism({
-          name: `${target.service}-${live ? 'proxy' : 'mock'}`,
+          name: `${target.service}-mock`,
           spec: join(SPECS_DIST, `${target.service}.openapi.json`),
-          mode: live ? 'proxy' : 'mock',
-          ...(target.upstream ? { upstream: target.upstream } : {}),
           seed: SEED,
           logDir: REPORTS_DIR,
           readyTimeoutMs: 90_000,

@@ -1,102 +1,269 @@
 /**
- * Live mode end to end: the contract suite, run as a user runs it (`CONTRACT_TARGET=live`), against a
- * stand-in "live" directory server on loopback, through Prism's validating proxy. A server that breaks its
- * spec must fail the run naming the operation, the field and the violation; a conforming one must pass, and
- * services without configuration must be reported skipped, never passed.
+ * Live mode end to end, run as an operator runs it (`CONTRACT_TARGET=live pnpm contract`), against loopback
+ * stand-ins that behave like the real services (`stand-ins/`): real records, unknown ids → 404, credentials
+ * required, the store's request limits and 429, the trust service's 409 lock. Not against Prism, which accepts
+ * any id.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PrismServer, startPrism } from './prism.ts';
-import { SPECS_DIST } from './spec.ts';
+import { readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CoverageEntry, ServiceCoverage, ServiceSummary } from './coverage.ts';
+import { startToolServer } from './mcp-server.ts';
+import { loadContractSpec } from './spec.ts';
+import { startDirectoryStandIn } from './stand-ins/directory.ts';
+import { type StoreStandInOptions, startStoreStandIn } from './stand-ins/store.ts';
+import { startTrustStandIn } from './stand-ins/trust.ts';
+import { MCP_CANARY } from './targets.ts';
 
-const run = promisify(execFile);
 const packageDir = join(import.meta.dirname, '..');
+const STORE = { login: 'standin-login', authToken: 'standin-token-5d1f' };
+const TRUST_KEY = 'sk_standin_key_8a2c';
 
-/** Forwards to `upstream`, but answers GET /api/stats with `personas` as a string (the spec says integer). */
-function violatingServer(upstream: string): Promise<{ url: string; server: Server }> {
-  const server = createServer(async (request, response) => {
-    const answer = await fetch(`${upstream}${request.url}`, { headers: { accept: 'application/json' } });
-    let body = await answer.text();
-    if (request.url?.startsWith('/api/stats')) body = JSON.stringify({ ...JSON.parse(body), personas: 'many' });
-    response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-    response.end(body);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, server });
-    }),
-  );
+interface Run {
+  code: number;
+  output: string;
+  summaries: ServiceSummary[];
+  coverage: (service: string) => Promise<ServiceCoverage>;
 }
 
-async function contractLive(directoryBaseUrl: string) {
+/** `vitest run --project contract` in live mode on the three service suites, with `env` added. */
+async function contractLive(env: Record<string, string>, extraFiles: string[] = []): Promise<Run> {
   const reports = await mkdtemp(join(tmpdir(), 'agent-apis-live-'));
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    CONTRACT_TARGET: 'live',
-    CONTRACT_REPORTS_DIR: reports,
-    DIRECTORY_BASE_URL: directoryBaseUrl,
-  };
-  const args = [
-    'vitest',
-    'run',
-    '--project',
-    'contract',
+  const vitest = join(packageDir, 'node_modules', 'vitest', 'vitest.mjs');
+  const files = [
     'src/directory.contract.test.ts',
     'src/store.contract.test.ts',
+    'src/trust.contract.test.ts',
+    ...extraFiles,
   ];
-  const vitest = join(packageDir, 'node_modules', 'vitest', 'vitest.mjs');
-  try {
-    const { stdout, stderr } = await run(process.execPath, [vitest, ...args.slice(1)], { cwd: packageDir, env });
-    return { code: 0, output: stdout + stderr, reports };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, output: failed.stdout + failed.stderr, reports };
-  }
+  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [vitest, 'run', '--project', 'contract', ...files],
+      {
+        cwd: packageDir,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          CONTRACT_TARGET: 'live',
+          CONTRACT_REPORTS_DIR: reports,
+          ...env,
+        },
+        maxBuffer: 64 << 20,
+      },
+      (error, stdout, stderr) => resolve({ code: error ? ((error.code as number) ?? 1) : 0, output: stdout + stderr }),
+    );
+  });
+  const summaries = JSON.parse(await readFile(join(reports, 'live', 'coverage.json'), 'utf8').catch(() => '[]'));
+  const coverage = async (service: string) =>
+    JSON.parse(await readFile(join(reports, 'live', `coverage-${service}.json`), 'utf8')) as ServiceCoverage;
+  return { code, output, summaries, coverage };
 }
 
-describe('contract suite in live mode', () => {
-  let upstream: PrismServer;
-  let violating: { url: string; server: Server };
+const running: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((standIn) => standIn.close()));
+});
 
-  beforeAll(async () => {
-    upstream = await startPrism({
-      name: 'directory-standin',
-      spec: join(SPECS_DIST, 'directory.openapi.json'),
-      logDir: join(tmpdir(), 'agent-apis-live-standin'),
+async function standIns(
+  store: Partial<StoreStandInOptions>,
+  trust: { plantDecisionEnum?: boolean } = {},
+  latencyMs = 0,
+) {
+  const started = {
+    store: await startStoreStandIn({ ...STORE, latencyMs, ...store }),
+    trust: await startTrustStandIn({ apiKey: TRUST_KEY, latencyMs, ...trust }),
+    directory: await startDirectoryStandIn({ latencyMs }),
+  };
+  running.push(started.store, started.trust, started.directory);
+  const env = {
+    STORE_BASE_URL: started.store.url,
+    STORE_LOGIN: STORE.login,
+    STORE_AUTH_TOKEN: STORE.authToken,
+    TRUST_BASE_URL: started.trust.url,
+    ENTROPY0_API_KEY: TRUST_KEY,
+    DIRECTORY_BASE_URL: started.directory.url,
+  };
+  return { ...started, env };
+}
+
+/** Lookups whose path ends in a parameter, and their outcome. */
+const lookupOutcomes = (entries: CoverageEntry[], ids: string[]) =>
+  entries.filter((e) => ids.includes(e.operation) && e.check === 'success:required');
+
+describe('contract suite in live mode, against loopback stand-ins', () => {
+  it('conforming services, a 20 req/s store with 100 ms latency: exit 0, ids from real answers, budgets kept, no mock-only header', async () => {
+    const services = await standIns({ perSecond: 20, perMinute: 800 }, {}, 100);
+    const run = await contractLive({ ...services.env, CONTRACT_STORE_RATE_LIMIT: '20/s,800/min' });
+    expect(run.output).not.toMatch(/FAIL/);
+    expect(run.code).toBe(0);
+
+    const store = await run.coverage('store');
+    console.log(run.output.match(/Budgets:\n[\s\S]*?\n\n/)?.[0] ?? '(no budget table)');
+    console.log(
+      `must-show run: store ${store.budget?.requests} requests, ${store.budget?.tooManyRequests} answered 429, ` +
+        `stand-in saw ${services.store.requests.length} and sent ${services.store.tooManyRequests} 429s; ` +
+        `trust ${services.trust.scans} scans, ${services.trust.conflicts} 409s`,
+    );
+    // Every id-bound read passed with an id from an answer, or was skipped for lack of a record (or a value only
+    // the operator has), never failed.
+    const idBound = [
+      'getProduct',
+      'getProductVariant',
+      'getCategory',
+      'getPage',
+      'getCustomer',
+      'getOrder',
+      'getHook',
+      'getCountryRegion',
+      'getAppInstallStatus',
+    ];
+    const outcomes = lookupOutcomes(store.entries, idBound);
+    expect(outcomes.filter((e) => e.outcome === 'failed')).toEqual([]);
+    expect(
+      outcomes
+        .filter((e) => e.outcome === 'passed')
+        .map((e) => e.operation)
+        .sort(),
+    ).toEqual(
+      [
+        'getCategory',
+        'getCountryRegion',
+        'getCustomer',
+        'getOrder',
+        'getPage',
+        'getProduct',
+        'getProductVariant',
+      ].sort(),
+    );
+    expect(store.entries.find((e) => e.operation === 'getHook' && e.check === 'success:required')?.note).toBe(
+      'no hook in the live account',
+    );
+    // And every id-bound read of the spec: passed, or skipped for lack of a record (or of the operator's app code).
+    const spec = await loadContractSpec('store');
+    const idBoundReads = spec.operations.filter(
+      (op) => op.safety === 'read' && op.parameters.some((p) => p.in === 'path'),
+    );
+    const unaccounted = idBoundReads
+      .map((op) => store.entries.find((e) => e.operation === op.id && e.check === 'success:required'))
+      .filter(
+        (e) =>
+          !(
+            e?.outcome === 'passed' ||
+            (e?.outcome === 'skipped' && /in the live account$|^no app configured/.test(e.note ?? ''))
+          ),
+      );
+    expect(unaccounted).toEqual([]);
+    console.log(
+      `id-bound reads: ${idBoundReads.length}, passed with path inputs from answers or documented enums: ${idBoundReads.filter((op) => store.entries.some((e) => e.operation === op.id && e.check === 'success:required' && e.outcome === 'passed')).length}`,
+    );
+    // The only 404s the store answered were to the deliberately broken ids of negative_data_rejection: no
+    // invented id reached it.
+    const notFound = services.store.requests.filter((r) => r.status === 404);
+    expect(notFound.length).toBeGreaterThan(0);
+    expect(notFound.filter((r) => !r.path.includes('not-a-number'))).toEqual([]);
+    // Budgets: no 429 reached a check, trust within 3 scans without any write switch, one call at a time.
+    expect(store.entries.filter((e) => e.outcome === 'failed')).toEqual([]);
+    expect(services.trust.scans).toBeGreaterThan(0);
+    expect(services.trust.scans).toBeLessThanOrEqual(3);
+    expect(services.trust.conflicts).toBe(0);
+    // The report books a scan for every successful call (at least what the service counted), never above budget.
+    const trust = (await run.coverage('trust')).budget;
+    expect(trust?.scanBudget).toBe(3);
+    expect(trust?.scans).toBeGreaterThanOrEqual(services.trust.scans);
+    expect(trust?.scans).toBeLessThanOrEqual(3);
+    expect(store.budget?.tooManyRequests).toBe(0);
+    expect(services.store.tooManyRequests).toBe(0);
+    expect(services.store.dangerousCalls).toEqual([]);
+    expect(services.store.foreignWrites).toEqual([]);
+    // Prism's mock-only Prefer header never reached a service.
+    expect([...services.store.mockHeaderRequests, ...services.trust.mockHeaderRequests]).toEqual([]);
+    expect(services.directory.requests.filter((r) => r.headers.includes('prefer'))).toEqual([]);
+    expect(run.output).toMatch(/\| store +\| \d+ +\| \d+ +\| - +\| 20\/s,800\/min/);
+  }, 240_000);
+
+  it('planted violations fail the run naming operation and field: list entries, a single record, a trust enum', async () => {
+    const services = await standIns(
+      { perSecond: 1000, perMinute: 100_000, plant: { listEntryType: true, singleRecordField: true } },
+      { plantDecisionEnum: true },
+    );
+    const run = await contractLive({ ...services.env, CONTRACT_STORE_RATE_LIMIT: '1000/s,100000/min' });
+    expect(run.code).not.toBe(0);
+    expect(run.output).toMatch(
+      /listProducts: response_schema_conformance: response body \/0\/product\/price must be number/,
+    );
+    expect(run.output).toMatch(
+      /getProduct: response_schema_conformance: response body \/product\/stock must be integer/,
+    );
+    expect(run.output).toMatch(
+      /decide: response_schema_conformance: response body \/decision\/recommended_action must be equal to one of the allowed values/,
+    );
+  }, 120_000);
+
+  it("a write-enabled store run sweeps a crashed run's record, touches only its own records, calls nothing dangerous, leaves counts equal", async () => {
+    const services = await standIns({ perSecond: 1000, perMinute: 100_000 });
+    const countsBefore = services.store.counts();
+    // A product left by an earlier run that crashed: created through the API, carrying the run marker.
+    const authorization = `Basic ${Buffer.from(`${STORE.login}:${STORE.authToken}`).toString('base64')}`;
+    await fetch(`${services.store.url}/products.json`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        product: { name: 'agent-apis-contract-run 2026-11-20T03:00:00.000Z 4242', status: 'disabled' },
+      }),
     });
-    violating = await violatingServer(upstream.url);
-  });
-  afterAll(async () => {
-    violating?.server.close();
-    await upstream?.stop();
-  });
-
-  it('fails against a server that violates the spec, naming operation, field and violation', async () => {
-    const result = await contractLive(violating.url);
-    expect(result.code).not.toBe(0);
-    expect(result.output).toMatch(/getStats: 500 \S*VIOLATIONS — response\.body\.personas: .*must be integer/);
-  });
-
-  it('passes against a conforming server and reports unconfigured services as skipped, not passed', async () => {
-    const result = await contractLive(upstream.url);
-    expect(result.output).not.toMatch(/VIOLATIONS/);
-    expect(result.code).toBe(0);
-    const summaries = JSON.parse(await readFile(join(result.reports, 'live', 'coverage.json'), 'utf8')) as {
-      service: string;
-      operationsExercised: number;
-      operationsTotal: number;
-      skipped?: string;
-    }[];
-    const directory = summaries.find((s) => s.service === 'directory');
-    const store = summaries.find((s) => s.service === 'store');
-    expect(directory).toMatchObject({ operationsExercised: 11, operationsTotal: 11 });
-    expect(store).toMatchObject({ operationsExercised: 0, skipped: expect.stringMatching(/^no credentials/) });
-  });
+    // The store's agent tool server too: a local one built from the pin, whose list and create tools answer ids.
+    const tools = await startToolServer({
+      tools: (await readSyncedToolList('store')).list.tools,
+      credentials: { 'X-LOGIN-KEY': MCP_CANARY.loginKey, 'X-AUTH-TOKEN': MCP_CANARY.authToken },
+    });
+    running.push(tools);
+    const run = await contractLive(
+      {
+        STORE_BASE_URL: services.env.STORE_BASE_URL,
+        STORE_LOGIN: STORE.login,
+        STORE_AUTH_TOKEN: STORE.authToken,
+        CONTRACT_STORE_RATE_LIMIT: '1000/s,100000/min',
+        CONTRACT_ALLOW_WRITES: 'store',
+        STORE_MCP_URL: tools.url,
+        STORE_MCP_LOGIN_KEY: MCP_CANARY.loginKey,
+        STORE_MCP_AUTH_TOKEN: MCP_CANARY.authToken,
+        CONTRACT_TOOL_CALLS_PER_SECOND: '100',
+      },
+      ['src/mcp.contract.test.ts'],
+    );
+    expect(run.output).not.toMatch(/FAIL/);
+    expect(run.code).toBe(0);
+    console.log(`write-enabled run:\n${run.output.match(/Budgets:\n[\s\S]*?\n\n/)?.[0] ?? '(no budget table)'}`);
+    expect(services.store.counts()).toEqual(countsBefore);
+    expect(services.store.foreignWrites).toEqual([]);
+    expect(services.store.dangerousCalls).toEqual([]);
+    const store = await run.coverage('store');
+    expect(store.records).toMatchObject({
+      products: { before: 3, after: 3, swept: 1 },
+      pages: { before: 1, after: 1, swept: 0 },
+      categories: { before: 2, after: 2 },
+      customer_categories: { before: 1, after: 1 },
+    });
+    expect(store.entries.filter((e) => e.check.startsWith('lifecycle:') && e.outcome === 'passed')).toHaveLength(4);
+    // Tools: reads by id took the id a list answered; writes only as create → (update →) delete of the record the
+    // create answered; the dangerous order update never.
+    const called = (tool: string) => tools.calls.filter((c) => c.tool === tool);
+    expect(called('get_product').map((c) => c.arguments.id)).toEqual([4101, 4101]);
+    expect(called('update_order')).toEqual([]);
+    expect(called('create_product')).toHaveLength(1);
+    expect(called('update_product').map((c) => c.arguments.id)).toEqual([4201]);
+    expect(called('delete_product').map((c) => c.arguments.id)).toEqual([4201]);
+    expect(called('delete_page').map((c) => c.arguments.id)).toEqual([4201]);
+    // Services without configuration still have their row, skipped with the reason.
+    expect(run.summaries.find((s) => s.service === 'trust')).toMatchObject({
+      skipped: expect.stringMatching(/^no credentials/),
+    });
+    expect(run.summaries.find((s) => s.service === 'directory')).toMatchObject({
+      skipped: expect.stringMatching(/^no credentials/),
+    });
+  }, 120_000);
 });

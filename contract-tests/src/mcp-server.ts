@@ -9,7 +9,9 @@
  *   JSON-RPC error (-32602).
  * - A valid call is answered with a documented placeholder, since the pinned tools declare no output schema:
  *   `structuredContent` is `{ tool, arguments }`, echoing what arrived, and the text content is the same JSON. A
- *   tool that declares an `outputSchema` gets a sample value of that schema instead.
+ *   listing tool (`list_*`) also answers `records: [{ id }]` and a creating one (`create_*`) `record: { id }`, so
+ *   a live-mode run has real answers to take record ids from. A tool that declares an `outputSchema` gets a
+ *   sample value of that schema instead.
  * - Requests without the expected credential headers (store: X-LOGIN-KEY, X-AUTH-TOKEN) are answered HTTP 401.
  */
 import { createServer, type IncomingMessage } from 'node:http';
@@ -33,6 +35,8 @@ export interface LocalToolServer {
   url: string;
   /** Every HTTP request received, by method. */
   requests: { method: string }[];
+  /** Every valid tool call, in order. */
+  calls: { tool: string; arguments: Record<string, unknown> }[];
   close(): Promise<void>;
 }
 
@@ -44,9 +48,11 @@ export interface LocalToolServerOptions {
 
 /** What a valid call answers (see the module comment). */
 export function placeholderResult(tool: McpTool, args: Record<string, unknown>): CallToolResult {
+  const records = tool.name.startsWith('list_') ? { records: [{ id: 4101 }] } : {};
+  const created = tool.name.startsWith('create_') ? { record: { id: 4201 } } : {};
   const structured = tool.outputSchema
     ? (sampleValue({} as OpenApiDocument, tool.outputSchema, 'all') as Record<string, unknown>)
-    : { tool: tool.name, arguments: args };
+    : { tool: tool.name, arguments: args, ...records, ...created };
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
@@ -59,6 +65,7 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
   addFormats.default(ajv);
   const validators = new Map(options.tools.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const calls: LocalToolServer['calls'] = [];
 
   const buildServer = () => {
     const server = new Server(
@@ -79,6 +86,7 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
           isError: true,
         };
       }
+      calls.push({ tool: name, arguments: args });
       return placeholderResult(tool, args);
     });
     return server;
@@ -115,6 +123,7 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     requests,
+    calls,
     close: () =>
       new Promise((resolve) => {
         http.closeAllConnections();

@@ -7,10 +7,15 @@
  * nothing sent) and around it (rejected by the server as a tool error); the server's tools/list must match the pin.
  *
  * Live mode (`CONTRACT_TARGET=live`, see `targets.ts`): the live tools/list is diffed against the pin (breaking
- * drift fails), and the tools that are read-only in the pin and on the server are called the same way.
+ * drift fails). Tools are called by their safety class (`specs/<service>/mcp-tools.contract.json`,
+ * `tool-classes.ts`), paced (one call a second next to the REST store suite): read tools (also read-only on the server) the same way as in mock
+ * mode, with record ids taken from a list tool's answer (skipped when the account holds no record); write tools
+ * only with CONTRACT_ALLOW_WRITES naming the service, as create → update → delete of a marked record of the
+ * run's own; dangerous tools never.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { RateLimiter } from '@agent-apis/core';
 import {
   DirectoryTools,
   RequestValidationError,
@@ -27,9 +32,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CoverageRecorder, coverageDir } from './coverage.ts';
+import { RUN_MARKER, writeServices } from './live.ts';
 import { diffToolLists } from './mcp-drift.ts';
 import { type LocalToolServer, startToolServer } from './mcp-server.ts';
 import { liveToolServerTargets, MCP_CANARY, mockToolServerTargets, type ToolServerTarget } from './targets.ts';
+import { firstId, readToolClasses, toolAnswer } from './tool-classes.ts';
 import { sampleValue } from './values.ts';
 
 type Args = Record<string, unknown>;
@@ -94,6 +101,19 @@ for (const service of ['store', 'directory'] as const) {
   const target = targets[service];
   const { list } = await readSyncedToolList(service);
   const pinned = list.tools;
+  const classes = await readToolClasses(service);
+  const writesAllowed = writeServices().has(service);
+  // Live: tool calls paced, since the tool server calls the store on our behalf: one a second when the REST suite
+  // spends the store's budget in the same run (its limiter leaves that room), else ten a second.
+  // CONTRACT_TOOL_CALLS_PER_SECOND overrides it (the stand-in tests, whose limits are their own).
+  const restStoreRuns = Boolean(
+    process.env.STORE_ACCESS_TOKEN || (process.env.STORE_LOGIN && process.env.STORE_AUTH_TOKEN),
+  );
+  const callsPerSecond = Number(process.env.CONTRACT_TOOL_CALLS_PER_SECOND) || (restStoreRuns ? 1 : 10);
+  const pace =
+    mode === 'live'
+      ? new RateLimiter({ windows: [{ limit: 1, windowMs: Math.ceil(1_000 / callsPerSecond) }] })
+      : undefined;
   const recorder = new CoverageRecorder(
     `${service}-mcp`,
     mode,
@@ -140,8 +160,43 @@ for (const service of ['store', 'directory'] as const) {
     if (!live) return undefined;
     if (live instanceof Error) return 'the live tools/list failed';
     if (!liveByName.has(tool.name)) return 'the live server no longer offers this tool';
-    const readOnly = tool.annotations?.readOnlyHint === true && liveByName.get(tool.name)?.annotations?.readOnlyHint;
-    return readOnly ? undefined : 'write tool (readOnlyHint is not true): live runs call read-only tools only';
+    const safety = classes[tool.name]?.safety ?? 'dangerous';
+    if (safety === 'dangerous') return 'dangerous tool: never called live';
+    if (safety === 'write') {
+      return writesAllowed
+        ? 'write tool: called live only in the create → delete lifecycle of a record of this run'
+        : `write tool: called live only with CONTRACT_ALLOW_WRITES=${service} (sandbox only)`;
+    }
+    return liveByName.get(tool.name)?.annotations?.readOnlyHint === true
+      ? undefined
+      : 'the live server does not mark this read tool read-only: not called';
+  };
+
+  /** Live: one paced call through the typed client. */
+  const callLive = async (tool: string, args: Args) => {
+    await pace?.acquire();
+    const client = createClient();
+    try {
+      return await callTyped(client, tool, args);
+    } finally {
+      await client.close();
+    }
+  };
+  // Live: record ids for read tools, from the answer of the list tool their class names.
+  const idAnswers = new Map<string, Promise<unknown>>();
+  const liveIds = async (tool: McpTool): Promise<Args | string> => {
+    const ids: Args = {};
+    for (const [argument, from] of Object.entries(classes[tool.name]?.from ?? {})) {
+      let answer = idAnswers.get(from);
+      if (!answer) {
+        answer = callLive(from, {}).then(toolAnswer);
+        idAnswers.set(from, answer);
+      }
+      const id = firstId(await answer.catch(() => undefined));
+      if (id === undefined) return `no record for ${argument} in the live account (${from} listed none)`;
+      ids[argument] = id;
+    }
+    return ids;
   };
 
   describe(`${service} tool server (${mode})`, () => {
@@ -184,14 +239,25 @@ for (const service of ['store', 'directory'] as const) {
             it.skip(`${title} — skipped: ${skip}`, () => expect.unreachable());
             continue;
           }
-          it(title, async () => {
+          it(`${title}${mode === 'live' && classes[tool.name]?.from ? ' (skipped when the live account holds no record)' : ''}`, async (context) => {
+            let args = validArguments(tool, coverage);
+            if (mode === 'live') {
+              const ids = await liveIds(tool);
+              if (typeof ids === 'string') {
+                recorder.skip(tool.name, check, ids);
+                context.skip(ids);
+              }
+              args = { ...args, ...(ids as Args) };
+              await pace?.acquire();
+            }
             const done = recorder.begin(tool.name, check);
-            const args = validArguments(tool, coverage);
             const client = createClient();
             try {
               const result = await callTyped(client, tool.name, args);
-              if (mode === 'mock') expect(result.structuredContent).toEqual({ tool: tool.name, arguments: args });
-              else expect(Array.isArray(result.content)).toBe(true);
+              if (mode === 'mock') {
+                const { records: _records, record: _record, ...echo } = result.structuredContent ?? {};
+                expect(echo).toEqual({ tool: tool.name, arguments: args });
+              } else expect(Array.isArray(result.content)).toBe(true);
               done();
             } catch (error) {
               // Live: a tool error (say, no record with id 1) is an answer; a refused request is not.
@@ -226,6 +292,7 @@ for (const service of ['store', 'directory'] as const) {
         }
         it(`invalid arguments (${broken.what}) sent around the client are rejected by the server`, async () => {
           const done = recorder.begin(tool.name, 'invalid:server');
+          await pace?.acquire();
           const outcome = await callAroundTheClient(url, credentialHeaders(target), tool.name, broken.args).catch(
             (e: unknown) => e,
           );
@@ -242,6 +309,25 @@ for (const service of ['store', 'directory'] as const) {
           done(`server: tool error (${broken.what})`);
         });
       });
+    }
+
+    if (mode === 'live' && writesAllowed && !(live instanceof Error)) {
+      for (const [name, toolClass] of Object.entries(classes)) {
+        const creates = toolClass.creates;
+        if (!creates || !liveByName.has(name)) continue;
+        it(`${name} → ${creates.update ? `${creates.update} → ` : ''}${creates.delete}: a marked record of this run, deleted in finally`, async () => {
+          const done = recorder.begin(name, 'lifecycle');
+          const marker = `${RUN_MARKER} ${new Date().toISOString()} ${process.pid}`;
+          const id = firstId(toolAnswer(await callLive(name, { ...creates.arguments, [creates.marker]: marker })));
+          expect(id, `${name} answered the new record's id`).toBeDefined();
+          try {
+            if (creates.update) await callLive(creates.update, { id, [creates.marker]: `${marker} (updated)` });
+          } finally {
+            await callLive(creates.delete, { id });
+          }
+          done(`created, ${creates.update ? 'updated, ' : ''}deleted record ${id}`);
+        });
+      }
     }
 
     it('no credential appears in the coverage notes', async () => {

@@ -29,6 +29,10 @@ export interface ContractOperation {
   successHasExample: boolean;
   /** Documented 4xx/5xx statuses. */
   errorStatuses: number[];
+  /** The operation's safety class (`x-safety` of the contract overlays): read, write or dangerous. */
+  safety: 'read' | 'write' | 'dangerous';
+  /** Whether the operation requires credentials (a security requirement that is not the empty one). */
+  secured: boolean;
 }
 
 export interface ContractSpec {
@@ -45,6 +49,10 @@ function jsonContent(content: unknown): { schema?: JsonSchema; example?: unknown
   const entries = Object.entries(content as Record<string, unknown>);
   const json = entries.find(([type]) => type.includes('json')) ?? entries[0];
   return json?.[1] as { schema?: JsonSchema } | undefined;
+}
+
+function isSecured(requirements: Record<string, unknown>[]): boolean {
+  return requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0);
 }
 
 export async function loadContractSpec(service: ServiceName): Promise<ContractSpec> {
@@ -87,6 +95,8 @@ export async function loadContractSpec(service: ServiceName): Promise<ContractSp
       ...(content?.schema ? { successSchema: content.schema } : {}),
       successHasExample: Boolean(contentExample || schemaExample),
       errorStatuses: statuses.filter((status) => status >= 400),
+      safety: (ref.operation['x-safety'] as ContractOperation['safety'] | undefined) ?? 'write',
+      secured: isSecured((ref.operation.security ?? document.security ?? []) as Record<string, unknown>[]),
     };
   });
   return { service, file, document, operations };

@@ -1,5 +1,6 @@
 /**
- * One contract suite, two targets. For every operation of a final spec: a call with only the required inputs
+ * One contract suite, two targets; this file drives the Prism mock, `live.ts` a live service. In mock mode, for
+ * every operation of a final spec: a call with only the required inputs
  * and one with all of them, each asserting the documented success status and validating the body against the
  * spec's schema (Ajv) and the generated zod schema; every documented error status forced with
  * `Prefer: code=…` and mapped to the client's error class; and a request that breaks the spec, which the client
@@ -9,6 +10,7 @@ import { APIError, errorClassForStatus, RequestValidationError } from '@agent-ap
 import type { ServiceName } from '@agent-apis/specs/src/services.ts';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { CoverageRecorder, coverageDir } from './coverage.ts';
+import { defineLiveSuite } from './live.ts';
 import { SpecSchemaValidator } from './schema-validator.ts';
 import { type ContractOperation, loadContractSpec } from './spec.ts';
 import type { ServiceTarget } from './targets.ts';
@@ -36,17 +38,22 @@ interface RecordedResponse {
   body: unknown;
 }
 
+/** A response's body as JSON when it parses, else its text (undefined when empty); the response stays readable. */
+export async function peekBody(response: Response): Promise<unknown> {
+  const text = await response.clone().text();
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
+  }
+}
+
 /** A fetch that talks HTTP to the target and remembers every response it saw. */
 function recordingFetch(): { fetch: typeof globalThis.fetch; responses: RecordedResponse[] } {
   const responses: RecordedResponse[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const response = await globalThis.fetch(input, init);
-    const text = await response.clone().text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {}
-    responses.push({ status: response.status, body });
+    responses.push({ status: response.status, body: await peekBody(response) });
     return response;
   };
   return { fetch, responses };
@@ -92,7 +99,10 @@ export async function defineContractSuite(
   }
   const baseUrl = target.baseUrl;
   const schemas = new SpecSchemaValidator(spec.document);
-  const allowWrites = mode === 'mock' || process.env.CONTRACT_ALLOW_WRITES === '1';
+  if (mode === 'live') {
+    defineLiveSuite({ service, spec, target: { ...target, baseUrl }, createClient, validators, schemas, recorder });
+    return;
+  }
 
   const call = async (operation: ContractOperation, input: CallInput, headers: Record<string, string>) => {
     const recorded = recordingFetch();
@@ -109,17 +119,10 @@ export async function defineContractSuite(
 
   describe.concurrent(`${service} contract (${mode}, ${baseUrl})`, () => {
     for (const operation of spec.operations) {
-      const writes = operation.method !== 'GET' && operation.method !== 'HEAD';
       describe(`${operation.id} (${operation.method} ${operation.path})`, () => {
         for (const coverage of ['required', 'all'] as const) {
           const check = `success:${coverage}`;
           const title = `${coverage} inputs → ${operation.successStatus}, body valid against the spec and zod`;
-          if (writes && !allowWrites) {
-            const reason = 'write operation: live runs are read-only unless CONTRACT_ALLOW_WRITES=1 (sandbox store)';
-            recorder.skip(operation.id, check, reason);
-            it.skip(`${title} — skipped: ${reason}`, () => expect.unreachable());
-            continue;
-          }
           it(title, async () => {
             const done = recorder.begin(operation.id, check);
             const headers: Record<string, string> = operation.successHasExample ? {} : { prefer: 'dynamic=true' };
@@ -148,12 +151,6 @@ export async function defineContractSuite(
           const check = `error:${status}`;
           const errorClass = errorClassForStatus(status);
           const title = `Prefer: code=${status} → ${errorClass.name}`;
-          if (mode === 'live') {
-            const reason = 'error statuses are forced through the Prism mock only';
-            recorder.skip(operation.id, check, reason);
-            it.skip(`${title} — skipped: ${reason}`, () => expect.unreachable());
-            continue;
-          }
           it(title, async () => {
             const done = recorder.begin(operation.id, check);
             const outcome = await call(operation, sampleInput(spec.document, operation, 'required'), {
@@ -170,12 +167,8 @@ export async function defineContractSuite(
 
         const broken = breakInput(spec.document, operation);
         const invalidTitle = 'a request that breaks the spec is stopped by the client or rejected by the server';
-        const invalidSkip = !broken
-          ? 'the operation takes no input that could break the spec'
-          : writes && !allowWrites && broken.stoppedBy !== 'client'
-            ? 'write operation: not sent live'
-            : undefined;
-        if (invalidSkip || !broken) {
+        const invalidSkip = 'the operation takes no input that could break the spec';
+        if (!broken) {
           recorder.skip(operation.id, 'invalid-request', invalidSkip ?? '');
           it.skip(`${invalidTitle} — skipped: ${invalidSkip}`, () => expect.unreachable());
           return;

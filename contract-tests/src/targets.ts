@@ -9,13 +9,17 @@
  * | store     | STORE_BASE_URL (opt.) | STORE_LOGIN + STORE_AUTH_TOKEN, or STORE_ACCESS_TOKEN |
  * | trust     | TRUST_BASE_URL (opt.) | ENTROPY0_API_KEY                                      |
  *
- * CONTRACT_ALLOW_WRITES=1 also runs non-GET operations live (meant for a sandbox store only).
+ * STORE_APP_CODE (optional) is the operator's own app code, the one path input no store answer supplies.
+ *
+ * Live runs read only. CONTRACT_ALLOW_WRITES=store (per service, never global) adds the write lifecycles of
+ * records the run creates itself (meant for a sandbox store only); CONTRACT_ALLOW_DANGEROUS=<operationId>,…
+ * names dangerous operations one by one; see `live.ts` and `live-budget.ts`.
  */
 export interface ServiceTarget {
   service: 'directory' | 'store' | 'trust';
-  /** Live upstream that Prism proxies to (live mode only). */
+  /** The live service's base URL (live mode only). */
   upstream?: string;
-  /** Where the client sends requests: the Prism mock or proxy. Set by the global setup. */
+  /** Where the client sends requests: the Prism mock, or the live upstream. Set by the global setup. */
   baseUrl?: string;
   prismLog?: string;
   /** Credentials for the client (canaries in mock mode). */

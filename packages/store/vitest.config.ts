@@ -8,6 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@agent-apis\/store\/msw$/, replacement: fromHere('./src/gen/msw.gen.ts') },
+      { find: /^@agent-apis\/store\/webhooks$/, replacement: fromHere('./src/webhooks.ts') },
       { find: /^@agent-apis\/store$/, replacement: fromHere('./src/index.ts') },
     ],
   },

@@ -17,36 +17,49 @@ export function operationName(method: string, path: string): string {
   return overrides[`${method.toUpperCase()} ${path}`] ?? nameByRule(method, path);
 }
 
-/** The rule alone, without `overrides`. */
-export function nameByRule(method: string, path: string): string {
-  const httpMethod = method.toLowerCase();
+/** A path read as a chain of resources, as the rule reads it (`.json` dropped). */
+export interface PathReading {
+  /** The resource segments, in order (`/products/{id}/variants` → `products`, `variants`). */
+  resources: string[];
+  /** Suffixes of `<filter>/{param}` pairs, e.g. `ByStatus`. */
+  suffix: string;
+  /** A trailing `count` or `search`. */
+  action: string | undefined;
+  /** Whether the path ends at one item (`{param}`). */
+  endsAtItem: boolean;
+}
+
+export function readPath(path: string): PathReading {
   const segments = path
     .replace(/\.json$/, '')
     .split('/')
     .filter((segment) => segment !== '');
-  const resources: string[] = [];
-  let suffix = '';
-  let action: string | undefined;
-  let endsAtItem = false;
-
+  const reading: PathReading = { resources: [], suffix: '', action: undefined, endsAtItem: false };
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as string;
     const next = segments[i + 1];
     if (isTemplate(segment)) {
-      endsAtItem = true;
+      reading.endsAtItem = true;
       continue;
     }
-    endsAtItem = false;
+    reading.endsAtItem = false;
     const filter = FILTER_SUFFIXES[segment];
     if (filter && next !== undefined && isTemplate(next)) {
-      suffix += filter;
+      reading.suffix += filter;
       i++;
     } else if (i === segments.length - 1 && ACTION_SEGMENTS.has(segment)) {
-      action = segment;
+      reading.action = segment;
     } else {
-      resources.push(segment);
+      reading.resources.push(segment);
     }
   }
+  return reading;
+}
+
+/** The rule alone, without `overrides`. */
+export function nameByRule(method: string, path: string): string {
+  const httpMethod = method.toLowerCase();
+  const { resources, suffix, action, endsAtItem } = readPath(path);
 
   const last = resources.at(-1);
   if (last === undefined) throw new Error(`cannot name ${method} ${path}: it names no resource`);
@@ -122,14 +135,14 @@ function isTemplate(segment: string): boolean {
 }
 
 /** English singular of the last word of a snake_case name: categories → category, taxes → tax. */
-function singular(name: string): string {
+export function singular(name: string): string {
   if (/ies$/.test(name)) return name.replace(/ies$/, 'y');
   if (/(x|ch|sh|ss)es$/.test(name)) return name.replace(/es$/, '');
   if (/[^s]s$/.test(name)) return name.slice(0, -1);
   return name;
 }
 
-function pascalCase(name: string): string {
+export function pascalCase(name: string): string {
   return name
     .split(/[_-]/)
     .filter((word) => word !== '')

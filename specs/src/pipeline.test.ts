@@ -42,6 +42,27 @@ describe('final documents', () => {
     expect(final.paths?.['/products.json']?.get).toMatchObject({ operationId: 'listProducts' });
   });
 
+  it.each(SERVICE_NAMES)(
+    '%s: every operation carries one safety class (x-safety: read, write or dangerous)',
+    (service) => {
+      const unclassed = listOperations(built[service]!.document)
+        .filter((ref) => !['read', 'write', 'dangerous'].includes(ref.operation['x-safety'] as string))
+        .map((ref) => `${ref.method.toUpperCase()} ${ref.path}`);
+      expect(unclassed).toEqual([]);
+    },
+  );
+
+  it('classes by effect, not by method: a quota-spending POST reads, store setup and payment methods are dangerous', () => {
+    const safety = (service: 'store' | 'trust', id: string) =>
+      listOperations(built[service]!.document).find((ref) => ref.operation.operationId === id)?.operation['x-safety'];
+    expect(safety('trust', 'decide')).toBe('read');
+    expect(safety('store', 'calculateFulfillmentRates')).toBe('read');
+    expect(safety('store', 'createProduct')).toBe('write');
+    expect(safety('store', 'createStore')).toBe('dangerous');
+    expect(safety('store', 'createPaymentMethod')).toBe('dangerous');
+    expect(safety('store', 'createHook')).toBe('dangerous');
+  });
+
   it('records the pinned source in the final document', () => {
     expect(built.store!.document.info['x-agent-apis-source']).toEqual({
       url: built.store!.lock!.source,

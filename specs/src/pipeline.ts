@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -75,6 +76,7 @@ export async function buildSpec(service: ServiceName, options: PipelineOptions =
     await cacheUpstream(paths.cacheDir, pinned.sha256, pinned.bytes);
     const overlay = await readOverlay(paths.overlay);
     document = applyOverlay(upstream, overlay);
+    if (existsSync(paths.contractOverlay)) document = applyOverlay(document, await readOverlay(paths.contractOverlay));
     document.info['x-agent-apis-source'] = { url: lock.source, sha256: lock.sha256 };
   } else {
     const text = await readFile(paths.document, 'utf8');

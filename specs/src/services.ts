@@ -31,6 +31,8 @@ export function mirrorFromEnv(env: Record<string, string | undefined> = process.
 export interface SpecPaths {
   lock: string;
   overlay: string;
+  /** Safety classes and input sources for the live contract suite, applied after `overlay` (fetched services). */
+  contractOverlay: string;
   /** Hand-written document (trust only). */
   document: string;
   /** Generator-ready output, gitignored. */
@@ -43,6 +45,7 @@ export function specPaths(service: ServiceName, root: string = DEFAULT_SPECS_ROO
   return {
     lock: join(root, service, 'lock.json'),
     overlay: join(root, service, 'overlay.yaml'),
+    contractOverlay: join(root, service, 'contract.overlay.yaml'),
     document: join(root, service, 'openapi.yaml'),
     final: join(root, 'dist', `${service}.openapi.json`),
     cacheDir: join(root, '.cache', service),

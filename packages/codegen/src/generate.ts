@@ -9,7 +9,9 @@ import { stripFakerPatternAnchors } from './faker-patterns.ts';
 import { addBanners, addGenSuffix, pruneUnreachable, readTree, textOf, writeTree } from './file-tree.ts';
 import { type FinalSpec, readFinalSpec } from './final-spec.ts';
 import { describeOperations, renderApiModule, renderOperationsModule, sdkSignatures } from './operations.ts';
+import { describeResources, renderResourcesModule } from './resources.ts';
 import { exportedConstNames, mapValidators, renderValidatorsModule } from './validators.ts';
+import { compactZodModule } from './zod-module.ts';
 
 export interface GenerateOptions {
   service: ServiceName;
@@ -176,6 +178,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     tree.set('msw.gen.ts', mswEntry(service, textOf(tree, mswFile)));
 
     const zodFile = `zod/${service}.zod.gen.ts`;
+    tree.set(zodFile, compactZodModule(textOf(tree, zodFile)));
     const validators = mapValidators(operationIds, exportedConstNames(textOf(tree, zodFile)));
     tree.set('operations.gen.ts', renderOperationsModule(table));
     const signatures = sdkSignatures(textOf(tree, 'sdk/sdk.gen.ts'));
@@ -184,6 +187,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     }
     tree.set('api.gen.ts', renderApiModule(signatures));
     tree.set('validators.gen.ts', renderValidatorsModule(validators, `./${zodFile.replace(/\.ts$/, '.js')}`));
+    if (service === 'store') tree.set('resources.gen.ts', renderResourcesModule(describeResources(spec.document)));
     tree.set('README.md', readme(spec));
     tree = addBanners(tree, (file) => banner(generatorOf(file), spec));
 

@@ -60,6 +60,13 @@ export function renderValidatorsModule(
     const fields = Object.entries(parts).map(([part, name]) => `${part}: schemas.${name}`);
     return `  ${propertyKey(id)}: ${fields.length > 0 ? `{ ${fields.join(', ')} }` : '{}'},`;
   });
+  // Typed with typeof so that the declaration file refers to the zod module instead of restating every schema.
+  const types = Object.entries(validators).map(([id, parts]) => {
+    const fields = Object.entries(parts).map(([part, name]) => `readonly ${part}: typeof schemas.${name}`);
+    // Said outright when there is none, so that every entry shares `response` with the types that read it.
+    if (!parts.response) fields.push('readonly response?: undefined');
+    return `  readonly ${propertyKey(id)}: { ${fields.join('; ')} };`;
+  });
   return `import type { ZodType } from 'zod';
 import type { OperationId } from './operations.gen.js';
 import * as schemas from '${zodModule}';
@@ -72,9 +79,14 @@ export interface OperationValidators {
   readonly response?: ZodType;
 }
 
+/** The type of {@link validators}. */
+export type Validators = {
+${types.join('\n')}
+};
+
 /** Every operation's zod schemas, keyed by operationId. */
-export const validators = {
+export const validators: Validators = {
 ${rows.join('\n')}
-} as const satisfies Record<OperationId, OperationValidators>;
+} satisfies Record<OperationId, OperationValidators>;
 `;
 }

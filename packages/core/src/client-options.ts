@@ -12,21 +12,21 @@ export const LOG_ENV_VAR = 'AGENT_APIS_LOG';
 /** Options common to every service client; each service adds its own (credentials, caching, …). */
 export interface ClientOptions {
   /** Root URL of the API; each service documents its default. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** The `fetch` to send requests with (default `globalThis.fetch`, looked up at call time). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Per-attempt timeout in ms (default 60 000). */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries of a failed idempotent request after the first attempt (default 2). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Headers sent with every request that does not set them itself. */
-  defaultHeaders?: HeadersInit;
+  defaultHeaders?: HeadersInit | undefined;
   /** Destination of log lines (default `console`); lines are redacted first. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Log level (default: the `AGENT_APIS_LOG` environment variable, else `off`). */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /** Check every successful JSON response against the spec's schema; a mismatch throws `ResponseValidationError`. */
-  validateResponses?: boolean;
+  validateResponses?: boolean | undefined;
   /** Observers of every call: `onRequest`, `onResponse`, `onRetry` (attempt, delay, reason). */
   hooks?: TransportHooks | undefined;
   /** Largest response body read, in bytes after decompression (default 8 MiB); a bigger one is refused. */

@@ -62,6 +62,16 @@ describe('DirectoryClient construction', () => {
     ]);
   });
 
+  it('sends per-call headers from get, list and search', async () => {
+    const fetch = fetchStub((request) =>
+      jsonResponse(new URL(request.url).pathname.endsWith('/search') ? searchEnvelope : mcpServer),
+    );
+    const client = testClient(fetch);
+    await client.mcpServers.get({ owner: 'octo', repo: 'github' }, { headers: { 'x-trace': 'get' } });
+    await client.search({ q: 'github' }, { headers: { 'x-trace': 'search' } });
+    expect(sentRequests(fetch).map((request) => request.headers.get('x-trace'))).toEqual(['get', 'search']);
+  });
+
   it('sends defaultHeaders with every request', async () => {
     const fetch = fetchStub(() => jsonResponse({ mcp: [], plugins: [], skills: [] }));
     await testClient(fetch, { defaultHeaders: { 'x-caller': 'agent-7' } }).categories();

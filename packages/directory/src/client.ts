@@ -43,12 +43,12 @@ export const BASE_URL_ENV_VAR = 'DIRECTORY_BASE_URL';
 /** Options of {@link DirectoryClient}. */
 export interface DirectoryClientOptions extends ClientOptions {
   /** Base URL of the Directory API in your environment (default: the `DIRECTORY_BASE_URL` environment variable). */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * Client-side HTTP cache honouring `Cache-Control` and `ETag`, as the service asks (default: on, a new
    * `HttpCache` per client). Pass your own `HttpCache` to share or size it, `false` to turn caching off.
    */
-  cache?: boolean | HttpCache;
+  cache?: boolean | HttpCache | undefined;
 }
 
 /** Every operation of the spec, by operationId, with the generated SDK's options and types. */

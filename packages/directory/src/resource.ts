@@ -5,8 +5,14 @@ import { type CallOptions, type OffsetPage, offsetCursor, type Paginator, pagina
 
 /** Per-call options of the hand-written methods. */
 export interface RequestOptions extends CallOptions {
+  /** Extra request headers. */
+  headers?: HeadersInit | undefined;
   /** Cancels the call (for a listing: every page request still to come). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
+  /** Per-attempt timeout in ms. */
+  timeout?: number | undefined;
+  /** Retries after the first attempt. */
+  maxRetries?: number | undefined;
 }
 
 /** The list envelope the three list endpoints return. */
@@ -17,8 +23,8 @@ export interface ListPage<TItem> extends OffsetPage<TItem> {
 
 /** Query parameters of a list endpoint; `limit` is the page size and `offset` where the listing starts. */
 export interface ListQuery {
-  limit?: number;
-  offset?: number;
+  limit?: number | undefined;
+  offset?: number | undefined;
 }
 
 type ListOperation<TQuery, TPage> = (options: RequestOptions & { query: TQuery }) => Promise<TPage>;

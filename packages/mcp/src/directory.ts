@@ -26,8 +26,9 @@ export class DirectoryTools extends DirectoryToolMethods {
     super({
       url,
       headers: {},
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+      fetch: options.fetch,
+      timeout: options.timeout,
+      validateResponses: options.validateResponses,
     });
   }
 }

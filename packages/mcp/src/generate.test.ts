@@ -69,9 +69,22 @@ describe('generated tool clients', () => {
     );
     expect(code).toContain('   * Server hints: destructive, idempotent.\n');
     expect(code).toContain(
-      '  tagItems(args: TagItemsArguments, options?: ToolCallOptions): Promise<ToolResult> {\n' +
-        '    return this.callTool("tag_items", args, options);',
+      '  tagItems(args: TagItemsArguments, options?: ToolCallOptions): Promise<ToolOutput<JsonValue | undefined>> {\n' +
+        '    return this.callToolForData("tag_items", args, options);',
     );
+  });
+
+  it('types the data of a tool with an output schema from it, and pins the schema for validation', () => {
+    const tool: McpTool = {
+      name: 'count_items',
+      inputSchema: { type: 'object', properties: {} },
+      outputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
+    };
+    const code = generateService('store', [tool], 'f'.repeat(64), '9.9.9');
+    expect(code).toContain('export interface CountItemsOutput {\n  count: number;\n}');
+    expect(code).toContain('Promise<ToolOutput<CountItemsOutput>>');
+    expect(code).toContain('"count_items": {\n    "type": "object",\n    "properties": {\n      "count"');
+    expect(code).toContain('super(connection, storeInputSchemas, storeOutputSchemas);');
   });
 
   it('refuses a schema with keywords the argument checker does not enforce', () => {

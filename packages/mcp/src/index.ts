@@ -6,17 +6,20 @@ export * from '@agent-apis/core/errors';
 export { DIRECTORY_MCP_URL_ENV, DirectoryTools, type DirectoryToolsOptions } from './directory.js';
 export { ToolError } from './errors.js';
 export type * from './gen/directory.gen.js';
-export { directoryInputSchemas } from './gen/directory.gen.js';
+export { directoryInputSchemas, directoryOutputSchemas } from './gen/directory.gen.js';
 export type * from './gen/store.gen.js';
-export { storeInputSchemas } from './gen/store.gen.js';
+export { storeInputSchemas, storeOutputSchemas } from './gen/store.gen.js';
 export { toolMethodName } from './naming.js';
 export { findViolation, type JsonSchema, type JsonType, type Violation } from './schema.js';
 export { STORE_MCP_DEFAULT_URL, STORE_MCP_ENV, StoreTools, type StoreToolsOptions } from './store.js';
 export {
   DEFAULT_TIMEOUT_MS,
+  type JsonValue,
+  MAX_TOOL_LIST_PAGES,
   type ToolCallOptions,
   type ToolClientOptions,
   type ToolDescription,
+  type ToolOutput,
   type ToolResult,
   ToolServerClient,
   type ToolServerConnection,

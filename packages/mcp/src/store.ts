@@ -55,8 +55,9 @@ export class StoreTools extends StoreToolMethods {
     super({
       url: options.url ?? readEnv(STORE_MCP_ENV.url) ?? STORE_MCP_DEFAULT_URL,
       headers: { 'X-LOGIN-KEY': loginKey, 'X-AUTH-TOKEN': authToken },
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+      fetch: options.fetch,
+      timeout: options.timeout,
+      validateResponses: options.validateResponses,
     });
   }
 }

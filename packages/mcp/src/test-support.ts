@@ -36,6 +36,8 @@ export interface FakeToolServerOptions {
   format?: 'json' | 'sse';
   /** Tools per `tools/list` page (default: all on one page). */
   pageSize?: number;
+  /** A hostile pager: answers every `tools/list` page with no tools and the cursor this returns. */
+  nextCursor?: (cursor: string | undefined) => string;
   /** Answers a request at the HTTP level instead of the server, when it returns a response. */
   intercept?: (request: Request) => Response | undefined;
 }
@@ -47,6 +49,7 @@ export function fakeToolServer(options: FakeToolServerOptions) {
   const buildServer = () => {
     const server = new Server({ name: 'fake-tool-server', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, (request) => {
+      if (options.nextCursor) return { tools: [], nextCursor: options.nextCursor(request.params?.cursor) };
       const start = Number(request.params?.cursor ?? 0);
       const end = start + pageSize;
       return {

@@ -12,6 +12,7 @@ import {
   createRequestContext,
   type RequestContext,
   RequestValidationError,
+  ResponseValidationError,
 } from '@agent-apis/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,6 +25,19 @@ import { VERSION } from './version.js';
 /** A successful tool result: content blocks and, when the tool declares an output schema, structured content. */
 export type ToolResult = CallToolResult;
 
+/** Any value JSON can carry. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * A tool result with its JSON read out as `data`: the structured content when the tool sent some (typed by the
+ * tool's output schema where it declares one), else the text content parsed as one JSON document, else
+ * `undefined` (a tool that answers in prose or images).
+ */
+export type ToolOutput<Data = JsonValue | undefined> = ToolResult & { readonly data: Data };
+
+/** Most `tools/list` pages read before giving up on a server that never stops paging. */
+export const MAX_TOOL_LIST_PAGES = 100;
+
 /** A tool as the server lists it. */
 export type ToolDescription = Tool;
 
@@ -33,17 +47,22 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Options every tool client takes. */
 export interface ToolClientOptions {
   /** The `fetch` to send requests with (default `globalThis.fetch`, looked up at call time). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** How long one request may take, in ms (default 60 000). */
-  timeout?: number;
+  timeout?: number | undefined;
+  /**
+   * Check the structured content of tools that declare an output schema against it; a mismatch (or no
+   * structured content) throws `ResponseValidationError` (default `false`).
+   */
+  validateResponses?: boolean | undefined;
 }
 
 /** Options of one call. */
 export interface ToolCallOptions {
   /** Abort the call. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** How long this call may take, in ms. */
-  timeout?: number;
+  timeout?: number | undefined;
 }
 
 /** Where and how a tool client talks to its server. */
@@ -65,32 +84,64 @@ function operationOf(init: RequestInit | undefined): string {
   }
 }
 
+/** The JSON value of a result: its structured content, else its text content as one JSON document. */
+function dataOf(result: ToolResult): JsonValue | undefined {
+  if (result.structuredContent !== undefined) return result.structuredContent as JsonValue;
+  const blocks = result.content ?? [];
+  if (blocks.length === 0 || blocks.some((block) => block.type !== 'text')) return undefined;
+  try {
+    return JSON.parse(blocks.map((block) => (block.type === 'text' ? block.text : '')).join('')) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
 export class ToolServerClient<Name extends string = string> {
   /** The server's endpoint. */
   readonly url: string;
   readonly #connection: ToolServerConnection;
   readonly #inputSchemas: Readonly<Record<Name, JsonSchema>>;
+  readonly #outputSchemas: Readonly<Partial<Record<string, JsonSchema>>>;
   #client: Promise<Client> | undefined;
 
-  constructor(connection: ToolServerConnection, inputSchemas: Readonly<Record<Name, JsonSchema>>) {
+  constructor(
+    connection: ToolServerConnection,
+    inputSchemas: Readonly<Record<Name, JsonSchema>>,
+    outputSchemas?: Readonly<Partial<Record<Name, JsonSchema>>>,
+  ) {
     this.url = connection.url;
     this.#connection = { ...connection, headers: { ...connection.headers } };
     this.#inputSchemas = inputSchemas;
+    this.#outputSchemas = outputSchemas ?? {};
   }
 
-  /** Every tool the server offers now (all pages of `tools/list`). */
+  /**
+   * Every tool the server offers now (all pages of `tools/list`). A server that repeats a cursor, or pages on
+   * past {@link MAX_TOOL_LIST_PAGES}, is stopped with a {@link ToolError} instead of being followed forever.
+   */
   async listTools(options: ToolCallOptions = {}): Promise<ToolDescription[]> {
     const client = await this.#connect();
     const tools: ToolDescription[] = [];
+    const seen = new Set<string>();
     let cursor: string | undefined;
-    do {
+    for (let pages = 1; ; pages++) {
       const page = await this.#request('tools/list', options, () =>
         client.listTools(cursor === undefined ? undefined : { cursor }, this.#requestOptions(options)),
       );
       tools.push(...page.tools);
       cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+      if (!cursor) return tools;
+      if (seen.has(cursor)) {
+        throw new ToolError(
+          'tools/list',
+          `tools/list repeated the cursor of an earlier page; stopped after ${pages} pages`,
+        );
+      }
+      if (pages >= MAX_TOOL_LIST_PAGES) {
+        throw new ToolError('tools/list', `tools/list did not end within ${MAX_TOOL_LIST_PAGES} pages`);
+      }
+      seen.add(cursor);
+    }
   }
 
   /** Ends the session. The next call connects again. */
@@ -115,6 +166,29 @@ export class ToolServerClient<Name extends string = string> {
     )) as ToolResult;
     if (result.isError) throw ToolError.fromResult(name, result, this.#context(name).secrets);
     return result;
+  }
+
+  /**
+   * {@link callTool}, with the result's JSON read out as `data` (see {@link ToolOutput}); under
+   * `validateResponses`, the structured content of a tool with an output schema is checked against it first.
+   */
+  protected async callToolForData<Data>(
+    name: Name,
+    args: object,
+    options: ToolCallOptions = {},
+  ): Promise<ToolOutput<Data>> {
+    const result = await this.callTool(name, args, options);
+    const schema = this.#outputSchemas[name];
+    if (schema && this.#connection.validateResponses) {
+      const violation =
+        result.structuredContent === undefined
+          ? { field: '(structuredContent)', reason: 'is missing although the tool declares an output schema' }
+          : findViolation(schema, result.structuredContent);
+      if (violation) {
+        throw new ResponseValidationError(name, 200, [{ path: violation.field, message: violation.reason }]);
+      }
+    }
+    return { ...result, data: dataOf(result) as Data };
   }
 
   #requestOptions(options: ToolCallOptions) {

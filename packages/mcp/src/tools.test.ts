@@ -5,14 +5,16 @@ import {
   AuthenticationError,
   MissingCredentialsError,
   RequestValidationError,
+  ResponseValidationError,
 } from '@agent-apis/core';
 import { readSyncedToolList } from '@agent-apis/specs/src/mcp-tools.ts';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { DirectoryTools } from './directory.js';
 import { ToolError } from './errors.js';
 import { StoreTools } from './store.js';
 import { CANARY, fakeToolServer, textResult } from './test-support.js';
+import { MAX_TOOL_LIST_PAGES, ToolServerClient } from './tool-client.js';
 
 const storeTools = (await readSyncedToolList('store')).list.tools as Tool[];
 const directoryTools = (await readSyncedToolList('directory')).list.tools as Tool[];
@@ -257,5 +259,80 @@ describe('DirectoryTools', () => {
     const empty = await tools.searchPlugins({ query: '' }).catch((e: unknown) => e);
     expect(empty).toMatchObject({ field: 'arguments.query', reason: 'must be at least 1 character long' });
     await tools.close();
+  });
+});
+
+describe('tool results as JSON', () => {
+  it('reads the JSON of a text result into data, and leaves data undefined for prose', async () => {
+    const server = fakeToolServer({
+      tools: storeTools,
+      handle: (name, args) => (name === 'delete_page' ? textResult('Page deleted.') : echo(name, args)),
+    });
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    const listed = await tools.listProducts({ limit: 5 });
+    expect(listed.data).toEqual({ name: 'list_products', args: { limit: 5 } });
+    expect((await tools.deletePage({ id: 3 })).data).toBeUndefined();
+  });
+
+  const counter: Tool = {
+    name: 'count_items',
+    inputSchema: { type: 'object', properties: {} },
+    outputSchema: { type: 'object', properties: { count: { type: 'integer', minimum: 0 } }, required: ['count'] },
+  };
+
+  class CounterTools extends ToolServerClient<'count_items'> {
+    countItems() {
+      return this.callToolForData<{ count: number }>('count_items', {});
+    }
+  }
+
+  function counterTools(structuredContent: Record<string, unknown> | undefined, validateResponses: boolean) {
+    const server = fakeToolServer({
+      tools: [counter],
+      handle: () => ({
+        content: [{ type: 'text', text: 'counted' }],
+        ...(structuredContent ? { structuredContent } : {}),
+      }),
+    });
+    return new CounterTools(
+      { url: 'https://tools.test/mcp', headers: {}, fetch: server.fetch, validateResponses },
+      { count_items: counter.inputSchema },
+      { count_items: counter.outputSchema },
+    );
+  }
+
+  it('takes structured content as data, typed from the output schema', async () => {
+    const result = await counterTools({ count: 4 }, true).countItems();
+    expect(result.data).toEqual({ count: 4 });
+    expectTypeOf(result.data).toEqualTypeOf<{ count: number }>();
+  });
+
+  it('validates structured content against the output schema when validateResponses is on', async () => {
+    const wrong = await counterTools({ count: -1 }, true)
+      .countItems()
+      .catch((error: unknown) => error);
+    expect(wrong).toBeInstanceOf(ResponseValidationError);
+    expect(String(wrong)).toContain('count_items');
+    await expect(counterTools(undefined, true).countItems()).rejects.toBeInstanceOf(ResponseValidationError);
+    expect((await counterTools({ count: -1 }, false).countItems()).data).toEqual({ count: -1 });
+  });
+});
+
+describe('listTools against a hostile pager', () => {
+  it('stops when a cursor comes back', async () => {
+    const server = fakeToolServer({ tools: storeTools, handle: echo, nextCursor: (cursor) => (cursor ? 'b' : 'a') });
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    await expect(tools.listTools()).rejects.toThrow(ToolError);
+    expect(server.methods().filter((method) => method === 'tools/list')).toHaveLength(3);
+  });
+
+  it(`stops after ${MAX_TOOL_LIST_PAGES} pages of ever new cursors`, async () => {
+    let next = 0;
+    const server = fakeToolServer({ tools: storeTools, handle: echo, nextCursor: () => String(++next) });
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    const error = await tools.listTools().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolError);
+    expect(String(error)).toContain(`within ${MAX_TOOL_LIST_PAGES} pages`);
+    expect(next).toBe(MAX_TOOL_LIST_PAGES);
   });
 });

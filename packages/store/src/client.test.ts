@@ -11,6 +11,7 @@ import {
   NotFoundError,
   type Paginator,
   type Product,
+  type ProductFields,
   RequestValidationError,
   ResponseValidationError,
   StoreClient,
@@ -82,11 +83,11 @@ describe('StoreClient.api', () => {
 });
 
 describe('types', () => {
-  it('resolves operations to their success body, never undefined, and lists records as the API gives them', () => {
+  it('resolves operations to their success body, never undefined; resources list records out of their envelope', () => {
     const { client } = storeClient();
     expectTypeOf(client.api.getProduct).returns.resolves.toEqualTypeOf<Product>();
     expectTypeOf(client.api.listProducts).returns.resolves.toEqualTypeOf<Product[]>();
-    expectTypeOf(client.products.list).returns.toEqualTypeOf<Paginator<Product[], Product>>();
+    expectTypeOf(client.products.list).returns.toEqualTypeOf<Paginator<Product[], ProductFields>>();
     expectTypeOf(client.api.listProducts).parameter(0).not.toHaveProperty('throwOnError');
     expectTypeOf(client.api.listProducts).parameter(0).not.toHaveProperty('auth');
   });

@@ -21,14 +21,8 @@ import {
 } from './auth.js';
 import * as functions from './gen/api.gen.js';
 import { operations } from './gen/operations.gen.js';
-import {
-  type ListMethod,
-  type PagedItem,
-  type PagedOperationId,
-  type PaginateArgs,
-  type PaginateOptions,
-  paginateOperation,
-} from './pagination.js';
+import { resourceTable, type StoreResources } from './gen/resources.gen.js';
+import { type PagedItem, type PagedOperationId, type PaginateArgs, paginateOperation } from './pagination.js';
 import {
   rateLimitWindows,
   readStoreRateLimitHeaders,
@@ -36,6 +30,7 @@ import {
   storeBanGuard,
   storeRateLimiter,
 } from './rate-limit.js';
+import { bindResources } from './resources.js';
 
 /** The spec's server. */
 export const DEFAULT_BASE_URL = 'https://api.jumpseller.com/v1';
@@ -46,20 +41,25 @@ export const BASE_URL_ENV_VAR = 'STORE_BASE_URL';
 /** Options of {@link StoreClient}. Credentials: `{ login, authToken }` or `{ accessToken }`, else the environment. */
 export interface StoreClientOptions extends ClientOptions, StoreCredentialOptions {
   /** API root, ending in `/v1` unless a loopback mock (default: env `STORE_BASE_URL`, else `https://api.jumpseller.com/v1`). */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * Client-side request budget, shared by every client with the same base URL and credentials (default
    * 20/s and 800/min, the store's limits); `false` turns it off.
    */
-  rateLimit?: StoreRateLimitOptions | false;
+  rateLimit?: StoreRateLimitOptions | false | undefined;
 }
+
+/** The resource methods, assigned by the constructor from the generated table. */
+export interface StoreClient extends StoreResources {}
 
 /**
  * A client of the store's REST API.
  *
  * - `api.<operationId>(options)`: every operation of the spec, typed, inputs validated before sending.
- * - `products.list()`, `orders.list()`, `customers.list()` and `paginate(operationId)`: lazy page walkers.
+ * - `products.create({...})`, `products.variants.list(productId)`…: every operation under its resource
+ *   (`StoreResources`); listings are lazy page walkers. `paginate(operationId)` walks any listing of `api`.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor assigns every resource of StoreResources.
 export class StoreClient {
   /** Every operation of the spec, bound to this client. */
   readonly api: StoreApi;
@@ -67,15 +67,6 @@ export class StoreClient {
   readonly baseUrl: string;
   /** The authentication scheme in use. */
   readonly authScheme: 'basic' | 'bearer';
-
-  /** Products, in the form the API lists them: `{ product: {...} }`. */
-  readonly products = { list: this.#lister('listProducts') };
-  /** Orders, listed as `{ order: {...} }`. */
-  readonly orders = { list: this.#lister('listOrders') };
-  /** Customers, listed as `{ customer: {...} }`. */
-  readonly customers = { list: this.#lister('listCustomers') };
-  /** Categories, page by page (`categories.list().toArray({ max })` or `for await`). */
-  readonly categories = { list: this.#lister('listCategories') };
 
   /** The configured client the operations are sent through, e.g. `getProduct(client.client, { path: { id } })`. */
   readonly client: ApiClient;
@@ -90,6 +81,7 @@ export class StoreClient {
     this.baseUrl = this.client.baseUrl;
     this.authScheme = resolveCredentials(options).scheme;
     this.api = bindOperations(functions, operations, this.client);
+    Object.assign(this, bindResources(this.api, resourceTable));
   }
 
   /**
@@ -101,11 +93,6 @@ export class StoreClient {
     ...[options]: PaginateArgs<Id>
   ): Paginator<StoreOperationResult<Id>, PagedItem<Id>> {
     return paginateOperation(this.api, operationId, options);
-  }
-
-  #lister<Id extends PagedOperationId>(operationId: Id): ListMethod<Id> {
-    return (filters, options) =>
-      paginateOperation(this.api, operationId, { ...options, query: filters } as PaginateOptions<Id>);
   }
 }
 

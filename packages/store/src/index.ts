@@ -15,6 +15,7 @@ export {
 } from './client.js';
 export * from './gen/api.gen.js';
 export { type OperationId, operations } from './gen/operations.gen.js';
+export type * from './gen/resources.gen.js';
 export type * from './gen/sdk/types.gen.js';
 export {
   DEFAULT_PAGE_SIZE,
@@ -27,3 +28,11 @@ export {
   type PaginateOptions,
 } from './pagination.js';
 export { BAN_RESET_HEADER, DEFAULT_RATE_LIMIT, RATE_LIMIT_HEADERS, type StoreRateLimitOptions } from './rate-limit.js';
+export type {
+  BodyParams,
+  ItemOf,
+  QueryParams,
+  RequestOptions,
+  ResourceOptions,
+  Unwrapped,
+} from './resources.js';

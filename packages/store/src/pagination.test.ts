@@ -33,11 +33,11 @@ function storeClient(fetch: typeof globalThis.fetch) {
 beforeEach(() => resetSharedRateLimiters());
 
 describe('products.list', () => {
-  it('walks pages of 50 until a short page, yielding the records as listed', async () => {
+  it('walks pages of 50 until a short page, yielding each record out of its envelope', async () => {
     const fetch = catalogue(120);
     const listed = [];
     for await (const record of storeClient(fetch).products.list()) listed.push(record);
-    expect(listed).toEqual(products(1, 120));
+    expect(listed).toEqual(products(1, 120).map((record) => record.product));
     expect(queries(fetch)).toEqual([
       '/v1/products.json?limit=50&page=1',
       '/v1/products.json?limit=50&page=2',
@@ -48,7 +48,7 @@ describe('products.list', () => {
   it('ends on an empty page when the last page was full', async () => {
     const fetch = catalogue(4);
     const listed = await storeClient(fetch).products.list({ limit: 2 }).toArray({ max: 100 });
-    expect(listed.map((record) => record.product?.id)).toEqual([1, 2, 3, 4]);
+    expect(listed.map((record) => record.id)).toEqual([1, 2, 3, 4]);
     expect(queries(fetch)).toEqual([
       '/v1/products.json?limit=2&page=1',
       '/v1/products.json?limit=2&page=2',
@@ -82,7 +82,7 @@ describe('products.list', () => {
     const controller = new AbortController();
     const walk = async () => {
       for await (const record of storeClient(fetch).products.list({}, { signal: controller.signal })) {
-        if (record.product?.id === 60) controller.abort();
+        if (record.id === 60) controller.abort();
       }
     };
     const error = await walk().catch((caught: unknown) => caught);

@@ -57,21 +57,23 @@ function defaultPageSize(id: PagedOperationId): number {
 /**
  * Walks listing `id` lazily from page 1, sending `limit` explicitly (the given one, else the spec's default) so
  * that a short page reliably marks the end. Inputs are validated by the bound operation when a page is fetched.
+ * `item` maps each record (the resource layer unwraps `{ product: {...} }` with it).
  */
-export function paginateOperation<Id extends PagedOperationId>(
+export function paginateOperation<Id extends PagedOperationId, Item = PagedItem<Id>>(
   api: StoreApi,
   id: Id,
   options: PaginateOptions<Id> = {} as PaginateOptions<Id>,
-): Paginator<StoreOperationResult<Id>, PagedItem<Id>> {
+  item: (record: unknown) => unknown = (record) => record,
+): Paginator<StoreOperationResult<Id>, Item> {
   const request = options as PageRequest;
   const limit = request.query?.limit ?? defaultPageSize(id);
   const fetchPage = api[id] as (request: PageRequest) => Promise<readonly unknown[]>;
   const pages = paginate({
     ...pageNumberCursor({ limit: typeof limit === 'number' ? limit : DEFAULT_PAGE_SIZE }),
     fetchPage: (page, signal) => fetchPage({ ...request, query: { ...request.query, limit, page }, signal }),
-    items: (page) => page,
+    items: (page) => page.map(item),
     signal: request.signal ?? undefined,
     operation: id,
   });
-  return pages as Paginator<StoreOperationResult<Id>, PagedItem<Id>>;
+  return pages as Paginator<StoreOperationResult<Id>, Item>;
 }

@@ -15,9 +15,9 @@ import {
 /** The client's `rateLimit` option: requests allowed per second and per minute. */
 export interface StoreRateLimitOptions {
   /** Requests per second (default 20, the store's limit). */
-  perSecond?: number;
+  perSecond?: number | undefined;
   /** Requests per minute (default 800, the store's limit). */
-  perMinute?: number;
+  perMinute?: number | undefined;
 }
 
 /** The store's documented limits. */

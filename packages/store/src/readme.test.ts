@@ -16,6 +16,7 @@ import {
   getListProductsMockHandler,
   getMockHandlers,
 } from './gen/msw.gen.js';
+import { resourceTable } from './gen/resources.gen.js';
 import { CANARY } from './test-support.js';
 
 const packageRoot = new URL('../', import.meta.url);
@@ -31,6 +32,7 @@ describe('README', () => {
     expect(headings).toEqual([
       'Install',
       'Quick start',
+      'Resources',
       'Authentication',
       'Errors',
       'Retries',
@@ -38,9 +40,26 @@ describe('README', () => {
       'Pagination',
       'Rate limiting',
       'Response validation',
+      'Webhooks',
       'Logging',
       'Testing with `./msw`',
     ]);
+  });
+
+  it('lists every resource and every method of resourceTable in its table of resources', () => {
+    type Node = { readonly [name: string]: Node | readonly unknown[] };
+    const expected: string[] = [];
+    const walk = (node: Node, prefix: string[]) => {
+      const methods = Object.keys(node).filter((name) => Array.isArray(node[name]));
+      if (methods.length > 0) {
+        expected.push(`| \`store.${prefix.join('.')}\` | ${methods.map((name) => `\`${name}\``).join(', ')} |`);
+      }
+      for (const [name, child] of Object.entries(node))
+        if (!Array.isArray(child)) walk(child as Node, [...prefix, name]);
+    };
+    walk(resourceTable, []);
+    const rows = readme.split('\n').filter((line) => line.startsWith('| `store.'));
+    expect(rows).toEqual(expected);
   });
 });
 
@@ -126,7 +145,7 @@ describe('README examples, against the ./msw handlers', () => {
           : [],
       ),
       getListCustomersMockHandler([{ customer: { id: 5 } }, { customer: { id: 6 } }]),
-      getListProductReviewsMockHandler([{}]),
+      getListProductReviewsMockHandler([{ review: {} }]),
     );
     expect(await runExample(packageRoot, 'pagination')).toEqual([
       '1 Mug',

@@ -10,4 +10,4 @@ const decision = await trust.guard('https://secure-payments-example.com/login', 
     console.log(`approved by a reviewer despite ${pending.reasonCodes.join(', ')}`);
   },
 });
-console.log(decision?.action);
+console.log(decision.action);

@@ -3,6 +3,7 @@
  * a decision cache, and guards that enforce a decision before an agent fetches a URL.
  */
 import {
+  APIUserAbortError,
   ApiClient,
   type BoundOperations,
   bindOperations,
@@ -10,6 +11,7 @@ import {
   LOG_ENV_VAR,
   MissingCredentialsError,
   RequestValidationError,
+  raceWithSignal,
   readEnv,
 } from '@agent-apis/core';
 import {
@@ -30,6 +32,7 @@ import {
   type GuardContext,
   type GuardedFetchOptions,
   type GuardOptions,
+  type TrustRequestOptions,
   TrustUnavailableError,
 } from './guard.js';
 
@@ -73,17 +76,17 @@ export const LOG_LEVEL_ENV = LOG_ENV_VAR;
 /** Options of {@link TrustClient}. */
 export interface TrustClientOptions extends ClientOptions {
   /** API key (`sk_ent0_…`); default: the `ENTROPY0_API_KEY` environment variable. Required one way or the other. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** How the key is sent: `X-API-Key` header (`'api-key'`, default) or `Authorization: Bearer` (`'bearer'`). */
-  authScheme?: 'api-key' | 'bearer';
+  authScheme?: 'api-key' | 'bearer' | undefined;
   /** Default: the `TRUST_BASE_URL` environment variable, else `https://entropy0.ai/api`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Retries for idempotent requests (default 2). Every trust operation is a POST, which is never retried. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Reuse decisions until their validity window ends and share concurrent identical calls (default `true`). */
-  cache?: boolean | { maxEntries?: number };
+  cache?: boolean | { maxEntries?: number | undefined } | undefined;
   /** Clock in ms, for the decision cache and `Retry-After` dates (default `Date.now`). */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /** `client.api`: every operation of the spec by operationId, resolving with the response body. */
@@ -126,12 +129,26 @@ export class TrustClient {
    * `decide({ target, interaction, policy, options })` sets any of them; omitted fields take the same defaults.
    * Decisions are reused until their validity window ends (unless `cache: false`).
    */
-  decide(target: string, context?: DecideContext): Promise<TrustDecision>;
-  decide(input: DecideInput): Promise<TrustDecision>;
-  async decide(input: DecideInput | string, context?: DecideContext): Promise<TrustDecision> {
+  decide(target: string, context?: DecideContext, options?: TrustRequestOptions): Promise<TrustDecision>;
+  decide(input: DecideInput, options?: TrustRequestOptions): Promise<TrustDecision>;
+  async decide(
+    input: DecideInput | string,
+    contextOrOptions?: DecideContext | TrustRequestOptions,
+    lastOptions?: TrustRequestOptions,
+  ): Promise<TrustDecision> {
+    const context = typeof input === 'string' ? (contextOrOptions as DecideContext | undefined) : undefined;
+    const options = (typeof input === 'string' ? lastOptions : (contextOrOptions as TrustRequestOptions)) ?? {};
     const request = toDecideRequest(input, context);
-    const load = () => this.#send(request);
-    return this.#decisions ? this.#decisions.get(decisionCacheKey(request), load) : load();
+    if (!this.#decisions) return this.#send(request, options);
+    // A cached or shared call is not this caller's to abort: the signal only stops this caller's wait.
+    const { signal, ...sendOptions } = options;
+    const shared = this.#decisions.get(decisionCacheKey(request), () => this.#send(request, sendOptions));
+    if (!signal) return shared;
+    return raceWithSignal(shared, signal).catch((error: unknown) => {
+      throw signal.aborted
+        ? new APIUserAbortError({ operation: 'decide', route: `${operations.decide.method} ${operations.decide.path}` })
+        : error;
+    });
   }
 
   /**
@@ -140,9 +157,13 @@ export class TrustClient {
    * `TrustSandboxRequiredError` / `TrustEscalationRequiredError` without them), throws `TrustDeniedError` for
    * `deny`. If the service fails it throws `TrustUnavailableError`, or resolves with `undefined` under `failOpen`.
    */
+  guard(url: string | URL, options: GuardOptions & { failOpen: true }): Promise<TrustDecision | undefined>;
+  guard(url: string | URL, options?: GuardOptions & { failOpen?: false | undefined }): Promise<TrustDecision>;
+  guard(url: string | URL, options?: GuardOptions): Promise<TrustDecision | undefined>;
   async guard(url: string | URL, options: GuardOptions = {}): Promise<TrustDecision | undefined> {
     const target = new URL(url);
-    const decision = await this.#decideForGuard(target, options);
+    const { headers, signal, timeout, maxRetries } = options;
+    const decision = await this.#decideForGuard(target, options, { headers, signal, timeout, maxRetries });
     if (!decision) return undefined;
     const thenProceed = (handler: GuardOptions['onSandbox']) =>
       handler &&
@@ -190,20 +211,23 @@ export class TrustClient {
     };
   }
 
-  async #send(body: CompleteDecideRequest): Promise<TrustDecision> {
-    return new TrustDecision(await this.api.decide({ body }));
+  async #send(body: CompleteDecideRequest, options: TrustRequestOptions): Promise<TrustDecision> {
+    return new TrustDecision(await this.api.decide({ ...options, body }));
   }
 
   /** The decision on `url`'s host; a service failure becomes TrustUnavailableError, or undefined under failOpen. */
-  async #decideForGuard(url: URL, context: GuardContext): Promise<TrustDecision | undefined> {
+  async #decideForGuard(
+    url: URL,
+    context: GuardContext,
+    options?: TrustRequestOptions,
+  ): Promise<TrustDecision | undefined> {
     try {
-      return await this.decide({
-        target: { type: 'domain', value: url.hostname },
-        interaction: context.interaction,
-        policy: context.policy,
-      });
+      return await this.decide(
+        { target: { type: 'domain', value: url.hostname }, interaction: context.interaction, policy: context.policy },
+        options,
+      );
     } catch (error) {
-      if (error instanceof RequestValidationError) throw error;
+      if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
       if (context.failOpen) return undefined;
       throw new TrustUnavailableError(url, error);
     }

@@ -23,11 +23,11 @@ export type TargetInput = Target | string;
 /** The context of a decision; each omitted field takes the default the official SDKs send. */
 export interface DecideContext {
   /** Default `{ kind: 'fetch', mode: 'read_only', sensitivity: 'medium' }`. */
-  interaction?: Interaction;
+  interaction?: Interaction | undefined;
   /** Default `{ profile: 'balanced' }`. */
-  policy?: Policy;
+  policy?: Policy | undefined;
   /** Left to the service when omitted (evidence is included). */
-  options?: DecideOptions;
+  options?: DecideOptions | undefined;
 }
 
 /** The full form of a `decide` call. */

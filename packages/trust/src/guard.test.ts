@@ -1,6 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { RecommendedAction } from './gen/sdk/types.gen.js';
 import {
+  APIUserAbortError,
   InternalServerError,
   RequestValidationError,
   TrustActionError,
@@ -191,5 +192,33 @@ describe('guardedFetch and redirects', () => {
     const second = target.mock.calls[1]?.[0] as Request;
     expect(second.url).toBe('https://cdn.example.org/b');
     expect(second.headers.has('authorization')).toBe(false);
+  });
+});
+
+describe('per-call options and types', () => {
+  it('sends per-call headers with decide and guard', async () => {
+    const { client, trustFetch } = setup('proceed');
+    await client.decide('example.com', undefined, { headers: { 'x-trace': 'one' } });
+    await client.guard('https://other.example.org/', { headers: { 'x-trace': 'two' } });
+    const traces = trustFetch.mock.calls.map(([input]) => (input as Request).headers.get('x-trace'));
+    expect(traces).toEqual(['one', 'two']);
+  });
+
+  it('stops waiting for a decision when the signal aborts, with APIUserAbortError', async () => {
+    const never = vi.fn<typeof globalThis.fetch>(() => new Promise<Response>(() => {}));
+    const client = new TrustClient({ apiKey: CANARY_KEY, fetch: never });
+    const controller = new AbortController();
+    const pending = client.guard(URL_TO_FETCH, { signal: controller.signal, failOpen: true });
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('types guard() without undefined unless failOpen may be true', () => {
+    const { client } = setup('proceed');
+    expectTypeOf(client.guard(URL_TO_FETCH)).resolves.toEqualTypeOf<TrustDecision>();
+    expectTypeOf(client.guard(URL_TO_FETCH, { failOpen: false })).resolves.toEqualTypeOf<TrustDecision>();
+    expectTypeOf(client.guard(URL_TO_FETCH, { failOpen: true })).resolves.toEqualTypeOf<TrustDecision | undefined>();
+    const failOpen: boolean = Math.random() > 2;
+    expectTypeOf(client.guard(URL_TO_FETCH, { failOpen })).resolves.toEqualTypeOf<TrustDecision | undefined>();
   });
 });

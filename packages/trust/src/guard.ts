@@ -6,33 +6,45 @@ import { AgentApiError, redactUrl } from '@agent-apis/core';
 import type { TrustDecision } from './decision.js';
 import type { Interaction, Policy } from './gen/sdk/types.gen.js';
 
+/** Per-call options of the hand-written methods (`decide`, `guard`). */
+export interface TrustRequestOptions {
+  /** Extra request headers. */
+  headers?: HeadersInit | undefined;
+  /** Stops waiting for the decision (`APIUserAbortError`). */
+  signal?: AbortSignal | undefined;
+  /** Per-attempt timeout in ms. */
+  timeout?: number | undefined;
+  /** Retries after the first attempt (decide is a POST, which is never retried). */
+  maxRetries?: number | undefined;
+}
+
 /** What every guard accepts. */
 export interface GuardContext {
   /** The interaction the agent is about to perform (default fetch / read_only / medium). */
-  interaction?: Interaction;
+  interaction?: Interaction | undefined;
   /** The policy to decide under (default balanced). */
-  policy?: Policy;
+  policy?: Policy | undefined;
   /**
    * When the trust service cannot be reached or answers with an error: `false` (default) blocks with a
    * {@link TrustUnavailableError}; `true` lets the agent go ahead without a decision.
    */
-  failOpen?: boolean;
+  failOpen?: boolean | undefined;
 }
 
 /** Options of `client.guard(url)`. A handler that returns lets the agent go ahead; one that throws stops it. */
-export interface GuardOptions extends GuardContext {
+export interface GuardOptions extends GuardContext, TrustRequestOptions {
   /** Runs for `sandbox`; without it the guard throws {@link TrustSandboxRequiredError}. */
-  onSandbox?: (decision: TrustDecision, url: URL) => void | Promise<void>;
+  onSandbox?: ((decision: TrustDecision, url: URL) => void | Promise<void>) | undefined;
   /** Runs for `escalate_to_human`; without it the guard throws {@link TrustEscalationRequiredError}. */
-  onEscalate?: (decision: TrustDecision, url: URL) => void | Promise<void>;
+  onEscalate?: ((decision: TrustDecision, url: URL) => void | Promise<void>) | undefined;
 }
 
 /** Options of `client.guardedFetch(fetch)`. A handler answers in place of the target (or throws). */
 export interface GuardedFetchOptions extends GuardContext {
   /** Answers a `sandbox` decision, e.g. by fetching through an isolated fetcher; default: throw {@link TrustSandboxRequiredError}. */
-  onSandbox?: (decision: TrustDecision, request: Request) => Response | Promise<Response>;
+  onSandbox?: ((decision: TrustDecision, request: Request) => Response | Promise<Response>) | undefined;
   /** Answers an `escalate_to_human` decision, e.g. after a person approved; default: throw {@link TrustEscalationRequiredError}. */
-  onEscalate?: (decision: TrustDecision, request: Request) => Response | Promise<Response>;
+  onEscalate?: ((decision: TrustDecision, request: Request) => Response | Promise<Response>) | undefined;
 }
 
 /** What runs for each action that does not simply let the agent go ahead. */

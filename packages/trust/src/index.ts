@@ -32,6 +32,7 @@ export {
   TrustActionError,
   TrustDeniedError,
   TrustEscalationRequiredError,
+  type TrustRequestOptions,
   TrustSandboxRequiredError,
   TrustUnavailableError,
 } from './guard.js';

@@ -1,0 +1,127 @@
+/**
+ * A loopback stand-in of the directory API: the MCP servers, plugins and skills of `directory-records.json`,
+ * listed with count/total/limit/offset, looked up by their own keys (unknown ones → 404), no credentials.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type Answer,
+  type HandlerRequest,
+  type LoggedRequest,
+  loadDocument,
+  queryProblem,
+  router,
+  type StandIn,
+  serve,
+} from './server.ts';
+
+type Entry = Record<string, unknown>;
+
+interface Fixture {
+  mcpServers: Entry[];
+  plugins: Entry[];
+  skills: Entry[];
+}
+
+const LIST_FIELDS = {
+  mcpServers: ['owner', 'repo', 'title', 'category', 'official', 'tags', 'stars', 'transport', 'url'],
+  plugins: ['marketplaceSlug', 'slug', 'name', 'category', 'ecosystem', 'stars', 'url'],
+  skills: ['slug', 'name', 'category', 'source', 'tags', 'url'],
+} as const;
+
+function pick(entry: Entry, fields: readonly string[]): Entry {
+  return Object.fromEntries(fields.filter((f) => f in entry).map((f) => [f, entry[f]]));
+}
+
+export async function startDirectoryStandIn(options: { latencyMs?: number } = {}): Promise<StandIn> {
+  const document = loadDocument('directory');
+  const route = router(document);
+  const data = JSON.parse(readFileSync(join(import.meta.dirname, 'directory-records.json'), 'utf8')) as Fixture;
+  const notFound = { status: 404, body: { error: 'not found' } };
+  const listing = (kind: keyof Fixture, query: URLSearchParams) => {
+    const limit = Number(query.get('limit') ?? 20);
+    const offset = Number(query.get('offset') ?? 0);
+    const results = data[kind].slice(offset, offset + limit).map((e) => pick(e, LIST_FIELDS[kind]));
+    return { status: 200, body: { count: results.length, total: data[kind].length, limit, offset, results } };
+  };
+  const cached = (answer: Answer): Answer =>
+    answer.status === 200 ? { ...answer, headers: { 'cache-control': 'public, s-maxage=300' } } : answer;
+  return serve((request, log) => cached(answer(request, log)), options.latencyMs);
+
+  function answer({ method, path, query }: HandlerRequest, log: LoggedRequest): Answer {
+    const found = route(method, path);
+    if (!found) return notFound;
+    log.operation = found.operation.operationId;
+    const problem = queryProblem(found, query);
+    if (problem) return { status: 400, body: { error: problem } };
+    const p = found.params;
+    switch (found.operation.operationId) {
+      case 'listMcpServers':
+        return listing('mcpServers', query);
+      case 'listPlugins':
+        return listing('plugins', query);
+      case 'listSkills':
+        return listing('skills', query);
+      case 'getMcpServer': {
+        const entry = data.mcpServers.find((e) => e.owner === p.owner && e.repo === p.repo);
+        return entry ? { status: 200, body: entry } : notFound;
+      }
+      case 'getPlugin': {
+        const entry = data.plugins.find((e) => e.marketplaceSlug === p.marketplace && e.slug === p.plugin);
+        return entry
+          ? { status: 200, body: pick(entry, ['name', 'category', 'ecosystem', 'url', 'installCommand', 'sourceUrl']) }
+          : notFound;
+      }
+      case 'getSkill': {
+        const entry = data.skills.find((e) => e.slug === p.slug);
+        return entry
+          ? { status: 200, body: pick(entry, ['slug', 'name', 'source', 'url', 'docsUrl', 'repoUrl']) }
+          : notFound;
+      }
+      case 'getCategories': {
+        const count = (kind: keyof Fixture) =>
+          [...new Set(data[kind].map((e) => e.category as string))].map((name) => ({
+            name,
+            count: data[kind].filter((e) => e.category === name).length,
+          }));
+        return { status: 200, body: { mcp: count('mcpServers'), plugins: count('plugins'), skills: count('skills') } };
+      }
+      case 'getStats':
+        return {
+          status: 200,
+          body: {
+            personas: 4,
+            skills: data.skills.length,
+            bundles: 2,
+            agents: 6,
+            tools: data.mcpServers.length,
+            guides: 3,
+          },
+        };
+      case 'search': {
+        const q = (query.get('q') ?? '').toLowerCase();
+        const results = data.mcpServers
+          .filter((e) => JSON.stringify(e).toLowerCase().includes(q))
+          .map((e) => ({
+            type: 'mcp_server',
+            name: e.title,
+            description: e.title,
+            url: e.url,
+            category: e.category,
+            popularity: e.stars,
+          }));
+        return { status: 200, body: { query: q, type: query.get('type') ?? 'all', count: results.length, results } };
+      }
+      case 'getOpenApiDocument':
+        return { status: 200, body: { openapi: document.openapi, info: document.info, paths: {} } };
+      case 'getLlmsTxt':
+        return {
+          status: 200,
+          body: '# Directory\n\n- /api/mcp: MCP servers\n',
+          contentType: 'text/plain; charset=utf-8',
+        };
+      default:
+        return notFound;
+    }
+  }
+}

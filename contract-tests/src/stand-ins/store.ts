@@ -1,0 +1,203 @@
+/**
+ * A loopback stand-in of the store API that behaves like a small real store: the records of
+ * `store-records.json`, Basic authentication on every call, unknown ids → 404, 20 requests a second and 800 a
+ * minute (configurable) with 429 beyond, and the `Jumpseller-*RateLimit-*` headers on every answer. Records are
+ * created, updated and deleted for real. It remembers what a test must check afterwards: writes to records it
+ * did not see created, dangerous operations called, mock-only headers received.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/src/openapi.ts';
+import { loadDocument, MOCK_ONLY_HEADERS, queryProblem, type Route, router, type StandIn, serve } from './server.ts';
+
+type StoreRecord = Record<string, unknown>;
+
+interface Fixture {
+  records: Record<string, StoreRecord[]>;
+  aliases: Record<string, string>;
+  singletons: Record<string, unknown>;
+}
+
+export interface StoreStandInOptions {
+  login: string;
+  authToken: string;
+  perSecond?: number;
+  perMinute?: number;
+  latencyMs?: number;
+  /** Planted violations: a string `price` in product list entries; a string `stock` in the single product. */
+  plant?: { listEntryType?: boolean; singleRecordField?: boolean };
+}
+
+export interface StoreStandIn extends StandIn {
+  /** Records per collection now (e.g. `/products`). */
+  counts(): Record<string, number>;
+  /** `PUT`/`DELETE` requests aimed at a record that was not created through this server. */
+  foreignWrites: string[];
+  /** Operations classed `dangerous` that were called. */
+  dangerousCalls: string[];
+  /** Requests that carried a mock-only header. */
+  mockHeaderRequests: string[];
+  tooManyRequests: number;
+}
+
+export const STORE_RECORDS = join(import.meta.dirname, 'store-records.json');
+
+function schemaOf(document: OpenApiDocument, route: Route, status: string): Record<string, unknown> | undefined {
+  const responses = route.operation.responses as Record<string, unknown>;
+  const response = resolveRef<{ content?: Record<string, { schema?: unknown }> }>(document, responses[status] as never);
+  const schema = Object.values(response?.content ?? {})[0]?.schema;
+  return schema ? resolveRef<Record<string, unknown>>(document, schema as never) : undefined;
+}
+
+/** The single property an entry or answer is wrapped in (`{ product: {...} }`), if the schema has one. */
+function wrapperOf(document: OpenApiDocument, schema: Record<string, unknown> | undefined): string | undefined {
+  const object =
+    schema?.type === 'array' ? resolveRef<Record<string, unknown>>(document, schema.items as never) : schema;
+  const names = Object.keys((object?.properties ?? {}) as object);
+  return names.length === 1 ? names[0] : undefined;
+}
+
+function successStatus(route: Route): string {
+  return Object.keys(route.operation.responses as object).find((code) => /^2\d\d$/.test(code)) ?? '200';
+}
+
+export async function startStoreStandIn(options: StoreStandInOptions): Promise<StoreStandIn> {
+  const document = loadDocument('store');
+  const route = router(document);
+  const fixture = JSON.parse(readFileSync(STORE_RECORDS, 'utf8')) as Fixture;
+  const collections = new Map(Object.entries(structuredClone(fixture.records)));
+  const created = new Set<string>();
+  let nextId = 20_000;
+  const perSecond = options.perSecond ?? 20;
+  const perMinute = options.perMinute ?? 800;
+  const arrivals: number[] = [];
+  const expected = `Basic ${Buffer.from(`${options.login}:${options.authToken}`).toString('base64')}`;
+  const state = { foreignWrites: [] as string[], dangerousCalls: [] as string[], mockHeaderRequests: [] as string[] };
+  let tooManyRequests = 0;
+
+  const collectionOf = (key: string) => collections.get(fixture.aliases[key] ?? key);
+  const find = (key: string, value: string) =>
+    collectionOf(key)?.find((r) => String(r.id) === value || r.code === value || r.email === value);
+
+  const standIn = await serve(({ method, path, query, headers, body }, log) => {
+    const now = Date.now();
+    while ((arrivals[0] ?? now) <= now - 60_000) arrivals.shift();
+    const lastSecond = arrivals.filter((t) => t > now - 1_000).length;
+    const rateHeaders = (used: number) => ({
+      'Jumpseller-PerSecondRateLimit-Limit': String(perSecond),
+      'Jumpseller-PerSecondRateLimit-Remaining': String(Math.max(0, perSecond - lastSecond - used)),
+      'Jumpseller-PerMinuteRateLimit-Limit': String(perMinute),
+      'Jumpseller-PerMinuteRateLimit-Remaining': String(Math.max(0, perMinute - arrivals.length - used)),
+    });
+    if (MOCK_ONLY_HEADERS.some((name) => name in headers)) state.mockHeaderRequests.push(`${method} ${path}`);
+    if (lastSecond >= perSecond || arrivals.length >= perMinute) {
+      tooManyRequests++;
+      return {
+        status: 429,
+        body: { message: 'Too Many Requests' },
+        headers: { ...rateHeaders(0), 'Retry-After': '1' },
+      };
+    }
+    arrivals.push(now);
+    const rate = rateHeaders(1);
+    if (headers.authorization !== expected) return { status: 401, body: { message: 'Unauthorized' }, headers: rate };
+    const found = route(method, path.replace(/^\/v1/, ''));
+    if (!found) return { status: 404, body: { message: 'Not Found' }, headers: rate };
+    log.operation = found.operation.operationId;
+    if (found.operation['x-safety'] === 'dangerous') state.dangerousCalls.push(found.operation.operationId);
+    const badId = found.parameters.some(
+      (p) => p.in === 'path' && p.schema?.type === 'integer' && !/^\d+$/.test(found.params[p.name] ?? ''),
+    );
+    if (badId) return { status: 404, body: { message: 'Not Found' }, headers: rate };
+    const problem = queryProblem(found, query);
+    if (problem) return { status: 400, body: { message: problem }, headers: rate };
+
+    const concrete = path.replace(/^\/v1/, '').replace(/\.json$/, '');
+    const parent = concrete.slice(0, concrete.lastIndexOf('/'));
+    const last = concrete.slice(concrete.lastIndexOf('/') + 1);
+    const status = successStatus(found);
+    const schema = schemaOf(document, found, status);
+    const wrapper = wrapperOf(document, schema);
+    const wrap = (record: StoreRecord) => (wrapper ? { [wrapper]: record } : record);
+    const ok = (answer: unknown) => ({ status: Number(status), body: answer, headers: rate });
+    const notFound = { status: 404, body: { message: 'Not Found' }, headers: rate };
+
+    if (method === 'GET') {
+      const properties = Object.keys((schema?.properties ?? {}) as object);
+      if (properties.length === 1 && properties[0] === 'count') {
+        return ok({ count: collectionOf(concrete.replace(/\/count$/, ''))?.length ?? 0 });
+      }
+      if (properties.length === 2 && properties.includes('count')) {
+        // A search answer: `{ orders: [{ order }], count }`.
+        const name = properties.find((p) => p !== 'count') as string;
+        const items = schemaOf(document, found, status)?.properties as Record<string, Record<string, unknown>>;
+        const entryWrapper = wrapperOf(document, resolveRef(document, items[name] as never));
+        const records = collectionOf(`/${name}`) ?? [];
+        return ok({ [name]: records.map((r) => (entryWrapper ? { [entryWrapper]: r } : r)), count: records.length });
+      }
+      if (schema?.type === 'array') {
+        const records = collectionOf(concrete);
+        if (!records)
+          return fixture.singletons[found.operation.operationId]
+            ? ok(fixture.singletons[found.operation.operationId])
+            : ok([]);
+        let entries = records.map((record) => wrap(record));
+        if (options.plant?.listEntryType && concrete === '/products') {
+          entries = records.map((record) => wrap({ ...record, price: String(record.price) }));
+        }
+        const limit = Number(query.get('limit') ?? 50);
+        const page = Number(query.get('page') ?? 1);
+        return ok(entries.slice((page - 1) * limit, page * limit));
+      }
+      if (fixture.singletons[found.operation.operationId]) return ok(fixture.singletons[found.operation.operationId]);
+      const record = find(parent, decodeURIComponent(last));
+      if (!record) return notFound;
+      if (options.plant?.singleRecordField && parent === '/products') return ok(wrap({ ...record, stock: 'plenty' }));
+      return ok(wrap(record));
+    }
+    if (method === 'POST' && found.operation['x-safety'] === 'read') {
+      // A POST that only computes (fulfillment rates): an object body in, the fixture's answer out.
+      if (!body || typeof body !== 'object' || Array.isArray(body)) {
+        return { status: 400, body: { message: 'Bad Request' }, headers: rate };
+      }
+      return ok(fixture.singletons[found.operation.operationId] ?? []);
+    }
+    if (method === 'POST') {
+      const fields = (
+        wrapper && body && typeof body === 'object' ? (body as StoreRecord)[wrapper] : body
+      ) as StoreRecord;
+      if (!fields || typeof fields !== 'object')
+        return { status: 400, body: { message: 'Bad Request' }, headers: rate };
+      const record = { ...fields, id: nextId++ };
+      collections.set(concrete, [...(collections.get(concrete) ?? []), record]);
+      created.add(`${concrete}/${record.id}`);
+      return ok(wrap(record));
+    }
+    if (method === 'PUT' || method === 'DELETE') {
+      const record = find(parent, last);
+      if (!record) return notFound;
+      if (!created.has(`${parent}/${record.id}`)) state.foreignWrites.push(`${method} ${path}`);
+      if (method === 'DELETE') {
+        const records = collectionOf(parent) ?? [];
+        records.splice(records.indexOf(record), 1);
+        return ok(JSON.stringify('Deleted'));
+      }
+      const fields = (
+        wrapper && body && typeof body === 'object' ? (body as StoreRecord)[wrapper] : body
+      ) as StoreRecord;
+      Object.assign(record, fields ?? {}, { id: record.id });
+      return ok(wrap(record));
+    }
+    return notFound;
+  }, options.latencyMs);
+
+  return {
+    ...standIn,
+    url: `${standIn.url}/v1`,
+    counts: () => Object.fromEntries([...collections].map(([key, records]) => [key, records.length])),
+    ...state,
+    get tooManyRequests() {
+      return tooManyRequests;
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * A loopback stand-in of the trust API: the API key required (X-API-Key or Bearer), one call at a time per key
+ * (an overlapping call gets the documented 409 `concurrency_conflict`), bodies checked (400), and every domain
+ * evaluated counted as a scan. Answers are the realistic records of `trust-records.json`.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MOCK_ONLY_HEADERS, type StandIn, serve } from './server.ts';
+
+export interface TrustStandIn extends StandIn {
+  scans: number;
+  conflicts: number;
+  mockHeaderRequests: string[];
+}
+
+export async function startTrustStandIn(options: {
+  apiKey: string;
+  latencyMs?: number;
+  /** Planted violation: a `recommended_action` outside the documented enum. */
+  plantDecisionEnum?: boolean;
+}): Promise<TrustStandIn> {
+  const records = JSON.parse(readFileSync(join(import.meta.dirname, 'trust-records.json'), 'utf8')) as {
+    decision: Record<string, unknown>;
+    domainScore: Record<string, unknown>;
+  };
+  const error = (status: number, code: string, message: string) => ({
+    status,
+    body: { error: { code, message, request_id: 'req_standin' } },
+  });
+  const state = { scans: 0, conflicts: 0, mockHeaderRequests: [] as string[] };
+  let busy = false;
+  const decide = (value: string) => {
+    const decision = structuredClone(records.decision) as Record<string, Record<string, unknown>>;
+    decision.target = { type: 'domain', value, normalized: value.toLowerCase() };
+    if (options.plantDecisionEnum) decision.decision = { ...decision.decision, recommended_action: 'maybe_later' };
+    return decision;
+  };
+  const score = (input: string) => ({ ...records.domainScore, input });
+  const standIn = await serve(async ({ method, path, headers, body }) => {
+    if (MOCK_ONLY_HEADERS.some((name) => name in headers)) state.mockHeaderRequests.push(`${method} ${path}`);
+    const key = headers['x-api-key'] ?? headers.authorization?.replace(/^Bearer /, '');
+    if (key !== options.apiKey) return error(401, 'unauthorized', 'missing or invalid API key');
+    if (busy) {
+      state.conflicts++;
+      return error(409, 'concurrency_conflict', 'another request of this key is in progress');
+    }
+    busy = true;
+    try {
+      const b = (body ?? {}) as Record<string, unknown>;
+      const text = (v: unknown) => typeof v === 'string' && v.length > 0;
+      if (method !== 'POST' || typeof body !== 'object' || Array.isArray(body) || body === null) {
+        return error(400, 'invalid_request', 'a JSON object body is required');
+      }
+      switch (path) {
+        case '/v1/decide': {
+          const target = b.target as Record<string, unknown> | undefined;
+          if (!target || !text(target.value)) return error(400, 'invalid_request', 'target.value is required');
+          state.scans++;
+          return { status: 200, body: decide(target.value as string) };
+        }
+        case '/v1/decide/batch': {
+          const targets = Array.isArray(b.targets) ? (b.targets as Record<string, unknown>[]) : [];
+          state.scans += targets.length;
+          return { status: 200, body: { results: targets.map((t) => decide(String(t.value))) } };
+        }
+        case '/v1/domain/score':
+          if (!text(b.input)) return error(400, 'invalid_request', 'input is required');
+          state.scans++;
+          return { status: 200, body: score(b.input as string) };
+        case '/v1/domain/score/batch': {
+          if (!Array.isArray(b.domains) || b.domains.length === 0)
+            return error(400, 'invalid_request', 'domains is required');
+          state.scans += b.domains.length;
+          return { status: 200, body: { results: b.domains.map((d) => score(String(d))) } };
+        }
+        default:
+          return error(404, 'not_found', 'no such endpoint');
+      }
+    } finally {
+      // Released when the answer is decided; the latency below still holds the lock, like a scan in progress.
+      setTimeout(() => {
+        busy = false;
+      }, options.latencyMs ?? 0);
+    }
+  }, options.latencyMs);
+  return {
+    ...standIn,
+    mockHeaderRequests: state.mockHeaderRequests,
+    get scans() {
+      return state.scans;
+    },
+    get conflicts() {
+      return state.conflicts;
+    },
+  };
+}

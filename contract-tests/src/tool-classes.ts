@@ -1,0 +1,54 @@
+/**
+ * The safety class of every agent tool (`specs/<service>/mcp-tools.contract.json`), and where a live run takes
+ * a tool's record ids from. The rule for `from`: the value is the first `id` found, depth first, in the named
+ * read tool's answer (its structured content, else the JSON of its first text block), so no invented id is
+ * sent to a live tool server.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface ToolClass {
+  safety: 'read' | 'write' | 'dangerous';
+  /** Argument name → the read tool whose answer supplies it. */
+  from?: Record<string, string>;
+  /** A create tool: the argument carrying the run marker, fixed arguments, and its update/delete tools. */
+  creates?: { marker: string; arguments: Record<string, unknown>; update?: string; delete: string };
+}
+
+export async function readToolClasses(service: 'store' | 'directory'): Promise<Record<string, ToolClass>> {
+  const file = join(import.meta.dirname, '..', '..', 'specs', service, 'mcp-tools.contract.json');
+  return (JSON.parse(await readFile(file, 'utf8')) as { tools: Record<string, ToolClass> }).tools;
+}
+
+/** The first `id` in `value`, depth first (objects in key order, arrays in order). */
+export function firstId(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = firstId(item);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (!value || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  if (typeof record.id === 'number' || typeof record.id === 'string') return record.id;
+  for (const child of Object.values(record)) {
+    const found = firstId(child);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** What a tool answered, as data: its structured content, else the JSON of its first text block. */
+export function toolAnswer(result: {
+  structuredContent?: unknown;
+  content?: { type: string; text?: string }[];
+}): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const text = result.content?.find((block) => block.type === 'text')?.text;
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,336 @@
+/**
+ * Resource methods (`store.products.variants.create(productId, {...})`) for every operation of a final document,
+ * named by a rule from its path and operationId, with a short list of explicit names where the rule reads badly.
+ *
+ * The rule:
+ * 1. The resource chain is the path's resource segments in camelCase: templates, `<filter>/{param}` pairs
+ *    (`status`, `category`, `email`, `after`) and a trailing `count`/`search` are not resources
+ *    (`/products/{id}/variants/{variant_id}.json` → `products.variants`).
+ * 2. A first segment `<word>_<rest>` whose `<word>` (or `<word>s`) is another first segment of the document nests
+ *    under it (`/customer_categories` → `customers.categories`), and a singular first segment whose plural is one
+ *    joins it (`/order/{id}/fulfillments` → `orders.fulfillments`).
+ * 3. The method is the operationId's verb (its leading lower-case word) plus the filter suffix (`listByStatus`,
+ *    `countByCategory`, `getByEmail`, `listAfter`). A `get` of a path that ends at a collection segment reads
+ *    one object, not a collection, so that segment moves into the method name (`store.getInfo()`,
+ *    `fulfillments.getLabel(id)`).
+ * 4. `METHOD_OVERRIDES` (keyed by operationId) wins where the rule reads badly or two operations would collide.
+ *
+ * Inputs: path parameters as leading arguments in template order, then one params object (the body's fields
+ * without its envelope where the body wraps one resource, e.g. `{ product: {...} }`; for operations without a
+ * body, the query), then per-call options. Results are unwrapped the same way (each record of an array).
+ */
+
+import { pascalCase, readPath, singular } from '@agent-apis/specs/src/naming.ts';
+import {
+  effectiveParameters,
+  listOperations,
+  type OpenApiDocument,
+  type OperationRef,
+  resolveRef,
+  type Schema,
+} from '@agent-apis/specs/src/openapi.ts';
+import { templateVariables } from '@agent-apis/specs/src/paths.ts';
+import { propertyKey } from './ts-literal.ts';
+
+/** How a resource method returns its result. */
+export type ResultKind =
+  /** A page/limit listing: an auto-paginating `Paginator` over its records. */
+  | 'list'
+  /** An array answered in one response. */
+  | 'items'
+  /** One JSON value. */
+  | 'one';
+
+/** One resource method: where it lives, what it calls, and how inputs and results are (un)wrapped. */
+export interface ResourceMethod {
+  operationId: string;
+  /** Resource chain under the client, e.g. `['products', 'variants']`. */
+  resource: string[];
+  /** Method name, e.g. `create`. */
+  method: string;
+  httpMethod: string;
+  path: string;
+  /** Path parameters in template order, with their TypeScript type. */
+  pathParams: { name: string; type: 'number' | 'string' }[];
+  /** Key of the one resource the request body wraps (`product`), or `''` when the body's fields are sent as given. */
+  bodyKey: string;
+  /** Key of the one resource the response (or each record of an array response) wraps, or `''`. */
+  resultKey: string;
+  kind: ResultKind;
+  hasBody: boolean;
+  /** Whether the method takes a params object (a body, or query parameters besides `page`). */
+  takesParams: boolean;
+  /** Whether that params object is required (a required body, or a required query parameter). */
+  paramsRequired: boolean;
+  summary: string | undefined;
+}
+
+/** Explicit names, keyed by operationId: `resource.chain.method`. Each says why the rule's name reads badly. */
+export const METHOD_OVERRIDES: Readonly<Record<string, string>> = {
+  // The rule reads `get` + a collection segment; the answer is the list of history entries.
+  getOrderHistory: 'orders.history.list',
+  // `products.reviews.list` is the reviews of one product (`/products/{id}/reviews`).
+  listAllProductReviews: 'products.reviews.listAll',
+  // A quote computed by the platform, not a stored "rates" resource.
+  calculateFulfillmentRates: 'fulfillments.calculateRates',
+  // Membership of a customer category: the customers are not sub-records of the category.
+  listCustomerCategoryCustomers: 'customers.categories.listCustomers',
+  addCustomersToCustomerCategory: 'customers.categories.addCustomers',
+  removeCustomerFromCustomerCategory: 'customers.categories.removeCustomer',
+  // The segment is itself the action.
+  checkAppBillingCycleOrder: 'apps.checkBillingCycleOrder',
+  // Creates the store itself.
+  createStore: 'store.setup',
+  // `jsapps.list` is every JsApp; this one lists the JsApps of one app code.
+  listJsappsByApp: 'jsapps.listByApp',
+};
+
+function camelCase(name: string): string {
+  const pascal = pascalCase(name);
+  return pascal.charAt(0).toLowerCase() + pascal.slice(1);
+}
+
+/** Rule 2: where a first path segment belongs, as a chain of snake_case names. */
+function topLevelChain(segment: string, firstSegments: ReadonlySet<string>): string[] {
+  if (firstSegments.has(`${segment}s`)) return [`${segment}s`];
+  const match = /^([a-z]+)_(.+)$/.exec(segment);
+  if (match) {
+    const [, word, rest] = match as unknown as [string, string, string];
+    const parent = firstSegments.has(word) ? word : firstSegments.has(`${word}s`) ? `${word}s` : undefined;
+    if (parent && parent !== segment) return [parent, rest];
+  }
+  return [segment];
+}
+
+/** Rules 1–3: resource chain and method name of one operation. */
+export function resourceName(
+  method: string,
+  path: string,
+  operationId: string,
+  firstSegments: ReadonlySet<string>,
+): { resource: string[]; method: string } {
+  const override = METHOD_OVERRIDES[operationId];
+  if (override) {
+    const parts = override.split('.');
+    return { resource: parts.slice(0, -1), method: parts.at(-1) as string };
+  }
+  const { resources: pathResources, suffix, action, endsAtItem } = readPath(path);
+  const [first, ...rest] = pathResources;
+  const resources = first === undefined ? [] : [...topLevelChain(first, firstSegments), ...rest];
+  const verb = /^[a-z]+/.exec(operationId)?.[0];
+  if (!verb) throw new Error(`cannot name ${method.toUpperCase()} ${path}: operationId ${operationId} has no verb`);
+  let name = action ?? verb;
+  if (!action && !endsAtItem && verb === 'get' && resources.length > 1) {
+    name += pascalCase(resources.pop() as string);
+  }
+  return { resource: resources.map(camelCase), method: name + suffix };
+}
+
+type SchemaObject = Schema & { properties?: Record<string, Schema>; items?: Schema; required?: string[] };
+
+function schemaAt(document: OpenApiDocument, schema: unknown): SchemaObject | undefined {
+  return schema ? resolveRef<SchemaObject>(document, schema as SchemaObject) : undefined;
+}
+
+function jsonSchemaOf(document: OpenApiDocument, holder: unknown): SchemaObject | undefined {
+  const resolved = holder
+    ? resolveRef<{ content?: Record<string, { schema?: unknown }> }>(document, holder)
+    : undefined;
+  return schemaAt(document, resolved?.content?.['application/json']?.schema);
+}
+
+function isObjectSchema(schema: SchemaObject | undefined): boolean {
+  return schema !== undefined && (schema.type === 'object' || (schema.type === undefined && !!schema.properties));
+}
+
+/** The one property of an object schema whose value is itself an object: the envelope of a single resource. */
+function envelopeKey(document: OpenApiDocument, schema: SchemaObject | undefined): string {
+  if (!isObjectSchema(schema)) return '';
+  const entries = Object.entries(schema?.properties ?? {});
+  if (entries.length !== 1) return '';
+  const [key, inner] = entries[0] as [string, Schema];
+  return isObjectSchema(schemaAt(document, inner)) ? key : '';
+}
+
+function successResponse(ref: OperationRef): unknown {
+  const responses = (ref.operation.responses ?? {}) as Record<string, unknown>;
+  const status = Object.keys(responses)
+    .filter((code) => /^2\d\d$/.test(code))
+    .sort()[0];
+  return status ? responses[status] : undefined;
+}
+
+/** Describes the resource method of every operation, in document order; throws on a name two operations share. */
+export function describeResources(document: OpenApiDocument): ResourceMethod[] {
+  const refs = listOperations(document);
+  const firstSegments = new Set(refs.map((ref) => readPath(ref.path).resources[0] ?? ''));
+  const methods: ResourceMethod[] = [];
+  const taken = new Map<string, string>();
+  for (const ref of refs) {
+    const operationId = ref.operation.operationId;
+    if (!operationId) throw new Error(`${ref.method.toUpperCase()} ${ref.path} has no operationId`);
+    const name = resourceName(ref.method, ref.path, operationId, firstSegments);
+    const parameters = effectiveParameters(document, ref);
+    const query = parameters.filter((parameter) => parameter.in === 'query');
+    const requestBody = ref.operation.requestBody
+      ? resolveRef<{ required?: boolean }>(document, ref.operation.requestBody as { required?: boolean })
+      : undefined;
+    const bodySchema = jsonSchemaOf(document, requestBody);
+    const bodyKey = envelopeKey(document, bodySchema);
+    const inner = bodyKey ? schemaAt(document, bodySchema?.properties?.[bodyKey]) : bodySchema;
+
+    const result = jsonSchemaOf(document, successResponse(ref));
+    const isArray = result?.type === 'array';
+    const names = new Set(query.map((parameter) => parameter.name));
+    const paged = isArray && names.has('page') && names.has('limit');
+    const filters = query.filter((parameter) => !(paged && parameter.name === 'page'));
+    const hasBody = requestBody !== undefined;
+
+    const method: ResourceMethod = {
+      operationId,
+      ...name,
+      httpMethod: ref.method.toUpperCase(),
+      path: ref.path,
+      pathParams: templateVariables(ref.path).map((variable) => {
+        const schema = schemaAt(
+          document,
+          parameters.find((parameter) => parameter.in === 'path' && parameter.name === variable)?.schema,
+        );
+        return { name: variable, type: schema?.type === 'integer' || schema?.type === 'number' ? 'number' : 'string' };
+      }),
+      bodyKey,
+      resultKey: envelopeKey(document, isArray ? schemaAt(document, result?.items) : result),
+      kind: paged ? 'list' : isArray ? 'items' : 'one',
+      hasBody,
+      takesParams: hasBody || filters.length > 0,
+      paramsRequired: hasBody
+        ? requestBody?.required === true && (inner?.required?.length ?? 0) > 0
+        : filters.some((parameter) => parameter.required === true),
+      summary: typeof ref.operation.summary === 'string' ? ref.operation.summary : undefined,
+    };
+    const where = [...method.resource, method.method].join('.');
+    const clash = taken.get(where);
+    if (clash) throw new Error(`resource method ${where} would name both ${clash} and ${operationId}`);
+    taken.set(where, operationId);
+    methods.push(method);
+  }
+  for (const where of taken.keys()) {
+    if ([...taken.keys()].some((other) => other.startsWith(`${where}.`))) {
+      throw new Error(`resource method ${where} has the same name as a resource under it`);
+    }
+  }
+  return methods;
+}
+
+/** `ProductVariant` for `['products', 'variants']`. */
+function typePrefix(resource: readonly string[]): string {
+  return resource.map((name) => pascalCase(singular(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)))).join('');
+}
+
+/** The generated names of a method's params and result types, e.g. `ProductVariantCreateParams`. */
+export function typeNames(method: Pick<ResourceMethod, 'resource' | 'method'>): { params: string; result: string } {
+  const base = `${typePrefix(method.resource)}${pascalCase(method.method)}`;
+  return { params: `${base}Params`, result: `${base}Result` };
+}
+
+interface Tree {
+  [name: string]: Tree | ResourceMethod;
+}
+
+function treeOf(methods: readonly ResourceMethod[]): Tree {
+  const root: Tree = {};
+  for (const method of methods) {
+    let node = root;
+    for (const name of method.resource) {
+      node[name] ??= {};
+      node = node[name] as Tree;
+    }
+    node[method.method] = method;
+  }
+  return root;
+}
+
+function isMethod(value: Tree | ResourceMethod): value is ResourceMethod {
+  return typeof (value as ResourceMethod).operationId === 'string';
+}
+
+function renderTable(tree: Tree, indent: string): string {
+  const inner = `${indent}  `;
+  const lines = Object.entries(tree).map(([name, value]) =>
+    isMethod(value)
+      ? `${inner}${propertyKey(name)}: [${JSON.stringify(value.operationId)}, ${JSON.stringify(value.bodyKey)}, ${JSON.stringify(value.resultKey)}, ${JSON.stringify(value.kind)}],`
+      : `${inner}${propertyKey(name)}: ${renderTable(value, inner)},`,
+  );
+  return `{\n${lines.join('\n')}\n${indent}}`;
+}
+
+function signature(method: ResourceMethod): string {
+  const { params, result } = typeNames(method);
+  const args = method.pathParams.map((param) => `${camelCase(param.name)}: ${param.type}`);
+  if (method.takesParams) args.push(`params${method.paramsRequired ? '' : '?'}: ${params}`);
+  args.push(
+    `options?: ${method.hasBody ? `ResourceOptions<${JSON.stringify(method.operationId)}>` : 'RequestOptions'}`,
+  );
+  const returns =
+    method.kind === 'list'
+      ? `Paginator<StoreOperationResult<${JSON.stringify(method.operationId)}>, ${result}>`
+      : `Promise<${result}>`;
+  return `(${args.join(', ')}): ${returns}`;
+}
+
+function renderInterface(tree: Tree, indent: string): string {
+  const inner = `${indent}  `;
+  const lines = Object.entries(tree).map(([name, value]) => {
+    if (!isMethod(value)) return `${inner}readonly ${propertyKey(name)}: ${renderInterface(value, inner)};`;
+    const doc = `${value.summary ? `${value.summary.replace(/\*\//g, '*\\/')} ` : ''}(\`${value.httpMethod} ${value.path}\`, \`api.${value.operationId}\`)`;
+    return `${inner}/** ${doc} */\n${inner}${propertyKey(name)}${signature(value)};`;
+  });
+  return `{\n${lines.join('\n')}\n${indent}}`;
+}
+
+function renderTypes(method: ResourceMethod): string {
+  const { params, result } = typeNames(method);
+  const id = JSON.stringify(method.operationId);
+  const key = JSON.stringify(method.bodyKey);
+  const resultKey = JSON.stringify(method.resultKey);
+  const lines: string[] = [];
+  if (method.takesParams) {
+    const source = method.hasBody
+      ? `BodyParams<${id}, ${key}>`
+      : method.kind === 'list'
+        ? `ListFilters<${id}>`
+        : `QueryParams<${id}>`;
+    lines.push(`export type ${params} = ${source};`);
+  }
+  const shape =
+    method.kind === 'one'
+      ? `Unwrapped<StoreOperationResult<${id}>, ${resultKey}>`
+      : `Unwrapped<ItemOf<${id}>, ${resultKey}>`;
+  lines.push(`export type ${result} = ${shape};`);
+  return lines.join('\n');
+}
+
+/**
+ * Source of `resources.gen.ts` (without banner): the runtime table, the interface of every resource method
+ * (documented), and per method `<Resource><Method>Params` (what `params` takes) and `…Result` (what the method
+ * resolves to; for a listing, one record).
+ */
+export function renderResourcesModule(methods: readonly ResourceMethod[]): string {
+  const tree = treeOf(methods);
+  return `import type { Paginator } from '@agent-apis/core';
+import type { StoreOperationResult } from '../api.js';
+import type { ListFilters } from '../pagination.js';
+import type { BodyParams, ItemOf, QueryParams, RequestOptions, ResourceOptions, Unwrapped } from '../resources.js';
+
+/**
+ * Every resource method: resource → method → [operationId, body envelope key, result envelope key, kind].
+ * An empty key means no envelope; kind \`list\` walks pages, \`items\` is one array, \`one\` one value.
+ */
+export const resourceTable = ${renderTable(tree, '')} as const;
+
+/** The resource methods of a store client. */
+export interface StoreResources ${renderInterface(tree, '')}
+
+${methods.map(renderTypes).join('\n')}
+`;
+}

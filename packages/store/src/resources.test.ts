@@ -1,0 +1,140 @@
+import { resetSharedRateLimiters } from '@agent-apis/core';
+import { beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { operations } from './gen/operations.gen.js';
+import { resourceTable } from './gen/resources.gen.js';
+import {
+  type ProductCreateParams,
+  type ProductCreateResult,
+  type ProductFields,
+  RequestValidationError,
+  ResponseParseError,
+  StoreClient,
+} from './index.js';
+import { BASE_URL, BASIC, fakeFetch, json, sentRequests } from './test-support.js';
+
+type Node = { readonly [name: string]: Node | readonly unknown[] };
+
+/** `products.variants.create` → operationId, for every row of the table. */
+function rows(node: Node, prefix: string[] = []): [string, string][] {
+  return Object.entries(node).flatMap(([name, value]) =>
+    Array.isArray(value) ? [[[...prefix, name].join('.'), value[0] as string]] : rows(value as Node, [...prefix, name]),
+  );
+}
+
+function storeClient(respond: Parameters<typeof fakeFetch>[0]) {
+  const fetch = fakeFetch(respond);
+  return { fetch, store: new StoreClient({ ...BASIC, baseUrl: BASE_URL, fetch, rateLimit: false }) };
+}
+
+/** Follows `products.variants.create` from the client. */
+function methodAt(store: StoreClient, where: string): unknown {
+  return where.split('.').reduce<unknown>((node, name) => (node as Record<string, unknown>)[name], store);
+}
+
+beforeEach(() => resetSharedRateLimiters());
+
+describe('resource methods', () => {
+  it('reach every operationId through exactly one method, and each method is a function on the client', () => {
+    const table = rows(resourceTable);
+    const ids = table.map(([, id]) => id).sort();
+    expect(ids).toEqual(Object.keys(operations).sort());
+    expect(new Set(ids).size).toBe(ids.length);
+    const { store } = storeClient(undefined);
+    for (const [where] of table) expect(typeof methodAt(store, where), where).toBe('function');
+  });
+
+  it('names the common operations as documented', () => {
+    const byName = Object.fromEntries(rows(resourceTable));
+    expect(byName).toMatchObject({
+      'products.list': 'listProducts',
+      'products.create': 'createProduct',
+      'products.get': 'getProduct',
+      'products.update': 'updateProduct',
+      'products.delete': 'deleteProduct',
+      'products.count': 'countProducts',
+      'products.variants.create': 'createProductVariant',
+      'orders.listByStatus': 'listOrdersByStatus',
+      'customers.categories.list': 'listCustomerCategories',
+      'customers.categories.addCustomers': 'addCustomersToCustomerCategory',
+      'orders.fulfillments.list': 'listOrderFulfillments',
+      'store.getInfo': 'getStoreInfo',
+    });
+  });
+
+  it('sends path parameters, the body in its envelope and per-call headers, and unwraps the result', async () => {
+    const { fetch, store } = storeClient(() => json({ variant: { id: 9, price: 12.5 } }));
+    const variant = await store.products.variants.create(
+      42,
+      { price: 12.5, sku: 'MUG-RED' },
+      { headers: { 'x-trace': 'abc' }, timeout: 5_000 },
+    );
+    expect(variant).toEqual({ id: 9, price: 12.5 });
+    const [request] = sentRequests(fetch);
+    expect(request?.method).toBe('POST');
+    expect(request?.url).toBe(`${BASE_URL}/products/42/variants.json`);
+    expect(request?.headers.get('x-trace')).toBe('abc');
+    expect(await request?.json()).toEqual({ variant: { price: 12.5, sku: 'MUG-RED' } });
+  });
+
+  it('takes the query of a method with a body in its options', async () => {
+    const { fetch, store } = storeClient(() => json({ product: { id: 7, name: 'Mug' } }));
+    const product = await store.products.create({ name: 'Mug', price: 10 }, { query: { locale: 'es' } });
+    expect(product.id).toBe(7);
+    expect(sentRequests(fetch)[0]?.url).toBe(`${BASE_URL}/products.json?locale=es`);
+  });
+
+  it('sends the params of a method without a body as its query', async () => {
+    const { fetch, store } = storeClient(() => json({ count: 3 }));
+    expect(await store.products.countByStatus('available', {})).toEqual({ count: 3 });
+    expect(await store.orders.count()).toEqual({ count: 3 });
+    expect(sentRequests(fetch).map((request) => new URL(request.url).pathname)).toEqual([
+      '/v1/products/status/available/count.json',
+      '/v1/orders/count.json',
+    ]);
+  });
+
+  it('unwraps every record of an array answer and walks listings page by page', async () => {
+    const { fetch, store } = storeClient((request) => {
+      const page = new URL(request.url).searchParams.get('page');
+      return json(page === '1' ? [{ product: { id: 1 } }, { product: { id: 2 } }] : [{ product: { id: 3 } }]);
+    });
+    const listed = await store.products.list({ limit: 2 }).toArray({ max: 10 });
+    expect(listed).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(sentRequests(fetch)).toHaveLength(2);
+    expect(await store.products.search({ query: 'mug' })).toEqual([{ id: 3 }]);
+  });
+
+  it('refuses an answer without its envelope with ResponseParseError naming the operation', async () => {
+    const { store } = storeClient(() => json({ id: 1 }));
+    const error = await store.products.get(1).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseParseError);
+    expect(String(error)).toContain('getProduct (GET /products/{id}.json) has no "product" member');
+  });
+
+  it('validates inputs before sending, naming the field', async () => {
+    const { fetch, store } = storeClient(() => json({}));
+    const error = await store.products
+      .list({ limit: 500 })
+      .toArray({ max: 1 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({ field: 'query.limit' });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('stops a call when its signal aborts', async () => {
+    const { store } = storeClient(() => new Promise<Response>(() => {}));
+    const controller = new AbortController();
+    const call = store.products.get(1, {}, { signal: controller.signal });
+    controller.abort();
+    await expect(call).rejects.toThrow();
+  });
+
+  it('types params without the envelope and results out of it', () => {
+    const { store } = storeClient(undefined);
+    expectTypeOf(store.products.create).parameter(0).toEqualTypeOf<ProductCreateParams>();
+    expectTypeOf<ProductCreateParams>().toHaveProperty('price');
+    expectTypeOf<ProductCreateResult>().toEqualTypeOf<ProductFields>();
+    expectTypeOf<ProductCreateResult['id']>().toEqualTypeOf<number>();
+  });
+});

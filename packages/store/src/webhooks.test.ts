@@ -1,0 +1,147 @@
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import type { CustomerFields, OrderFields, ProductFields } from './index.js';
+import { AgentApiError } from './index.js';
+import {
+  createWebhookHandler,
+  parseWebhook,
+  verifyWebhookSignature,
+  type WebhookEvent,
+  WebhookPayloadError,
+  WebhookSignatureError,
+} from './webhooks.js';
+
+/*
+ * Vectors computed outside this code, with OpenSSL 3 (bodies as UTF-8 bytes, no trailing newline):
+ *   printf '%s' "$BODY" | openssl dgst -sha256 -hmac 'hooks-token-d41c7e' -binary | base64
+ */
+const TOKEN = 'hooks-token-d41c7e';
+const ORDER_BODY = '{"order":{"id":1001,"status":"Paid","total":25.5,"currency":"CLP"}}';
+const ORDER_SIGNATURE = '4LQDuyKEG7DZvw2mF6cTY6EYd7muJZE7DdGRgTxWPNw=';
+const PRODUCT_BODY = '{"product":{"id":7,"name":"Taza de café","stock":3}}';
+const PRODUCT_SIGNATURE = 'SceF8KEl0LjTPXaLW+zsdFxZxrDVccw5P7BGk1UkVn0=';
+
+async function refusal(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => 'accepted',
+    (error: unknown) => error,
+  );
+}
+
+describe('verifyWebhookSignature', () => {
+  it('accepts the vectors, as text and as raw bytes', async () => {
+    await expect(verifyWebhookSignature(ORDER_BODY, ORDER_SIGNATURE, TOKEN)).resolves.toBeUndefined();
+    await expect(
+      verifyWebhookSignature(new TextEncoder().encode(PRODUCT_BODY), PRODUCT_SIGNATURE, TOKEN),
+    ).resolves.toBeUndefined();
+  });
+
+  it('refuses a tampered body, the same JSON re-encoded, another token and a swapped signature', async () => {
+    const cases = [
+      verifyWebhookSignature(ORDER_BODY.replace('25.5', '2.55'), ORDER_SIGNATURE, TOKEN),
+      verifyWebhookSignature(JSON.stringify(JSON.parse(ORDER_BODY), null, 1), ORDER_SIGNATURE, TOKEN),
+      verifyWebhookSignature(`${ORDER_BODY}\n`, ORDER_SIGNATURE, TOKEN),
+      verifyWebhookSignature(ORDER_BODY, ORDER_SIGNATURE, 'another-token'),
+      verifyWebhookSignature(ORDER_BODY, PRODUCT_SIGNATURE, TOKEN),
+    ];
+    for (const error of await Promise.all(cases.map(refusal))) {
+      expect(error).toBeInstanceOf(WebhookSignatureError);
+      expect(error).toMatchObject({ problem: 'mismatch' });
+    }
+  });
+
+  it('tells a missing signature from a malformed one, with errors that never show the token', async () => {
+    for (const [signature, problem] of [
+      [undefined, 'missing'],
+      [null, 'missing'],
+      ['', 'missing'],
+      ['not base64!', 'malformed'],
+      ['c2hvcnQ=', 'malformed'],
+      [ORDER_SIGNATURE.replace('=', ''), 'malformed'],
+    ] as const) {
+      const error = await refusal(verifyWebhookSignature(ORDER_BODY, signature, TOKEN));
+      expect(error).toBeInstanceOf(WebhookSignatureError);
+      expect(error).toBeInstanceOf(AgentApiError);
+      expect(error).toMatchObject({ problem });
+      expect(String(error)).not.toContain(TOKEN);
+    }
+  });
+});
+
+describe('parseWebhook', () => {
+  it('unwraps the record of a verified delivery, typed by its kind', async () => {
+    const event = await parseWebhook({
+      rawBody: ORDER_BODY,
+      signature: ORDER_SIGNATURE,
+      token: TOKEN,
+      kind: 'order_paid',
+    });
+    expect(event).toEqual({ kind: 'order_paid', data: { id: 1001, status: 'Paid', total: 25.5, currency: 'CLP' } });
+    expectTypeOf(event.data).toEqualTypeOf<OrderFields>();
+    expectTypeOf<WebhookEvent<'product_stock_updated'>['data']>().toEqualTypeOf<ProductFields>();
+    expectTypeOf<WebhookEvent<'customer_deleted'>['data']>().toEqualTypeOf<CustomerFields>();
+  });
+
+  it('checks the signature before reading the body, and refuses a body that is not a JSON object', async () => {
+    const unsigned = await refusal(
+      parseWebhook({ rawBody: 'not json', signature: undefined, token: TOKEN, kind: 'order_paid' }),
+    );
+    expect(unsigned).toBeInstanceOf(WebhookSignatureError);
+    // Signed with the same command as the vectors above.
+    const error = await refusal(
+      parseWebhook({ rawBody: ORDER_BODY, signature: ORDER_SIGNATURE, token: TOKEN, kind: 'nope' as 'order_paid' }),
+    );
+    expect(error).toBeInstanceOf(WebhookPayloadError);
+  });
+});
+
+describe('createWebhookHandler', () => {
+  const delivery = (signature: string | undefined, url = '/hooks?event=order_paid') => ({
+    body: ORDER_BODY,
+    headers: signature === undefined ? {} : { 'jumpseller-hmac-sha256': signature },
+    url,
+  });
+
+  it('cannot be created without a token', () => {
+    expect(() => createWebhookHandler({ token: '', onEvent: () => {} })).toThrow(AgentApiError);
+  });
+
+  it('answers 200 after onEvent, with the event kind taken from the hook URL', async () => {
+    const onEvent = vi.fn();
+    const handle = createWebhookHandler({ token: TOKEN, onEvent });
+    expect(await handle(delivery(ORDER_SIGNATURE))).toEqual({ status: 200, body: 'ok' });
+    expect(onEvent).toHaveBeenCalledWith({ kind: 'order_paid', data: expect.objectContaining({ id: 1001 }) });
+  });
+
+  it('answers 401 without calling onEvent for a bad signature, 400 for an unknown kind', async () => {
+    const onEvent = vi.fn();
+    const handle = createWebhookHandler({ token: TOKEN, onEvent });
+    expect((await handle(delivery(undefined))).status).toBe(401);
+    expect((await handle(delivery(PRODUCT_SIGNATURE))).status).toBe(401);
+    expect((await handle(delivery(ORDER_SIGNATURE, '/hooks'))).status).toBe(400);
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('answers 500 when onEvent fails in time, and 202 when it is still running', async () => {
+    const failing = createWebhookHandler({
+      token: TOKEN,
+      onEvent: () => {
+        throw new Error('db down');
+      },
+    });
+    expect((await failing(delivery(ORDER_SIGNATURE))).status).toBe(500);
+    const onLateError = vi.fn();
+    let finish: (value?: unknown) => void = () => {};
+    const slow = createWebhookHandler({
+      token: TOKEN,
+      answerWithinMs: 20,
+      onEvent: () =>
+        new Promise((_, reject) => {
+          finish = reject;
+        }),
+      onLateError,
+    });
+    expect((await slow(delivery(ORDER_SIGNATURE))).status).toBe(202);
+    finish(new Error('late failure'));
+    await vi.waitFor(() => expect(onLateError).toHaveBeenCalledOnce());
+  });
+});
