@@ -7,7 +7,7 @@
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
-import { BENCH_DIR, REPO_ROOT, WORK_DIR } from './paths.ts';
+import { BENCH_DIR, WORK_DIR } from './paths.ts';
 
 export interface BundleRow {
   package: string;
