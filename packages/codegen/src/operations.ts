@@ -147,6 +147,17 @@ export function describeOperations(document: OpenApiDocument): Record<string, Op
   return table;
 }
 
+/**
+ * What the runtime reads of a descriptor: statuses and security alternatives stay in the codegen table
+ * (for the generators that need them) and out of the shipped constants, which every bundle of a client carries.
+ */
+function runtimeFields(
+  descriptor: OperationDescriptor,
+): Omit<OperationDescriptor, 'errorStatuses' | 'security' | 'successStatus'> {
+  const { errorStatuses: _errors, security: _security, successStatus: _status, ...runtime } = descriptor;
+  return runtime;
+}
+
 /** Source of `operations.gen.ts` (without banner): the table as a typed `as const` object. */
 export function renderOperationsModule(table: Record<string, OperationDescriptor>): string {
   return `/** How the runtime checks one query parameter before sending. */
@@ -174,23 +185,14 @@ export interface OperationDescriptor {
   readonly query: Readonly<Record<string, QueryParameterDescriptor>>;
   readonly hasBody: boolean;
   readonly bodyRequired: boolean;
-  /** The lowest 2xx status the operation declares. */
-  readonly successStatus: number;
-  /** Whether that success response is JSON (so a text answer is a broken response, not data). */
+  /** Whether the lowest 2xx response is JSON (so a text answer is a broken response, not data). */
   readonly successJson: boolean;
-  /** Declared 4xx/5xx statuses, ascending (ranges such as 4XX and \`default\` are left out). */
-  readonly errorStatuses: readonly number[];
-  /**
-   * Security alternatives: one entry must be satisfied, each entry lists the schemes it needs together.
-   * \`[]\` means no authentication; an empty entry means anonymous access is one of the options.
-   */
-  readonly security: readonly (readonly string[])[];
 }
 
 ${Object.entries(table)
   .map(
     ([id, descriptor]) =>
-      `/** \`${descriptor.method} ${descriptor.path}\` */\nexport const ${operationConstName(id)} = ${tsLiteral(descriptor)} as const satisfies OperationDescriptor;\n`,
+      `/** \`${descriptor.method} ${descriptor.path}\` */\nexport const ${operationConstName(id)} = ${tsLiteral(runtimeFields(descriptor))} as const satisfies OperationDescriptor;\n`,
   )
   .join('\n')}
 /** Every operation of the spec, keyed by operationId. */
