@@ -7,7 +7,7 @@
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
-import { BENCH_DIR, REPO_ROOT, WORK_DIR } from './paths.ts';
+import { BENCH_DIR, WORK_DIR } from './paths.ts';
 
 export interface BundleRow {
   package: string;
@@ -29,14 +29,13 @@ interface BundleCase {
 }
 
 /**
- * The service packages do not re-export the generated SDK functions, so the lightest public path to one
- * operation is the client class (which binds every operation). The "raw generated function" rows reach into
- * `dist/` past the exports map, to show what one tree-shaken operation would weigh if it were exported.
+ * The service packages export one function per operation plus a bare client factory, so one operation can be
+ * imported alone; the client class binds every operation.
  */
 const CASES: BundleCase[] = [
   {
     package: '@agent-apis/directory',
-    measures: 'one operation (lightest public path: the client class)',
+    measures: 'one operation through the client class',
     import: "import { DirectoryClient } from '@agent-apis/directory'; client.stats()",
     code: "import { DirectoryClient } from '@agent-apis/directory';\nexport const stats = (baseUrl) => new DirectoryClient({ baseUrl }).stats();",
   },
@@ -48,19 +47,19 @@ const CASES: BundleCase[] = [
   },
   {
     package: '@agent-apis/directory',
-    measures: 'raw generated getStats + its client, no core (not a public path)',
-    import: "import { getStats } from '<dist>/gen/sdk/sdk.gen.js'",
-    code: `import { getStats } from '${REPO_ROOT}/packages/directory/dist/gen/sdk/sdk.gen.js';\nimport { createClient, createConfig } from '${REPO_ROOT}/packages/directory/dist/gen/sdk/client/index.gen.js';\nexport const stats = (baseUrl) => getStats({ client: createClient(createConfig({ baseUrl })) });`,
-  },
-  {
-    package: '@agent-apis/directory',
-    measures: 'raw generated getStats + core createFetch (what a per-operation export could weigh)',
-    import: "import { getStats } from '<dist>/gen/sdk/sdk.gen.js'; import { createFetch } from '@agent-apis/core'",
-    code: `import { getStats } from '${REPO_ROOT}/packages/directory/dist/gen/sdk/sdk.gen.js';\nimport { createClient, createConfig } from '${REPO_ROOT}/packages/directory/dist/gen/sdk/client/index.gen.js';\nimport { createFetch } from '@agent-apis/core';\nexport const stats = (baseUrl) => getStats({ client: createClient(createConfig({ baseUrl, fetch: createFetch(), throwOnError: true })) });`,
+    measures: 'one operation imported alone (getStats + createDirectoryClient)',
+    import: "import { createDirectoryClient, getStats } from '@agent-apis/directory'",
+    code: "import { createDirectoryClient, getStats } from '@agent-apis/directory';\nexport const stats = (baseUrl) => getStats(createDirectoryClient({ baseUrl }));",
   },
   {
     package: '@agent-apis/store',
-    measures: 'one operation (lightest public path: the client class)',
+    measures: 'one operation imported alone (getProduct + createStoreClient)',
+    import: "import { createStoreClient, getProduct } from '@agent-apis/store'",
+    code: "import { createStoreClient, getProduct } from '@agent-apis/store';\nexport const product = (accessToken, id) => getProduct(createStoreClient({ accessToken }), { path: { id } });",
+  },
+  {
+    package: '@agent-apis/store',
+    measures: 'one operation through the client class',
     import: "import { StoreClient } from '@agent-apis/store'; client.api.listProducts()",
     code: "import { StoreClient } from '@agent-apis/store';\nexport const list = (accessToken) => new StoreClient({ accessToken }).api.listProducts();",
   },
@@ -72,9 +71,15 @@ const CASES: BundleCase[] = [
   },
   {
     package: '@agent-apis/trust',
-    measures: 'one operation (lightest public path: the client class)',
+    measures: 'one operation through the client class',
     import: "import { TrustClient } from '@agent-apis/trust'; client.decide()",
     code: "import { TrustClient } from '@agent-apis/trust';\nexport const decide = (apiKey, target) => new TrustClient({ apiKey }).decide(target);",
+  },
+  {
+    package: '@agent-apis/trust',
+    measures: 'one operation imported alone (decide + createTrustClient)',
+    import: "import { createTrustClient, decide } from '@agent-apis/trust'",
+    code: "import { createTrustClient, decide } from '@agent-apis/trust';\nexport const run = (apiKey, body) => decide(createTrustClient({ apiKey }), { body });",
   },
   {
     package: '@agent-apis/trust',

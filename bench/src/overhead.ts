@@ -4,6 +4,11 @@
  * (other processes, JIT, GC) spreads evenly; each figure is the median over the runs. A third mode sends the
  * same calls to an in-memory `fetch` (no network), which isolates the work each client adds per call.
  */
+
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { DirectoryClient } from '@agent-apis/directory';
 import { StoreClient } from '@agent-apis/store';
 import { DEFAULT_INTERACTION, DEFAULT_POLICY, TrustClient } from '@agent-apis/trust';
@@ -11,6 +16,9 @@ import createOpenapiFetchClient from 'openapi-fetch';
 import type { paths as DirectoryPaths } from '../generated/directory.d.ts';
 import { inMemoryFetch, startCannedServer } from './canned-server.ts';
 import { median, ratio, round, runPool, timeMs } from './measure.ts';
+import { BENCH_DIR } from './paths.ts';
+
+const run = promisify(execFile);
 
 /** Requests per run. */
 const REQUESTS = 1_000;
@@ -23,7 +31,7 @@ const STORE_LOGIN = 'bench-login';
 const STORE_TOKEN = 'bench-auth-token';
 const TRUST_KEY = 'sk_ent0_bench_key';
 
-type Mode = 'sequential' | `concurrency ${number}` | 'in-memory fetch, sequential';
+type Mode = 'sequential' | `concurrency ${number}` | 'in-memory fetch, sequential' | 'large response';
 
 interface Variant {
   group: 'directory' | 'store' | 'trust';
@@ -55,12 +63,16 @@ function variants(origin: string, send: typeof fetch): Variant[] {
     fetch: send,
   });
   const trust = new TrustClient({ baseUrl: `${origin}/api`, apiKey: TRUST_KEY, cache: false, fetch: send });
+  // Untyped peers for the store and trust calls: the types add no runtime work.
+  // biome-ignore lint/suspicious/noExplicitAny: openapi-fetch without generated paths, for the runtime cost only.
+  const openapiFetchAny = createOpenapiFetchClient<any>({ baseUrl: origin, fetch: send });
   const basic = `Basic ${btoa(`${STORE_LOGIN}:${STORE_TOKEN}`)}`;
-  const decideBody = JSON.stringify({
+  const decideRequest = {
     target: { type: 'domain', value: 'github.com' },
     interaction: DEFAULT_INTERACTION,
     policy: DEFAULT_POLICY,
-  });
+  };
+  const decideBody = JSON.stringify(decideRequest);
   const json = async (response: Response) => {
     if (!response.ok) throw new Error(`status ${response.status}`);
     return response.json();
@@ -89,6 +101,18 @@ function variants(origin: string, send: typeof fetch): Variant[] {
       call: () => store.api.listProducts({ query: { limit: 10, page: 1 } }),
     },
     {
+      group: 'store',
+      name: 'openapi-fetch GET /v1/products.json',
+      call: async () => {
+        const { data, error } = await openapiFetchAny.GET('/v1/products.json', {
+          params: { query: { limit: 10, page: 1 } },
+          headers: { authorization: basic },
+        });
+        if (error !== undefined || data === undefined) throw new Error('openapi-fetch failed');
+        return data;
+      },
+    },
+    {
       group: 'trust',
       name: 'fetch',
       baseline: true,
@@ -100,6 +124,18 @@ function variants(origin: string, send: typeof fetch): Variant[] {
         }).then(json),
     },
     { group: 'trust', name: 'TrustClient.decide() (cache off)', call: () => trust.decide('github.com') },
+    {
+      group: 'trust',
+      name: 'openapi-fetch POST /api/v1/decide',
+      call: async () => {
+        const { data, error } = await openapiFetchAny.POST('/api/v1/decide', {
+          body: decideRequest,
+          headers: { 'x-api-key': TRUST_KEY },
+        });
+        if (error !== undefined || data === undefined) throw new Error('openapi-fetch failed');
+        return data;
+      },
+    },
   ];
 }
 
@@ -128,15 +164,125 @@ async function measureMode(all: readonly Variant[], mode: Mode, concurrency: num
 
 export async function measureOverhead(): Promise<OverheadRow[]> {
   const server = await startCannedServer();
+  let rows: OverheadRow[];
   try {
     const overNetwork = variants(server.origin, (input, init) => fetch(input, init));
-    return [
+    rows = [
       ...(await measureMode(overNetwork, 'sequential', 1)),
       ...(await measureMode(overNetwork, `concurrency ${CONCURRENCY}`, CONCURRENCY)),
       ...(await measureMode(variants(server.origin, inMemoryFetch()), 'in-memory fetch, sequential', 1)),
     ];
   } finally {
     server.stop();
+  }
+  const large = await measureLargeResponse();
+  console.log(
+    `one ${mibOf(LARGE_RESPONSE_BYTES)} MiB JSON answer through StoreClient (maxResponseBytes ${mibOf(LARGE_RESPONSE_CAP)} MiB): ` +
+      `peak RSS growth ${large.peakGrowthMiB} MiB = ${large.ratioToCap}× the cap, ${large.ratioToBody}× the body; ` +
+      `a ${mibOf(OVERSIZED_RESPONSE_BYTES)} MiB answer is refused (${large.oversizedError}) with peak growth ${large.oversizedPeakGrowthMiB} MiB; ` +
+      `plain fetch(url).json() of the 50 MiB answer: ${large.plainFetchPeakGrowthMiB} MiB`,
+  );
+  return [...rows, large.row];
+}
+
+/** Body size of the large-response measurement: 50 MiB of JSON. */
+const LARGE_RESPONSE_BYTES = 50 * 1024 * 1024;
+/** The cap the client is given for it. */
+const LARGE_RESPONSE_CAP = 64 * 1024 * 1024;
+/** An answer past the cap, which must be refused at the cap's cost. */
+const OVERSIZED_RESPONSE_BYTES = 200 * 1024 * 1024;
+
+function mibOf(bytes: number): number {
+  return round(bytes / 1024 ** 2, 1);
+}
+
+/** What one large call cost in a fresh process. */
+interface LargeCall {
+  /** Peak RSS of the process (VmHWM) minus RSS just before the call, MiB. */
+  peakMiB: number;
+  ms: number;
+  error?: string;
+}
+
+/**
+ * Runs one store listing call in a fresh Node process (so that no earlier allocation hides in the baseline) and
+ * reports its peak memory growth.
+ */
+async function largeCallInChildProcess(baseUrl: string, operation: string): Promise<LargeCall> {
+  // `plainFetch` is the reference: fetch(url).then((response) => response.json()), no client.
+  const call =
+    operation === 'plainFetch'
+      ? `await (await fetch(${JSON.stringify(`${baseUrl}/products.json`)})).json();`
+      : `await store.api.${operation}();`;
+  // Peak RSS is read from VmHWM (Linux): unlike `resourceUsage().maxRSS`, it is not inherited from the parent
+  // that forked the child, so it starts at the child's own size.
+  const script = `
+import { readFileSync } from 'node:fs';
+import { StoreClient } from '@agent-apis/store';
+const peakRss = () => {
+  try { return Number(/VmHWM:\\s*(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) * 1024; }
+  catch { return process.resourceUsage().maxRSS * 1024; }
+};
+const store = new StoreClient({ baseUrl: ${JSON.stringify(baseUrl)}, login: 'bench-login', authToken: 'bench-auth-token',
+  rateLimit: false, maxRetries: 0, timeout: 120000, maxResponseBytes: ${LARGE_RESPONSE_CAP} });
+const before = process.memoryUsage.rss();
+const started = performance.now();
+let error;
+try { ${call} } catch (caught) { error = caught.name; }
+const ms = performance.now() - started;
+console.log(JSON.stringify({ growth: peakRss() - before, ms, error }));
+`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: BENCH_DIR });
+  const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { growth: number; ms: number; error?: string };
+  return { peakMiB: mibOf(result.growth), ms: result.ms, error: result.error };
+}
+
+/**
+ * A store listing of 50 MiB (under a 64 MiB cap) and one of 200 MiB (over it), each from a loopback server
+ * that streams it with `content-length`: how much memory one call holds at its peak, in a fresh process.
+ */
+async function measureLargeResponse() {
+  const item = JSON.stringify({ product: { id: 1, name: 'x'.repeat(1000) } });
+  const body = (bytes: number) => {
+    const count = Math.floor((bytes - 2) / (item.length + 1));
+    return Buffer.from(`[${Array.from({ length: count }, () => item).join(',')}]`);
+  };
+  const answers = new Map([
+    ['/v1/products.json', body(LARGE_RESPONSE_BYTES)],
+    ['/v1/orders.json', body(OVERSIZED_RESPONSE_BYTES)],
+  ]);
+  const server = createServer((request, response) => {
+    const answer = answers.get((request.url ?? '').split('?')[0] ?? '') ?? Buffer.from('[]');
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(answer.length) });
+    response.end(answer);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}/v1`;
+  try {
+    const accepted = await largeCallInChildProcess(baseUrl, 'listProducts');
+    const refused = await largeCallInChildProcess(baseUrl, 'listOrders');
+    const plain = await largeCallInChildProcess(baseUrl, 'plainFetch');
+    const row: OverheadRow = {
+      group: 'store',
+      variant: `StoreClient.api.listProducts(), one ${mibOf(LARGE_RESPONSE_BYTES)} MiB answer: peak RSS growth ${accepted.peakMiB} MiB`,
+      mode: 'large response',
+      medianMs: round(accepted.ms),
+      perRequestUs: round(accepted.ms * 1_000),
+      ratioToRaw: ratio(accepted.peakMiB, mibOf(LARGE_RESPONSE_CAP)),
+    };
+    return {
+      row,
+      peakGrowthMiB: accepted.peakMiB,
+      ratioToCap: ratio(accepted.peakMiB, mibOf(LARGE_RESPONSE_CAP)),
+      ratioToBody: ratio(accepted.peakMiB, mibOf(LARGE_RESPONSE_BYTES)),
+      oversizedError: refused.error ?? 'not refused',
+      oversizedPeakGrowthMiB: refused.peakMiB,
+      plainFetchPeakGrowthMiB: plain.peakMiB,
+    };
+  } finally {
+    server.closeAllConnections();
+    server.close();
   }
 }
 

@@ -6,6 +6,13 @@
  */
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+
+/**
+ * 64 MiB of spaces (8 times the clients' default cap), gzipped once when the module loads (about 64 KiB), so
+ * no answer waits for the compression.
+ */
+const GZIP_BOMB = gzipSync(Buffer.alloc(64 * 1024 * 1024, 32), { level: 1 });
 
 /** One request as the server received it. */
 export interface ReceivedRequest {
@@ -41,7 +48,17 @@ export type Fault =
   /** A complete response (its `content-length` matches) whose JSON body is cut in half. */
   | { kind: 'malformed-json' }
   /** A 200 with an HTML page, as a captive portal or a misrouted proxy sends. */
-  | { kind: 'wrong-content-type' };
+  | { kind: 'wrong-content-type' }
+  /** A 200 JSON body that never ends (64 KiB chunks for as long as the client reads). */
+  | { kind: 'endless-body' }
+  /** A 200 gzip body of about 64 KiB that inflates to 64 MiB of spaces. */
+  | { kind: 'gzip-bomb' }
+  /** A 500 whose headers go out, then part of its error body, then nothing more. */
+  | { kind: 'stall-error-body' }
+  /** A redirect (302 unless `status` says otherwise) to `location`, e.g. another origin. */
+  | { kind: 'redirect'; location: string; status?: number }
+  /** A 304 Not Modified to a request that asked for no revalidation. */
+  | { kind: 'not-modified' };
 
 export interface FaultServerOptions {
   /** The normal answer to a request. */
@@ -137,6 +154,30 @@ function play(fault: Fault, normal: Answer, response: ServerResponse): void {
       response
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end('<!doctype html><title>Sign in to the network</title><p>Please sign in.</p>');
+      return;
+    case 'endless-body': {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 32);
+      const pump = () => {
+        while (!response.destroyed && response.write(chunk)) {}
+      };
+      response.on('drain', pump);
+      response.on('close', () => response.off('drain', pump));
+      pump();
+      return;
+    }
+    case 'gzip-bomb':
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(GZIP_BOMB);
+      return;
+    case 'stall-error-body':
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.write('{"message":"internal');
+      return;
+    case 'redirect':
+      response.writeHead(fault.status ?? 302, { location: fault.location }).end();
+      return;
+    case 'not-modified':
+      response.writeHead(304, { etag: '"never-asked"' }).end();
       return;
   }
 }

@@ -10,10 +10,13 @@ import { inspect } from 'node:util';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
+  APIError,
   InternalServerError,
   type Logger,
+  RateLimitBanError,
   RateLimitError,
   ResponseParseError,
+  ResponseTooLargeError,
 } from '@agent-apis/core';
 import { DirectoryClient } from '@agent-apis/directory';
 import { StoreClient } from '@agent-apis/store';
@@ -44,6 +47,10 @@ const FAULT = {
   truncate: { kind: 'truncate' },
   malformedJson: { kind: 'malformed-json' },
   wrongContentType: { kind: 'wrong-content-type' },
+  endlessBody: { kind: 'endless-body' },
+  gzipBomb: { kind: 'gzip-bomb' },
+  stallErrorBody: { kind: 'stall-error-body' },
+  notModified: { kind: 'not-modified' },
 } as const satisfies Record<string, Fault>;
 
 function describeFault(fault: Fault): string {
@@ -145,6 +152,81 @@ describe.concurrent.each(READS)('reads under faults: $name', (target) => {
         await expect(target.read(server.url, { maxRetries: 1 })).rejects.toBeInstanceOf(error);
       }));
   }
+
+  for (const fault of [FAULT.endlessBody, FAULT.gzipBomb]) {
+    it(`${describeFault(fault)}: stops at the size cap with ResponseTooLargeError, not retried`, () =>
+      withServer({ respond, fault: () => fault }, async (server) => {
+        await expect(target.read(server.url, { maxRetries: 1 })).rejects.toBeInstanceOf(ResponseTooLargeError);
+        expect(server.count(target.method, target.path)).toBe(1);
+      }));
+  }
+
+  it('stall-error-body: the timeout covers the error body (APIConnectionTimeoutError, no hang)', () =>
+    withServer({ respond, fault: () => FAULT.stallErrorBody }, async (server) => {
+      await expect(target.read(server.url, { maxRetries: 0 })).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    }));
+
+  it('not-modified (unsolicited 304): a typed APIError with status 304', () =>
+    withServer({ respond, fault: () => FAULT.notModified }, async (server) => {
+      const failure = await target.read(server.url, { maxRetries: 0 }).catch((caught: unknown) => caught);
+      expect(failure).toBeInstanceOf(APIError);
+      expect((failure as APIError).status).toBe(304);
+    }));
+
+  it('redirect to another origin: not followed, so the credentials never reach it', () =>
+    withServer({ respond }, async (elsewhere) =>
+      withServer(
+        { respond, fault: () => ({ kind: 'redirect', location: `${elsewhere.url}${target.path}` }) },
+        async (server) => {
+          const failure = await target.read(server.url, { maxRetries: 0 }).catch((caught: unknown) => caught);
+          expect(failure).toBeInstanceOf(APIError);
+          expect((failure as APIError).status).toBe(302);
+          expect(elsewhere.requests).toHaveLength(0);
+        },
+      ),
+    ));
+});
+
+describe.concurrent('hostile answers to the trust and store clients', () => {
+  const DECISION = { decision: { action: 'proceed' } };
+
+  it('trust: follows no redirect at all, not even to its own origin', () =>
+    withServer({ respond: () => ({ body: DECISION }) }, async (server) => {
+      const moved = { kind: 'redirect', status: 307, location: `${server.url}/elsewhere/decide` } as const;
+      await withServer({ respond: () => ({ body: DECISION }), fault: () => moved }, async (redirecting) => {
+        const pointed = new TrustClient({
+          baseUrl: redirecting.url,
+          apiKey: 'sk_ent0_fault_key',
+          cache: false,
+          timeout: TIMEOUT_MS,
+        });
+        const failure = await pointed.decide('example.com').catch((caught: unknown) => caught);
+        expect(failure).toBeInstanceOf(APIError);
+        expect((failure as APIError).status).toBe(307);
+        expect(server.requests).toHaveLength(0);
+      });
+    }));
+
+  it('store: the rate-limit ban header stops calls at once, and no further request is sent while banned', () => {
+    const resetAt = new Date(Date.now() + 3_600_000).toISOString();
+    const ban: Fault = {
+      kind: 'status',
+      status: 429,
+      headers: { 'retry-after': '0', 'Jumpseller-BannedByRateLimit-Reset': resetAt },
+    };
+    return withServer({ respond: () => ({ body: PRODUCTS }), fault: () => ban }, async (server) => {
+      const client = new StoreClient({
+        baseUrl: `${server.url}/v1`,
+        login: 'ban-login',
+        authToken: 'ban-auth-token',
+        timeout: TIMEOUT_MS,
+      });
+      for (let call = 0; call < 5; call++) {
+        await expect(client.api.listProducts()).rejects.toBeInstanceOf(RateLimitBanError);
+      }
+      expect(server.requests).toHaveLength(1);
+    });
+  });
 });
 
 describe.concurrent('a paginated walk over 1,000 records with 20 % injected faults', () => {

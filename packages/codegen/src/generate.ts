@@ -8,7 +8,7 @@ import { type OutputOptions, generate as runOrval } from 'orval';
 import { stripFakerPatternAnchors } from './faker-patterns.ts';
 import { addBanners, addGenSuffix, pruneUnreachable, readTree, textOf, writeTree } from './file-tree.ts';
 import { type FinalSpec, readFinalSpec } from './final-spec.ts';
-import { describeOperations, renderOperationsModule } from './operations.ts';
+import { describeOperations, renderApiModule, renderOperationsModule, sdkSignatures } from './operations.ts';
 import { describeResources, renderResourcesModule } from './resources.ts';
 import { exportedConstNames, mapValidators, renderValidatorsModule } from './validators.ts';
 import { compactZodModule } from './zod-module.ts';
@@ -181,6 +181,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     tree.set(zodFile, compactZodModule(textOf(tree, zodFile)));
     const validators = mapValidators(operationIds, exportedConstNames(textOf(tree, zodFile)));
     tree.set('operations.gen.ts', renderOperationsModule(table));
+    const signatures = sdkSignatures(textOf(tree, 'sdk/sdk.gen.ts'));
+    if (signatures.length !== operationIds.length) {
+      throw new Error(`read the signature of ${signatures.length} of ${operationIds.length} SDK functions`);
+    }
+    tree.set('api.gen.ts', renderApiModule(signatures));
     tree.set('validators.gen.ts', renderValidatorsModule(validators, `./${zodFile.replace(/\.ts$/, '.js')}`));
     if (service === 'store') tree.set('resources.gen.ts', renderResourcesModule(describeResources(spec.document)));
     tree.set('README.md', readme(spec));

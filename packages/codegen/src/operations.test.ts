@@ -44,9 +44,11 @@ describe('describeOperations', () => {
 
     expect(describeOperations(document)).toEqual({
       updateProduct: {
+        id: 'updateProduct',
         method: 'PUT',
         path: '/shops/{shopId}/products/{id}.json',
         pathParams: ['shopId', 'id'],
+        pathTypes: { shopId: { required: true, type: 'integer' }, id: { required: true, type: 'integer' } },
         query: {
           locale: { required: false, type: 'string', enum: ['en', 'es'] },
           limit: { required: false, type: 'integer', minimum: 1, maximum: 100, default: 50 },
@@ -111,9 +113,13 @@ describe('renderOperationsModule', () => {
     const source = renderOperationsModule(
       describeOperations(documentWith({ '/a-b': { get: { operationId: 'get-a-b', responses: ok } } })),
     );
-    expect(source).toContain('export const operations = {\n  "get-a-b": {\n    method: "GET",\n    path: "/a-b",');
-    expect(source).toContain('errorStatuses: [],');
-    expect(source).toContain('} as const satisfies Record<string, OperationDescriptor>;');
+    expect(source).toContain('export const get_a_bOperation = {\n  id: "get-a-b",\n  method: "GET",\n  path: "/a-b",');
+    expect(source).toContain('successJson: false,\n} as const satisfies OperationDescriptor;');
+    expect(source).not.toContain('errorStatuses');
+    expect(source).not.toContain('security');
+    expect(source).not.toContain('successStatus');
+    expect(source).toContain('} as const satisfies OperationDescriptor;');
+    expect(source).toContain('export const operations = {\n  "get-a-b": get_a_bOperation,\n} as const;');
     expect(source).toContain('export type OperationId = keyof typeof operations;');
   });
 });

@@ -19,14 +19,19 @@ export interface QueryParameterDescriptor {
   minimum?: number;
   maximum?: number;
   default?: unknown;
+  /** `false` when an array is sent comma-separated (`explode: false`). */
+  explode?: boolean;
 }
 
 /** One row of the generated `operations` table. */
 export interface OperationDescriptor {
+  id: string;
   method: string;
   path: string;
   /** Path template variables, in template order. */
   pathParams: string[];
+  /** Type, enum and range of each path parameter. */
+  pathTypes: Record<string, QueryParameterDescriptor>;
   query: Record<string, QueryParameterDescriptor>;
   hasBody: boolean;
   bodyRequired: boolean;
@@ -110,9 +115,14 @@ export function describeOperations(document: OpenApiDocument): Record<string, Op
     if (successStatus === undefined) throw new Error(`${where} (${id}) declares no 2xx response`);
 
     const query: Record<string, QueryParameterDescriptor> = {};
+    const pathTypes: Record<string, QueryParameterDescriptor> = {};
     for (const parameter of effectiveParameters(document, ref)) {
       if (parameter.in === 'query') {
-        query[parameter.name] = describeQueryParameter(document, parameter.schema, parameter.required === true);
+        const descriptor = describeQueryParameter(document, parameter.schema, parameter.required === true);
+        if (parameter.explode === false) descriptor.explode = false;
+        query[parameter.name] = descriptor;
+      } else if (parameter.in === 'path') {
+        pathTypes[parameter.name] = describeQueryParameter(document, parameter.schema, true);
       }
     }
     const body = ref.operation.requestBody
@@ -120,9 +130,11 @@ export function describeOperations(document: OpenApiDocument): Record<string, Op
       : undefined;
 
     table[id] = {
+      id,
       method: ref.method.toUpperCase(),
       path: ref.path,
       pathParams: templateVariables(ref.path),
+      pathTypes,
       query,
       hasBody: body !== undefined,
       bodyRequired: body?.required === true,
@@ -135,6 +147,17 @@ export function describeOperations(document: OpenApiDocument): Record<string, Op
   return table;
 }
 
+/**
+ * What the runtime reads of a descriptor: statuses and security alternatives stay in the codegen table
+ * (for the generators that need them) and out of the shipped constants, which every bundle of a client carries.
+ */
+function runtimeFields(
+  descriptor: OperationDescriptor,
+): Omit<OperationDescriptor, 'errorStatuses' | 'security' | 'successStatus'> {
+  const { errorStatuses: _errors, security: _security, successStatus: _status, ...runtime } = descriptor;
+  return runtime;
+}
+
 /** Source of `operations.gen.ts` (without banner): the table as a typed `as const` object. */
 export function renderOperationsModule(table: Record<string, OperationDescriptor>): string {
   return `/** How the runtime checks one query parameter before sending. */
@@ -145,34 +168,90 @@ export interface QueryParameterDescriptor {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly default?: unknown;
+  /** \`false\` when an array is sent comma-separated. */
+  readonly explode?: boolean;
 }
 
-/** One operation of the spec, as the runtime needs it to validate inputs and name the operation in errors. */
+/** One operation of the spec, as the runtime needs it to build, check and name a call. */
 export interface OperationDescriptor {
+  readonly id: string;
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
   /** Path template, relative to the server URL. */
   readonly path: string;
   /** Path template variables, in template order. */
   readonly pathParams: readonly string[];
+  /** Type, enum and range of each path parameter. */
+  readonly pathTypes: Readonly<Record<string, QueryParameterDescriptor>>;
   readonly query: Readonly<Record<string, QueryParameterDescriptor>>;
   readonly hasBody: boolean;
   readonly bodyRequired: boolean;
-  /** The lowest 2xx status the operation declares. */
-  readonly successStatus: number;
-  /** Whether that success response is JSON (so a text answer is a broken response, not data). */
+  /** Whether the lowest 2xx response is JSON (so a text answer is a broken response, not data). */
   readonly successJson: boolean;
-  /** Declared 4xx/5xx statuses, ascending (ranges such as 4XX and \`default\` are left out). */
-  readonly errorStatuses: readonly number[];
-  /**
-   * Security alternatives: one entry must be satisfied, each entry lists the schemes it needs together.
-   * \`[]\` means no authentication; an empty entry means anonymous access is one of the options.
-   */
-  readonly security: readonly (readonly string[])[];
 }
 
+${Object.entries(table)
+  .map(
+    ([id, descriptor]) =>
+      `/** \`${descriptor.method} ${descriptor.path}\` */\nexport const ${operationConstName(id)} = ${tsLiteral(runtimeFields(descriptor))} as const satisfies OperationDescriptor;\n`,
+  )
+  .join('\n')}
 /** Every operation of the spec, keyed by operationId. */
-export const operations = ${tsLiteral(table)} as const satisfies Record<string, OperationDescriptor>;
+export const operations = {
+${Object.keys(table)
+  .map((id) => `  ${JSON.stringify(id)}: ${operationConstName(id)},`)
+  .join('\n')}
+} as const;
 
 export type OperationId = keyof typeof operations;
 `;
+}
+
+/** The name of an operation's descriptor constant: `getProduct` → `getProductOperation`. */
+export function operationConstName(operationId: string): string {
+  return `${operationId.replace(/[^\w$]/g, '_')}Operation`;
+}
+
+/** What the generated function of an operation needs to know about hey-api's types for it. */
+export interface SdkSignature {
+  id: string;
+  /** The `…Data` type of its options. */
+  data: string;
+  /** The `…Responses` type, keyed by status. */
+  responses: string;
+  /** Whether the options may be left out (nothing required). */
+  optional: boolean;
+}
+
+/** Reads each function's option and response type names from hey-api's `sdk.gen.ts`. */
+export function sdkSignatures(sdkModule: string): SdkSignature[] {
+  const pattern =
+    /^export const (\w+) = <ThrowOnError[^>]*>\(options(\??): Options<(\w+), ThrowOnError>\): RequestResult<(\w+),/gm;
+  return [...sdkModule.matchAll(pattern)].map((match) => ({
+    id: match[1] as string,
+    optional: match[2] === '?',
+    data: match[3] as string,
+    responses: match[4] as string,
+  }));
+}
+
+/**
+ * Source of `api.gen.ts` (without banner): one tree-shakable function per operation that takes a client, e.g.
+ * `getProduct(client, { path: { id } })`, typed with hey-api's types and sending the operation's descriptor.
+ */
+export function renderApiModule(signatures: readonly SdkSignature[]): string {
+  const types = signatures.flatMap((signature) => [signature.data, signature.responses]).sort();
+  const constants = signatures.map((signature) => operationConstName(signature.id)).sort();
+  const functions = signatures.map(
+    ({ id, data, responses, optional }) =>
+      `/** Sends \`${id}\` through \`client\`; resolves to the parsed body or throws an \`AgentApiError\`. */
+export function ${id}(client: OperationClient, options${optional ? '?' : ''}: OperationOptions<${data}>): Promise<${responses}[keyof ${responses}]> {
+  return callOperation(client, ${operationConstName(id)}, options as OperationCallOptions);
+}
+`,
+  );
+  return `import { callOperation, type OperationCallOptions, type OperationClient, type OperationOptions } from '@agent-apis/core';
+import { ${constants.join(', ')} } from './operations.gen.js';
+import type { ${types.join(', ')} } from './sdk/types.gen.js';
+
+${functions.join('\n')}`;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
+import { ApiClient } from './api-client.js';
 import { APIConnectionError, APIConnectionTimeoutError } from './errors.js';
-import { createFetch, requestOptionHeaders } from './fetch.js';
-import { bindOperations } from './operations.js';
+import { createFetch, createTransport } from './fetch.js';
+import { callOperation } from './operations.js';
 import { ResponseParseError } from './response-validation.js';
 
 /** A 200 whose body sends `first` and then never finishes. */
@@ -58,17 +59,24 @@ describe('response bodies read inside the attempt', () => {
   });
 });
 
-describe('bound operations', () => {
+describe('operation calls', () => {
   it('turn a body that is not valid JSON into ResponseParseError without quoting the body', async () => {
-    const sdk = {
-      getStats: async () => JSON.parse('{"secret":"sk_ent0_canary'),
-    };
-    const api = bindOperations(
-      sdk,
-      { getStats: { method: 'GET', path: '/api/stats', pathParams: [], query: {}, bodyRequired: false } },
-      {},
+    const client = new ApiClient(
+      {
+        fetch: async () =>
+          new Response('{"secret":"sk_ent0_canary', { headers: { 'content-type': 'application/json' } }),
+      },
+      { client: 'TestClient', baseUrl: 'https://api.test', loadValidators: async () => ({ validators: {} }) },
     );
-    const error = await api.getStats().catch((e: unknown) => e);
+    const getStats = {
+      id: 'getStats',
+      method: 'GET',
+      path: '/api/stats',
+      pathParams: [],
+      query: {},
+      bodyRequired: false,
+    };
+    const error = await callOperation(client, getStats).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseParseError);
     expect(String(error)).toBe('ResponseParseError: Response of getStats (GET /api/stats) is not valid JSON');
     expect(JSON.stringify(error)).not.toContain('sk_ent0');
@@ -79,18 +87,17 @@ describe('a success answer that is not the JSON the operation promises', () => {
   const html = () => new Response('<html>502</html>', { headers: { 'content-type': 'text/html' } });
 
   it('is refused with ResponseParseError when the call expects JSON, and passed through otherwise', async () => {
-    const transport = createFetch({ fetch: async () => html() });
+    const transport = createTransport({ fetch: async () => html() });
     await expect(
-      transport('https://api.test/api/stats', { headers: requestOptionHeaders({ expectJson: true }) }),
+      transport.send({ method: 'GET', url: 'https://api.test/api/stats', expectJson: true }),
     ).rejects.toThrow(/is not JSON as its spec says \(got text\/html\)/);
-    await expect((await transport('https://api.test/llms.txt')).text()).resolves.toBe('<html>502</html>');
+    const text = await transport.send({ method: 'GET', url: 'https://api.test/llms.txt' });
+    await expect(text.text()).resolves.toBe('<html>502</html>');
   });
 
   it('accepts JSON bodies of any shape, a JSON string included', async () => {
-    const transport = createFetch({ fetch: async () => Response.json('Product deleted') });
-    const response = await transport('https://api.test/p/1.json', {
-      headers: requestOptionHeaders({ expectJson: true }),
-    });
+    const transport = createTransport({ fetch: async () => Response.json('Product deleted') });
+    const response = await transport.send({ method: 'DELETE', url: 'https://api.test/p/1.json', expectJson: true });
     expect(await response.json()).toBe('Product deleted');
   });
 });

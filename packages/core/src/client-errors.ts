@@ -12,11 +12,14 @@ export {
   BadRequestError,
   ConflictError,
   InternalServerError,
+  InvalidBaseUrlError,
   MissingCredentialsError,
   NotFoundError,
   PermissionDeniedError,
+  RateLimitBanError,
   RateLimitError,
   RequestValidationError,
+  ResponseTooLargeError,
   UnprocessableEntityError,
 } from './errors.js';
 export { type ResponseIssue, ResponseParseError, ResponseValidationError } from './response-validation.js';

@@ -1,14 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { clientFetchOptions, type ServiceTransport, type ValidatorsModule } from './client-options.js';
+import { ApiClient } from './api-client.js';
+import type { ClientOptions, ServiceTransport, ValidatorsModule } from './client-options.js';
 import { NotFoundError } from './errors.js';
-import { createFetch } from './fetch.js';
 import type { Logger } from './logger.js';
 import { REDACTED } from './redact.js';
 import { ResponseValidationError } from './response-validation.js';
 
-const operations = { getServer: { method: 'GET', path: '/servers/{id}' } } as const;
-const SERVER_URL = 'https://api.test/v1/servers/7';
+const getServer = {
+  id: 'getServer',
+  method: 'GET',
+  path: '/servers/{id}',
+  pathParams: ['id'],
+  query: {},
+  bodyRequired: false,
+  successJson: true,
+} as const;
 
 function answering(body: unknown, status = 200) {
   return vi.fn<typeof fetch>(async () => Response.json(body, { status }));
@@ -21,16 +28,26 @@ function validatorsLoader() {
 }
 
 function service(overrides: Partial<ServiceTransport> = {}): ServiceTransport {
-  return { operations, loadValidators: validatorsLoader(), ...overrides };
+  return { loadValidators: validatorsLoader(), ...overrides };
 }
+
+/** Sends getServer through a client built by the shared construction path. */
+function createFetch(options: ClientOptions & { fetch: typeof fetch }, transport: ServiceTransport) {
+  const client = new ApiClient(options, { client: 'TestClient', baseUrl: 'https://api.test/v1', ...transport });
+  return async (_url: string) => (await client.request(getServer, { path: { id: 7 } })).response;
+}
+
+const SERVER_URL = 'https://api.test/v1/servers/7';
+const clientFetchOptions = (options: ClientOptions & { fetch: typeof fetch }, transport: ServiceTransport) =>
+  [options, transport] as const;
 
 afterEach(() => vi.unstubAllEnvs());
 
-describe('clientFetchOptions', () => {
+describe('ApiClient: the construction path every service client shares', () => {
   it('passes the common options on, and names operations from the spec in errors', async () => {
     const upstream = answering({ message: 'no such server' }, 404);
     const send = createFetch(
-      clientFetchOptions({ fetch: upstream, maxRetries: 0, defaultHeaders: { 'x-app': 'test' } }, service()),
+      ...clientFetchOptions({ fetch: upstream, maxRetries: 0, defaultHeaders: { 'x-app': 'test' } }, service()),
     );
     const error = await send(SERVER_URL).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NotFoundError);
@@ -43,11 +60,11 @@ describe('clientFetchOptions', () => {
     const lines: string[] = [];
     const logger: Logger = { debug: (line) => lines.push(line), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
     vi.stubEnv('AGENT_APIS_LOG', 'debug');
-    await createFetch(clientFetchOptions({ fetch: answering({ id: 7 }), logger }, service()))(SERVER_URL);
+    await createFetch(...clientFetchOptions({ fetch: answering({ id: 7 }), logger }, service()))(SERVER_URL);
     expect(lines.length).toBeGreaterThan(0);
 
     lines.length = 0;
-    await createFetch(clientFetchOptions({ fetch: answering({ id: 7 }), logger, logLevel: 'off' }, service()))(
+    await createFetch(...clientFetchOptions({ fetch: answering({ id: 7 }), logger, logLevel: 'off' }, service()))(
       SERVER_URL,
     );
     expect(lines).toEqual([]);
@@ -56,13 +73,16 @@ describe('clientFetchOptions', () => {
   it('validates responses only when asked, loading the validators at the first response to check', async () => {
     const loadValidators = validatorsLoader();
     const unchecked = createFetch(
-      clientFetchOptions({ fetch: answering({ id: 'seven' }) }, service({ loadValidators })),
+      ...clientFetchOptions({ fetch: answering({ id: 'seven' }) }, service({ loadValidators })),
     );
     await expect(unchecked(SERVER_URL)).resolves.toBeInstanceOf(Response);
     expect(loadValidators).not.toHaveBeenCalled();
 
     const checked = createFetch(
-      clientFetchOptions({ fetch: answering({ id: 'seven' }), validateResponses: true }, service({ loadValidators })),
+      ...clientFetchOptions(
+        { fetch: answering({ id: 'seven' }), validateResponses: true },
+        service({ loadValidators }),
+      ),
     );
     expect(loadValidators).not.toHaveBeenCalled();
     await expect(checked(SERVER_URL)).rejects.toBeInstanceOf(ResponseValidationError);
@@ -72,7 +92,10 @@ describe('clientFetchOptions', () => {
   it('lets responses of operations without a schema through', async () => {
     const loadValidators = vi.fn(async (): Promise<ValidatorsModule> => ({ validators: { getServer: {} } }));
     const send = createFetch(
-      clientFetchOptions({ fetch: answering({ id: 'seven' }), validateResponses: true }, service({ loadValidators })),
+      ...clientFetchOptions(
+        { fetch: answering({ id: 'seven' }), validateResponses: true },
+        service({ loadValidators }),
+      ),
     );
     await expect(send(SERVER_URL)).resolves.toBeInstanceOf(Response);
     expect(loadValidators).toHaveBeenCalledTimes(1);
@@ -82,7 +105,7 @@ describe('clientFetchOptions', () => {
     const beforeRequest = vi.fn();
     const upstream = answering({ echoed: 'canary-secret-42' }, 400);
     const send = createFetch(
-      clientFetchOptions(
+      ...clientFetchOptions(
         { fetch: upstream, maxRetries: 0 },
         service({ redactSecrets: ['canary-secret-42'], beforeRequest }),
       ),

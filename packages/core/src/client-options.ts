@@ -2,9 +2,8 @@
  * What every service client accepts, and how those options (plus a service's own extras) become the
  * {@link createFetch} options of its transport.
  */
-import type { CreateFetchOptions } from './fetch.js';
+import type { CreateFetchOptions, TransportHooks } from './fetch.js';
 import type { Logger, LogLevel } from './logger.js';
-import { type OperationShape, operationMatcher } from './operations.js';
 import { type SchemaLike, schemaResponseValidator } from './response-validation.js';
 
 /** Environment variable every client reads its log level from when `logLevel` is not given. */
@@ -28,6 +27,10 @@ export interface ClientOptions {
   logLevel?: LogLevel | undefined;
   /** Check every successful JSON response against the spec's schema; a mismatch throws `ResponseValidationError`. */
   validateResponses?: boolean | undefined;
+  /** Observers of every call: `onRequest`, `onResponse`, `onRetry` (attempt, delay, reason). */
+  hooks?: TransportHooks | undefined;
+  /** Largest response body read, in bytes after decompression (default 8 MiB); a bigger one is refused. */
+  maxResponseBytes?: number | undefined;
 }
 
 /** The schemas of one operation in a generated `validators.gen.ts`; response validation reads `response`. */
@@ -43,9 +46,10 @@ export interface ValidatorsModule {
 
 /** What a service adds to the {@link ClientOptions} to build its transport. */
 export interface ServiceTransport
-  extends Pick<CreateFetchOptions, 'redactSecrets' | 'beforeRequest' | 'afterResponse' | 'cache' | 'now'> {
-  /** The spec's operations (`operations.gen.ts`), so that errors and logs name each request's operation. */
-  operations: Readonly<Record<string, Pick<OperationShape, 'method' | 'path'>>>;
+  extends Pick<
+    CreateFetchOptions,
+    'redactSecrets' | 'beforeRequest' | 'afterResponse' | 'cache' | 'now' | 'redirects' | 'retryPolicy'
+  > {
   /**
    * Loads the generated validators, e.g. `() => import('./gen/validators.gen.js')`. It runs only when
    * `validateResponses` is on, at the first response to check, so zod stays out of bundles that never validate.
@@ -59,12 +63,12 @@ function responseSchema({ validators }: ValidatorsModule, operation: string): Sc
 }
 
 /**
- * The {@link createFetch} options of a service client: the common options, the `AGENT_APIS_LOG` log level,
- * operation names from the spec, opt-in response validation against the lazily loaded validators, and the
- * service's extras (secrets to redact, hooks, cache, clock).
+ * The {@link createTransport} options of a service client: the common options, the `AGENT_APIS_LOG` log level,
+ * opt-in response validation against the lazily loaded validators, and the
+ * service's extras (secrets to redact, hooks, cache, clock, redirects).
  */
 export function clientFetchOptions(options: ClientOptions, service: ServiceTransport): CreateFetchOptions {
-  const { operations, loadValidators, ...extras } = service;
+  const { loadValidators, ...extras } = service;
   return {
     fetch: options.fetch,
     timeout: options.timeout,
@@ -73,7 +77,8 @@ export function clientFetchOptions(options: ClientOptions, service: ServiceTrans
     logger: options.logger,
     logLevel: options.logLevel,
     logEnvVar: LOG_ENV_VAR,
-    operationFor: operationMatcher(operations),
+    hooks: options.hooks,
+    maxResponseBytes: options.maxResponseBytes,
     validateResponse: options.validateResponses
       ? schemaResponseValidator(async (operation) => responseSchema(await loadValidators(), operation))
       : undefined,

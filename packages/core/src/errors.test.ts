@@ -93,7 +93,9 @@ describe('connection errors', () => {
   it('APIConnectionError keeps a redacted cause and names the operation', () => {
     const cause = new TypeError('fetch failed', { cause: new Error('reset while sending Bearer tok-abcdef123') });
     const error = new APIConnectionError(productContext(), { cause });
-    expect(error.message).toBe('Connection error on getProduct (GET /v1/products/{id}.json): fetch failed');
+    expect(error.message).toMatch(
+      /^Connection error on getProduct \(GET \/v1\/products\/\{id\}\.json\) to [\w.-]+:\d+: fetch failed$/,
+    );
     expect((error.cause as Error).name).toBe('TypeError');
     expect(((error.cause as Error).cause as Error).message).toBe(`reset while sending ${REDACTED}`);
   });

@@ -243,14 +243,74 @@ export class APIConnectionError extends AgentApiError {
   /** Redacted description of the request that failed. */
   readonly request: RequestDescription;
 
+  /** Host the connection was for. */
+  readonly host: string | undefined;
+  /** Port the connection was for (the scheme's default when the URL names none). */
+  readonly port: number | undefined;
+  /** The system error code found in the cause chain, e.g. `ECONNREFUSED`, `ENOTFOUND`. */
+  readonly code: string | undefined;
+
   /** `cause` is redacted with the context's secrets before it is kept. */
   constructor(context: RequestContext, options: { cause?: unknown; message?: string } = {}) {
     const cause = redactCause(options.cause, context.secrets);
-    const reason = cause instanceof Error && cause.message ? `: ${cause.message}` : '';
-    super(options.message ?? `Connection error on ${operationLabel(context)}${reason}`, { cause });
+    const { host, port } = hostAndPort(context.request.url);
+    const code = systemErrorCode(options.cause);
+    const where = host ? ` to ${host}:${port}` : '';
+    const reason = code ? `: ${code}` : cause instanceof Error && cause.message ? `: ${cause.message}` : '';
+    super(options.message ?? `Connection error on ${operationLabel(context)}${where}${reason}`, { cause });
     this.operation = context.operation;
     this.route = context.route;
     this.request = context.request;
+    this.host = host;
+    this.port = port;
+    this.code = code;
+  }
+}
+
+function hostAndPort(url: string): { host?: string; port?: number } {
+  try {
+    const parsed = new URL(url);
+    const port = parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
+    return { host: parsed.hostname, port };
+  } catch {
+    return {};
+  }
+}
+
+/** The first `code` such as `ECONNREFUSED` along an error's cause chain (undici nests it one level down). */
+function systemErrorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The response body exceeded the client's `maxResponseBytes`; reading stopped there. Never retried. */
+export class ResponseTooLargeError extends AgentApiError {
+  override name = 'ResponseTooLargeError';
+  /** The cap that was exceeded, in bytes. */
+  readonly maxBytes: number;
+
+  constructor(url: string, maxBytes: number) {
+    const where = url ? ` from ${redactText(url, [])}` : '';
+    super(`Response body${where} is larger than the ${maxBytes}-byte cap (maxResponseBytes); reading stopped`);
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** The store banned these credentials for hitting its rate limit too often; no request is sent until `resetAt`. */
+export class RateLimitBanError extends AgentApiError {
+  override name = 'RateLimitBanError';
+  /** When the ban ends. */
+  readonly resetAt: Date;
+
+  constructor(resetAt: Date) {
+    super(
+      `The API banned these credentials for exceeding its rate limit until ${resetAt.toISOString()}; no request is sent before then`,
+    );
+    this.resetAt = resetAt;
   }
 }
 
@@ -351,4 +411,9 @@ export class MissingCredentialsError extends AgentApiError {
     this.options = missing.options;
     this.envVars = missing.envVars;
   }
+}
+
+/** A base URL mistake found at construction; the message never contains the URL's credentials. */
+export class InvalidBaseUrlError extends AgentApiError {
+  override name = 'InvalidBaseUrlError';
 }

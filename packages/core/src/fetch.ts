@@ -1,6 +1,7 @@
 /**
- * The transport the generated clients call: a `fetch` with timeouts, retries, hooks, redacted logging, typed
- * errors and an optional HTTP cache.
+ * The transport every client call goes through: one typed call in, per attempt one `Request` out, with
+ * timeouts that cover the whole body, retries, a response size cap, hooks, redacted logging, typed errors and an
+ * optional HTTP cache. Per-call options are fields of the call, never headers.
  */
 import {
   APIConnectionError,
@@ -10,9 +11,10 @@ import {
   createRequestContext,
   type OperationInfo,
   type RequestContext,
+  ResponseTooLargeError,
 } from './errors.js';
 import type { HttpCache } from './http-cache.js';
-import { createLogger, type Logger, type LogLevel } from './logger.js';
+import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
 import { toRequest } from './request.js';
 import { ResponseParseError } from './response-validation.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
@@ -21,42 +23,38 @@ import { sleep as defaultSleep, raceWithSignal, type Sleep } from './timers.js';
 /** Per-attempt timeout unless configured otherwise: 60 s. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-/**
- * Request headers that carry per-call options to {@link createFetch}. They are removed before the request is
- * sent. Build them with {@link requestOptionHeaders} and pass them as the `headers` of an SDK call.
- */
-export const REQUEST_OPTION_HEADERS = {
-  /** Per-attempt timeout in ms. */
-  timeout: 'x-agent-apis-timeout',
-  /** Retries after the first attempt. */
-  maxRetries: 'x-agent-apis-max-retries',
-  /** Operation name for errors and logs: `operationId`, optionally followed by a space and the route. */
-  operation: 'x-agent-apis-operation',
-  /** `1` when the operation's success response is JSON: another content type is then refused. */
-  expectJson: 'x-agent-apis-expect-json',
-} as const;
+/** Largest response body read unless configured otherwise: 8 MiB, counted after decompression. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
-/** Per-call overrides of the {@link createFetch} options. */
+/** Bodies up to this announced size are read in one `arrayBuffer()` call; larger ones chunk by chunk. */
+const SMALL_BODY_BYTES = 1024 * 1024;
+
+/** Same-origin redirects followed at most per attempt. */
+const MAX_REDIRECTS = 5;
+
+/** Per-call overrides of the {@link CreateFetchOptions}. */
 export interface RequestOptions {
   /** Per-attempt timeout in ms. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries after the first attempt (0 disables retrying). */
-  maxRetries?: number;
-  /** How errors and logs name this call. */
-  operation?: OperationInfo;
-  /** The spec promises a JSON success body: a success answer of another content type is a {@link ResponseParseError}. */
-  expectJson?: boolean;
+  maxRetries?: number | undefined;
 }
 
-/** The headers that carry `options` to {@link createFetch}, e.g. `sdk.getProduct({ headers: requestOptionHeaders({ timeout: 5_000 }) })`. */
-export function requestOptionHeaders(options: RequestOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (options.timeout !== undefined) headers[REQUEST_OPTION_HEADERS.timeout] = String(options.timeout);
-  if (options.maxRetries !== undefined) headers[REQUEST_OPTION_HEADERS.maxRetries] = String(options.maxRetries);
-  const { id, route } = options.operation ?? {};
-  if (id !== undefined) headers[REQUEST_OPTION_HEADERS.operation] = route ? `${id} ${route}` : id;
-  if (options.expectJson) headers[REQUEST_OPTION_HEADERS.expectJson] = '1';
-  return headers;
+/** One call as the transport takes it: everything it needs is a field, nothing is smuggled in headers. */
+export interface TransportCall extends RequestOptions {
+  method: string;
+  /** Absolute URL, query included. */
+  url: string;
+  /** Headers of this call; the transport adds the default headers under them (to a `Headers` given, in place). */
+  headers?: HeadersInit | undefined;
+  /** The body, already serialised, so every attempt can send it again. */
+  body?: string | undefined;
+  /** The caller's signal. */
+  signal?: AbortSignal | null | undefined;
+  /** How errors and logs name this call. */
+  operation?: OperationInfo | undefined;
+  /** The spec promises a JSON success body: a success answer of another content type is a {@link ResponseParseError}. */
+  expectJson?: boolean | undefined;
 }
 
 /** What the hooks learn about an attempt. */
@@ -71,224 +69,396 @@ export interface AttemptContext {
   signal: AbortSignal;
 }
 
-/** Options of {@link createFetch}. */
+/** What `onRetry` learns before the wait that precedes a retry. */
+export interface RetryEvent extends AttemptContext {
+  /** The wait before the next attempt, in ms. */
+  delayMs: number;
+  /** Why the attempt failed: `status 503`, `timeout` or `connection`. */
+  reason: string;
+}
+
+/** Observers of every call; they see requests and responses but cannot change the outcome, except by throwing. */
+export interface TransportHooks {
+  /** Before every attempt is sent (after `beforeRequest`), with the exact request. */
+  onRequest?: (request: Request, context: AttemptContext) => void | Promise<void>;
+  /** After every response arrived and its body was read (the body can be read again). */
+  onResponse?: (response: Response, context: AttemptContext) => void | Promise<void>;
+  /** Before waiting for a retry. */
+  onRetry?: (event: RetryEvent) => void | Promise<void>;
+}
+
+/** Options of {@link createTransport} and {@link createFetch}. */
 export interface CreateFetchOptions {
   /** The underlying fetch (default: `globalThis.fetch`, looked up at call time). */
-  fetch?: typeof fetch;
-  /** Per-attempt timeout in ms, from sending until the response headers arrive (default 60 000). */
-  timeout?: number;
+  fetch?: typeof fetch | undefined;
+  /** Per-attempt timeout in ms, from sending until the whole body is read (default 60 000). */
+  timeout?: number | undefined;
   /** Retries after the first attempt for idempotent requests (default 2). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Backoff and `Retry-After` cap overrides (see {@link RetryPolicy}). */
-  retryPolicy?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  retryPolicy?: Partial<Omit<RetryPolicy, 'maxRetries'>> | undefined;
+  /** Largest response body read, in bytes after decompression (default 8 MiB); a bigger one is refused. */
+  maxResponseBytes?: number | undefined;
+  /**
+   * Redirects: `'same-origin'` (default) follows up to 5 to the same origin and refuses the rest; `'none'`
+   * follows none. A redirect not followed is an {@link APIError}.
+   */
+  redirects?: 'same-origin' | 'none' | undefined;
   /** Destination of log lines (default `console`); everything is redacted before it gets there. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Log level; wins over `logEnvVar` (default `off`). */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /** Environment variable holding the log level, e.g. `AGENT_APIS_LOG`. */
-  logEnvVar?: string;
+  logEnvVar?: string | undefined;
   /** Headers added to every request that does not set them itself. */
-  defaultHeaders?: HeadersInit;
+  defaultHeaders?: HeadersInit | undefined;
   /** Secret values (keys, tokens, passwords) to mask in errors and logs, besides those found in the request. */
-  redactSecrets?: readonly string[];
+  redactSecrets?: readonly string[] | undefined;
   /** Runs before every attempt, e.g. a rate limiter's `acquire`. May wait; should honour `context.signal`. */
-  beforeRequest?: (request: Request, context: AttemptContext) => void | Promise<void>;
-  /** Runs after every response, retried or not, e.g. to adapt a rate limiter. Must not consume the body. */
-  afterResponse?: (response: Response, request: Request, context: AttemptContext) => void | Promise<void>;
-  /** Names the operation of a request for errors and logs (the operation request header wins). */
-  operationFor?: (request: Request) => OperationInfo | undefined;
+  beforeRequest?: ((request: Request, context: AttemptContext) => void | Promise<void>) | undefined;
+  /** Runs after every response, retried or not, e.g. to adapt a rate limiter; may throw to stop the call. */
+  afterResponse?: ((response: Response, request: Request, context: AttemptContext) => void | Promise<void>) | undefined;
+  /** Caller hooks: on request, on response, on retry. */
+  hooks?: TransportHooks | undefined;
   /**
    * Checks a successful response before it is returned, e.g. against the spec's schema (see
    * {@link schemaResponseValidator}); throw to refuse it. Runs once per call, never on retried attempts.
    */
-  validateResponse?: (response: Response, context: AttemptContext) => void | Promise<void>;
+  validateResponse?: ((response: Response, context: AttemptContext) => void | Promise<void>) | undefined;
   /** An HTTP cache for GET responses; `false` or absent disables caching. */
-  cache?: HttpCache | false;
+  cache?: HttpCache | false | undefined;
   /** Wait used between retries (tests inject a fake). */
-  sleep?: Sleep;
+  sleep?: Sleep | undefined;
   /** Jitter source in [0, 1) (default `Math.random`). */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /** Clock in ms, used for `Retry-After` dates and timings (default `Date.now`). */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
-/** Everything fixed for one call before the first attempt. */
-interface PreparedCall {
-  /** The request to send, per-call option headers removed and default headers added; cloned per attempt. */
-  template: Request;
-  context: RequestContext;
-  callerSignal: AbortSignal;
-  timeoutMs: number;
-  maxRetries: number;
-  expectJson: boolean;
+/** A response whose body was read into memory: `response` carries status and headers (its stream is spent). */
+export interface BufferedResponse {
+  response: Response;
+  bytes: Uint8Array;
 }
 
-type AttemptOutcome = { response: Response } | { failure: 'timeout' | 'connection'; cause: unknown };
-
-/**
- * A `fetch` for the generated clients. Per attempt it runs `beforeRequest`, sends a fresh clone of the request
- * under a timeout combined with the caller's signal, and runs `afterResponse`. Failed idempotent requests are
- * retried per {@link decideRetry}; POST and PATCH never are. Statuses ≥ 400 that are not retried become the
- * matching {@link APIError} subclass; network failures become {@link APIConnectionError}, timeouts
- * {@link APIConnectionTimeoutError}, caller aborts {@link APIUserAbortError} (at once, never retried).
- * Per-call options travel in {@link REQUEST_OPTION_HEADERS}. With `cache`, GETs are answered by the
- * {@link HttpCache} first and only misses and revalidations go through the steps above.
- */
-export function createFetch(options: CreateFetchOptions = {}): typeof fetch {
-  const logger = createLogger({
-    sink: options.logger,
-    level: options.logLevel,
-    envVar: options.logEnvVar,
-    secrets: options.redactSecrets,
-  });
-  const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const wait = options.sleep ?? defaultSleep;
-  const now = options.now ?? (() => Date.now());
-
-  const prepare = (input: RequestInfo | URL, init: RequestInit | undefined): PreparedCall => {
-    const source = toRequest(input, init);
-    const headers = new Headers(options.defaultHeaders);
-    source.headers.forEach((value, name) => {
-      headers.set(name, value);
-    });
-    const timeoutMs = readNumberHeader(headers, REQUEST_OPTION_HEADERS.timeout, 1) ?? options.timeout;
-    const maxRetries = readNumberHeader(headers, REQUEST_OPTION_HEADERS.maxRetries, 0) ?? options.maxRetries;
-    const operationHeader = headers.get(REQUEST_OPTION_HEADERS.operation);
-    const expectJson = headers.get(REQUEST_OPTION_HEADERS.expectJson) === '1';
-    for (const name of Object.values(REQUEST_OPTION_HEADERS)) headers.delete(name);
-    const template = new Request(source.clone(), { headers });
-    const operation = { ...options.operationFor?.(template), ...parseOperationHeader(operationHeader) };
-    return {
-      template,
-      context: createRequestContext(template, operation, options.redactSecrets),
-      callerSignal: source.signal,
-      timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxRetries: maxRetries ?? DEFAULT_MAX_RETRIES,
-      expectJson,
-    };
-  };
-
-  const attemptOnce = async (call: PreparedCall, attempt: number): Promise<AttemptOutcome> => {
-    const { context, callerSignal } = call;
-    const timeoutController = new AbortController();
-    const signal = AbortSignal.any([callerSignal, timeoutController.signal]);
-    const request = new Request(call.template.clone(), { signal });
-    const hookContext: AttemptContext = {
-      attempt,
-      operation: context.operation,
-      route: context.route,
-      signal: callerSignal,
-    };
-    try {
-      await options.beforeRequest?.(request, hookContext);
-    } catch (error) {
-      if (callerSignal.aborted) throw new APIUserAbortError(context);
-      throw error;
-    }
-    logger.debug(`${context.request.method} ${context.request.url} (attempt ${attempt}, ${context.operation})`);
-    const startedAt = now();
-    const timer = setTimeout(() => timeoutController.abort(), call.timeoutMs);
-    let response: Response;
-    try {
-      response = await raceWithSignal(baseFetch(request), signal);
-      // A successful body is read here, inside the timeout: a body that stalls or breaks off mid-stream is a
-      // timeout or connection failure of this attempt (retried when idempotent), not a raw error later.
-      if (response.status < 400) response = await readBody(response, signal);
-    } catch (error) {
-      if (callerSignal.aborted) throw new APIUserAbortError(context);
-      return { failure: timeoutController.signal.aborted ? 'timeout' : 'connection', cause: error };
-    } finally {
-      clearTimeout(timer);
-    }
-    logger.debug(`${response.status} from ${context.operation} in ${now() - startedAt} ms`);
-    await options.afterResponse?.(response, request, hookContext);
-    return { response };
-  };
-
-  const failureOf = async (call: PreparedCall, outcome: AttemptOutcome): Promise<Error> => {
-    if ('response' in outcome) return APIError.fromResponse(outcome.response, call.context);
-    if (outcome.failure === 'timeout') return new APIConnectionTimeoutError(call.context, call.timeoutMs);
-    return new APIConnectionError(call.context, { cause: outcome.cause });
-  };
-
-  const transport: typeof fetch = async (input, init) => {
-    const call = prepare(input, init);
-    const { callerSignal, context } = call;
-    if (callerSignal.aborted) throw new APIUserAbortError(context);
-    for (let retriesSoFar = 0; ; retriesSoFar++) {
-      const outcome = await attemptOnce(call, retriesSoFar + 1);
-      if ('response' in outcome && outcome.response.status < 400) {
-        const type = outcome.response.headers.get('content-type');
-        if (call.expectJson && outcome.response.status !== 204 && type && !/[/+]json\b/i.test(type)) {
-          await outcome.response.body?.cancel().catch(() => undefined);
-          throw new ResponseParseError(
-            context.operation,
-            context.route,
-            `is not JSON as its spec says (got ${type.split(';')[0]})`,
-          );
-        }
-        await options.validateResponse?.(outcome.response, {
-          attempt: retriesSoFar + 1,
-          operation: context.operation,
-          route: context.route,
-          signal: callerSignal,
-        });
-        return outcome.response;
-      }
-      const trigger: RetryTrigger =
-        'response' in outcome
-          ? { kind: 'response', status: outcome.response.status, headers: outcome.response.headers }
-          : { kind: outcome.failure };
-      const decision = decideRetry({
-        method: call.template.method,
-        retriesSoFar,
-        trigger,
-        policy: { ...options.retryPolicy, maxRetries: call.maxRetries },
-        now,
-        random: options.random,
-      });
-      if (!decision.retry) {
-        logger.debug(`Not retrying ${context.operation}: ${decision.reason}`);
-        throw await failureOf(call, outcome);
-      }
-      if ('response' in outcome) await outcome.response.body?.cancel().catch(() => undefined);
-      const what = trigger.kind === 'response' ? `status ${trigger.status}` : trigger.kind;
-      logger.info(
-        `Retrying ${context.operation} after ${what} in ${decision.delayMs} ms (retry ${retriesSoFar + 1} of ${call.maxRetries})`,
-      );
-      try {
-        await wait(decision.delayMs, callerSignal);
-      } catch {
-        throw new APIUserAbortError(context);
-      }
-    }
-  };
-  return options.cache ? options.cache.wrap(transport) : transport;
+/** Sends typed calls; see {@link createTransport}. */
+export interface Transport {
+  /** Sends `call` (with retries) and resolves to its successful response, body already read; throws otherwise. */
+  send(call: TransportCall): Promise<Response>;
+  /** Like `send`, without wrapping the read bytes in a new `Response`: status and headers next to the bytes. */
+  sendBuffered(call: TransportCall): Promise<BufferedResponse>;
 }
+
+/** A fresh `Response` over the bytes, for anyone who reads the body again. */
+export function bufferedToResponse({ response, bytes }: BufferedResponse): Response {
+  const body = NULL_BODY_STATUSES.has(response.status) ? null : (bytes as Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+type AttemptOutcome =
+  | { buffered: BufferedResponse }
+  | { failure: 'timeout' | 'connection' | 'too-large'; cause: unknown };
+
+/** The signal of calls that pass none: never aborts. */
+const NEVER_ABORTED = new AbortController().signal;
+const NO_BYTES = new Uint8Array(0);
 
 /** Statuses whose responses cannot carry a body. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
-/** The same response with its body read into memory (so it can no longer stall or break off). */
-async function readBody(response: Response, signal: AbortSignal): Promise<Response> {
-  if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
-  const bytes = await raceWithSignal(response.arrayBuffer(), signal);
-  const headers = new Headers([...response.headers]);
-  return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
+/**
+ * The transport of the service clients. Per attempt it runs `beforeRequest`, builds one `Request` (the body
+ * is a string, so a retry sends it again), sends it under a timeout combined with the caller's signal, reads
+ * the whole body (success or error) inside that timeout and under `maxResponseBytes`, and runs
+ * `afterResponse`. Failed idempotent requests are retried per {@link decideRetry}; POST and PATCH never are.
+ * Statuses ≥ 300 that are not retried or followed become the matching {@link APIError} subclass; network
+ * failures become {@link APIConnectionError}, timeouts {@link APIConnectionTimeoutError}, oversized bodies
+ * {@link ResponseTooLargeError}, caller aborts {@link APIUserAbortError} (at once, never retried). With
+ * `cache`, GETs are answered by the {@link HttpCache} first; it sees the request with every header that is sent.
+ */
+export function createTransport(options: CreateFetchOptions = {}): Transport {
+  const logLevel = resolveLogLevel({ level: options.logLevel, envVar: options.logEnvVar });
+  const logger = createLogger({ sink: options.logger, level: logLevel, secrets: options.redactSecrets });
+  const debug = logLevel === 'debug';
+  const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const wait = options.sleep ?? defaultSleep;
+  const now = options.now ?? (() => Date.now());
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const followRedirects = options.redirects !== 'none';
+  const defaultHeaders = options.defaultHeaders ? [...new Headers(options.defaultHeaders)] : [];
+  const { hooks = {} } = options;
+
+  const headersOf = (call: TransportCall): Headers => {
+    const headers = call.headers instanceof Headers ? call.headers : new Headers(call.headers);
+    for (const [name, value] of defaultHeaders) if (!headers.has(name)) headers.set(name, value);
+    return headers;
+  };
+
+  /** The request of one attempt; `source` carries method, URL and headers. */
+  const requestFor = (
+    source: { method: string; url: string; headers: Headers },
+    body: string | undefined,
+    signal: AbortSignal,
+  ) => new Request(source.url, { method: source.method, headers: source.headers, body, signal, redirect: 'manual' });
+
+  /** One call through retries; `first` is the request as the cache saw it (headers, URL). */
+  const run = async (
+    call: TransportCall,
+    first: { method: string; url: string; headers: Headers },
+  ): Promise<BufferedResponse> => {
+    const callerSignal = call.signal ?? NEVER_ABORTED;
+    const timeoutMs = call.timeout ?? options.timeout ?? DEFAULT_TIMEOUT_MS;
+    const maxRetries = call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    let lastRequest: Request | undefined;
+    let context: RequestContext | undefined;
+    const contextOf = (): RequestContext =>
+      (context ??= createRequestContext(
+        lastRequest ?? new Request(first.url, { method: first.method, headers: first.headers }),
+        call.operation,
+        options.redactSecrets,
+      ));
+    const names = (): Pick<RequestContext, 'operation' | 'route'> => {
+      const route = call.operation?.route ?? `${first.method} ${new URL(first.url).pathname}`;
+      return { operation: call.operation?.id ?? route, route };
+    };
+    if (callerSignal.aborted) throw new APIUserAbortError(names());
+
+    const attemptOnce = async (attempt: number): Promise<AttemptOutcome> => {
+      // One controller per attempt, aborted by the timer or by the caller (cheaper than AbortSignal.any).
+      const controller = new AbortController();
+      const signal = controller.signal;
+      let timedOut = false;
+      const onCallerAbort = () => controller.abort(callerSignal.reason);
+      if (callerSignal !== NEVER_ABORTED) callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+      let request = requestFor(first, call.body, signal);
+      lastRequest = request;
+      const { operation, route } = names();
+      const hookContext: AttemptContext = { attempt, operation, route, signal: callerSignal };
+      try {
+        await options.beforeRequest?.(request, hookContext);
+        await hooks.onRequest?.(request, hookContext);
+      } catch (error) {
+        callerSignal.removeEventListener('abort', onCallerAbort);
+        if (callerSignal.aborted) throw new APIUserAbortError(names());
+        throw error;
+      }
+      if (debug) logger.debug(`${first.method} ${first.url} (attempt ${attempt}, ${operation})`);
+      const startedAt = debug ? now() : 0;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+      let response: Response;
+      let bytes: Uint8Array;
+      try {
+        response = await raceWithSignal(baseFetch(request), signal);
+        for (let hops = 0; followRedirects && isRedirect(response) && hops < MAX_REDIRECTS; hops++) {
+          const next = sameOriginRedirect(request, response);
+          if (!next) break;
+          await response.body?.cancel().catch(() => undefined);
+          request = requestFor(next, next.method === 'GET' ? undefined : call.body, signal);
+          lastRequest = request;
+          response = await raceWithSignal(baseFetch(request), signal);
+        }
+        // Every body is read here, inside the timeout and under the size cap: a body that stalls, breaks off or
+        // grows without end is a failure of this attempt, not a raw error or an unbounded buffer later.
+        bytes = await readBody(response, signal, maxBytes);
+      } catch (error) {
+        if (callerSignal.aborted) throw new APIUserAbortError(names());
+        if (error instanceof ResponseTooLargeError) return { failure: 'too-large', cause: error };
+        return { failure: timedOut ? 'timeout' : 'connection', cause: error };
+      } finally {
+        clearTimeout(timer);
+        callerSignal.removeEventListener('abort', onCallerAbort);
+      }
+      if (debug) logger.debug(`${response.status} from ${operation} in ${now() - startedAt} ms`);
+      // The head is copied entry by entry: a fetch may hand back a Headers of another implementation (test
+      // environments, interceptors) that this realm's Headers constructor does not read.
+      const head = new Response(null, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: [...response.headers],
+      });
+      const buffered = { response: head, bytes };
+      await options.afterResponse?.(response, request, hookContext);
+      await hooks.onResponse?.(bufferedToResponse(buffered), hookContext);
+      return { buffered };
+    };
+
+    const failureOf = async (outcome: AttemptOutcome): Promise<Error> => {
+      if ('buffered' in outcome) return APIError.fromResponse(bufferedToResponse(outcome.buffered), contextOf());
+      if (outcome.failure === 'too-large') return outcome.cause as Error;
+      if (outcome.failure === 'timeout') return new APIConnectionTimeoutError(contextOf(), timeoutMs);
+      return new APIConnectionError(contextOf(), { cause: outcome.cause });
+    };
+
+    // A 304 answers a conditional request (the cache's revalidation); unsolicited, it is an error like any 3xx.
+    const conditional = first.headers.has('if-none-match') || first.headers.has('if-modified-since');
+    for (let retriesSoFar = 0; ; retriesSoFar++) {
+      const outcome = await attemptOnce(retriesSoFar + 1);
+      const response = 'buffered' in outcome ? outcome.buffered.response : undefined;
+      if ('buffered' in outcome && response && (response.status < 300 || (conditional && response.status === 304))) {
+        const { operation, route } = names();
+        const type = response.headers.get('content-type');
+        if (call.expectJson && response.status !== 204 && type && !/[/+]json\b/i.test(type)) {
+          throw new ResponseParseError(operation, route, `is not JSON as its spec says (got ${type.split(';')[0]})`);
+        }
+        await options.validateResponse?.(bufferedToResponse(outcome.buffered), {
+          attempt: retriesSoFar + 1,
+          operation,
+          route,
+          signal: callerSignal,
+        });
+        return outcome.buffered;
+      }
+      const trigger: RetryTrigger = response
+        ? { kind: 'response', status: response.status, headers: response.headers }
+        : { kind: 'failure' in outcome && outcome.failure !== 'too-large' ? outcome.failure : 'connection' };
+      const decision =
+        'failure' in outcome && outcome.failure === 'too-large'
+          ? ({ retry: false, reason: 'the response is too large' } as const)
+          : decideRetry({
+              method: first.method,
+              retriesSoFar,
+              trigger,
+              policy: { ...options.retryPolicy, maxRetries },
+              now,
+              random: options.random,
+            });
+      if (!decision.retry) {
+        if (debug) logger.debug(`Not retrying ${names().operation}: ${decision.reason}`);
+        throw await failureOf(outcome);
+      }
+      const reason = trigger.kind === 'response' ? `status ${trigger.status}` : trigger.kind;
+      const { operation, route } = names();
+      logger.info(
+        `Retrying ${operation} after ${reason} in ${decision.delayMs} ms (retry ${retriesSoFar + 1} of ${maxRetries})`,
+      );
+      await hooks.onRetry?.({
+        attempt: retriesSoFar + 1,
+        operation,
+        route,
+        signal: callerSignal,
+        delayMs: decision.delayMs,
+        reason,
+      });
+      try {
+        await wait(decision.delayMs, callerSignal);
+      } catch {
+        throw new APIUserAbortError(names());
+      }
+    }
+  };
+
+  const cache = options.cache || undefined;
+  const sendBuffered = async (call: TransportCall): Promise<BufferedResponse> => {
+    const first = { method: call.method.toUpperCase(), url: call.url, headers: headersOf(call) };
+    if (!cache) return run(call, first);
+    // The bytes of a response the cache passes through are kept aside, so they need not be read again.
+    let fetched: { buffered: BufferedResponse; response: Response } | undefined;
+    const response = await cache.fetchThrough(first, async (sent) => {
+      const buffered = await run(call, sent);
+      fetched = { buffered, response: bufferedToResponse(buffered) };
+      return fetched.response;
+    });
+    if (fetched?.response === response) return fetched.buffered;
+    return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+  };
+  return {
+    sendBuffered,
+    async send(call) {
+      return bufferedToResponse(await sendBuffered(call));
+    },
+  };
 }
 
-function readNumberHeader(headers: Headers, name: string, minimum: number): number | undefined {
-  const raw = headers.get(name);
-  if (raw === null) return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < minimum) {
-    throw new TypeError(`${name} must be an integer ≥ ${minimum}, got "${raw}"`);
+/**
+ * The transport as a `fetch`, for code that holds a `Request`: its body is read into a string first. Prefer
+ * {@link createTransport}, which takes per-call options as fields.
+ */
+export function createFetch(options: CreateFetchOptions = {}): typeof fetch {
+  const transport = createTransport(options);
+  return async (input, init) => {
+    const request = toRequest(input, init);
+    const body = request.body ? await request.text() : undefined;
+    return transport.send({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body,
+      signal: request.signal,
+    });
+  };
+}
+
+function isRedirect(response: Response): boolean {
+  return (
+    response.status >= 301 && response.status <= 308 && response.status !== 304 && response.headers.has('location')
+  );
+}
+
+/** Where a redirect leads when it stays on the request's origin (303 and 301/302 of a POST become a GET). */
+function sameOriginRedirect(
+  request: Request,
+  response: Response,
+): { method: string; url: string; headers: Headers } | undefined {
+  let target: URL;
+  try {
+    target = new URL(response.headers.get('location') ?? '', request.url);
+  } catch {
+    return undefined;
   }
-  return value;
+  if (target.origin !== new URL(request.url).origin) return undefined;
+  const toGet =
+    response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST');
+  return { method: toGet ? 'GET' : request.method, url: target.href, headers: new Headers(request.headers) };
 }
 
-function parseOperationHeader(value: string | null): OperationInfo {
-  if (!value) return {};
-  const separator = value.indexOf(' ');
-  return separator < 0 ? { id: value } : { id: value.slice(0, separator), route: value.slice(separator + 1).trim() };
+/**
+ * The body of `response`, read into memory under `maxBytes` (counted as the bytes arrive, after any
+ * decompression), so it can no longer stall, break off or grow without bound.
+ */
+async function readBody(response: Response, signal: AbortSignal, maxBytes: number): Promise<Uint8Array> {
+  if (!response.body || NULL_BODY_STATUSES.has(response.status)) return NO_BYTES;
+  const declared = Number(response.headers.get('content-length'));
+  const encoded = response.headers.has('content-encoding');
+  const known = !encoded && response.headers.has('content-length') && Number.isInteger(declared) && declared >= 0;
+  if (known && declared > maxBytes) {
+    await response.body.cancel().catch(() => undefined);
+    throw new ResponseTooLargeError(response.url, maxBytes);
+  }
+  // A small length that the HTTP layer enforces (not compressed) bounds the body: read it in one go.
+  if (known && declared <= SMALL_BODY_BYTES)
+    return new Uint8Array(await raceWithSignal(response.arrayBuffer(), signal));
+  // A large announced body goes straight into one buffer of its size (no chunk list, no second copy).
+  const sized = known ? new Uint8Array(declared) : undefined;
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let inSized = 0;
+  try {
+    for (;;) {
+      const { done, value } = await raceWithSignal(reader.read(), signal);
+      if (done) break;
+      if (total + value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
+      if (sized && chunks.length === 0 && inSized + value.byteLength <= sized.byteLength) {
+        sized.set(value, inSized);
+        inSized += value.byteLength;
+      } else chunks.push(value);
+      total += value.byteLength;
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  }
+  if (sized && chunks.length === 0) return sized.subarray(0, inSized);
+  if (!sized && chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(total);
+  if (sized) bytes.set(sized.subarray(0, inSized));
+  let offset = inSized;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }

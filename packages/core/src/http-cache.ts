@@ -12,12 +12,29 @@ export const CACHE_STATUS_HEADER = 'x-agent-apis-cache';
 /** Entries kept unless configured otherwise. */
 export const DEFAULT_CACHE_ENTRIES = 200;
 
+/** Bytes of response bodies kept unless configured otherwise: 16 MiB. */
+export const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** Longest time a response is served without asking the server, whatever its `max-age`: 1 hour. */
+export const DEFAULT_MAX_FRESHNESS_MS = 3_600_000;
+
 /** Options of {@link HttpCache}. */
 export interface HttpCacheOptions {
   /** Most entries kept; the least recently used is evicted first (default 200). */
   maxEntries?: number;
+  /** Most bytes of bodies kept; least recently used entries are evicted first (default 16 MiB). */
+  maxBytes?: number;
+  /** Cap on the freshness a response's `max-age` grants, in ms (default 1 hour). */
+  maxFreshnessMs?: number;
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
+}
+
+/** What the cache needs of a request: method, URL and every header that is sent. */
+export interface CacheRequest {
+  method: string;
+  url: string;
+  headers: Headers;
 }
 
 interface CacheEntry {
@@ -38,6 +55,8 @@ interface CacheEntry {
 /** Headers a 304 must not overwrite in the stored response. */
 const NOT_UPDATED_BY_304 = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'content-range']);
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Request headers that steer the cache rather than select a response: left out of the key. */
+const REQUEST_CACHE_DIRECTIVES = new Set(['cache-control', 'pragma', 'if-none-match', 'if-modified-since']);
 
 /** Lower-case `Cache-Control` directives mapped to their value (empty string when valueless). */
 export function parseCacheControl(value: string | null): Map<string, string> {
@@ -71,7 +90,7 @@ function varyNamesOf(headers: Headers): string[] {
     .filter(Boolean);
 }
 
-function varyKeyOf(request: Request, names: readonly string[]): string {
+function varyKeyOf(request: CacheRequest, names: readonly string[]): string {
   return fingerprint(...names.map((name) => `${name}:${request.headers.get(name) ?? ''}`));
 }
 
@@ -83,7 +102,10 @@ function varyKeyOf(request: Request, names: readonly string[]): string {
 export class HttpCache {
   readonly #entries = new Map<string, CacheEntry>();
   readonly #maxEntries: number;
+  readonly #maxBytes: number;
+  readonly #maxFreshnessMs: number;
   readonly #now: () => number;
+  #bytes = 0;
 
   /** An empty cache; throws a TypeError when `maxEntries` is not a positive integer. */
   constructor(options: HttpCacheOptions = {}) {
@@ -92,6 +114,8 @@ export class HttpCache {
       throw new TypeError(`HttpCache maxEntries must be a positive integer, got ${String(options.maxEntries)}`);
     }
     this.#maxEntries = maxEntries;
+    this.#maxBytes = options.maxBytes ?? DEFAULT_CACHE_BYTES;
+    this.#maxFreshnessMs = options.maxFreshnessMs ?? DEFAULT_MAX_FRESHNESS_MS;
     this.#now = options.now ?? (() => Date.now());
   }
 
@@ -103,18 +127,36 @@ export class HttpCache {
   /** Drops every stored response. */
   clear(): void {
     this.#entries.clear();
+    this.#bytes = 0;
+  }
+
+  /** Bytes of stored bodies. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   /** A fetch that answers GETs from this cache when it can and stores cacheable responses of `next`. */
   wrap(next: typeof fetch): typeof fetch {
-    return (input, init) => this.#fetch(next, toRequest(input, init));
+    return (input, init) => {
+      const request = toRequest(input, init);
+      return this.fetchThrough(request, (sent) =>
+        next(sent === request ? request : new Request(request, { headers: sent.headers })),
+      );
+    };
   }
 
-  async #fetch(next: typeof fetch, request: Request): Promise<Response> {
+  /**
+   * Answers `request` from the cache when it can, else through `next` (with validators added when revalidating),
+   * storing a cacheable answer. `request.headers` must be every header that will be sent: keys and `Vary` see them.
+   */
+  async fetchThrough(request: CacheRequest, next: (sent: CacheRequest) => Promise<Response>): Promise<Response> {
     const method = request.method.toUpperCase();
     if (method !== 'GET') {
       const response = await next(request);
-      if (UNSAFE_METHODS.has(method) && response.status < 400) this.#entries.delete(this.#primaryKey(request));
+      if (UNSAFE_METHODS.has(method) && response.status < 400) {
+        const prefix = `GET ${redactUrl(request.url)} `;
+        for (const key of [...this.#entries.keys()]) if (key.startsWith(prefix)) this.#delete(key);
+      }
       return response;
     }
     const requestDirectives = parseCacheControl(request.headers.get('cache-control'));
@@ -135,11 +177,14 @@ export class HttpCache {
   }
 
   /** Method + URL (credential query values masked) + fingerprint of the credentials the request carries. */
-  #primaryKey(request: Request): string {
-    return `GET ${redactUrl(request.url)} ${fingerprint(...secretsFromRequest(request))}`;
+  #primaryKey(request: CacheRequest): string {
+    const headers = [...request.headers]
+      .filter(([name]) => !REQUEST_CACHE_DIRECTIVES.has(name))
+      .map(([name, value]) => `${name}:${value}`);
+    return `GET ${redactUrl(request.url)} ${fingerprint(...secretsFromRequest(request), ...headers)}`;
   }
 
-  #lookup(key: string, request: Request): CacheEntry | undefined {
+  #lookup(key: string, request: CacheRequest): CacheEntry | undefined {
     const entry = this.#entries.get(key);
     if (!entry || varyKeyOf(request, entry.varyNames) !== entry.varyKey) return undefined;
     this.#entries.delete(key);
@@ -147,21 +192,25 @@ export class HttpCache {
     return entry;
   }
 
-  async #store(key: string, request: Request, response: Response): Promise<void> {
+  async #store(key: string, request: CacheRequest, response: Response): Promise<void> {
     const directives = parseCacheControl(response.headers.get('cache-control'));
     const varyNames = varyNamesOf(response.headers);
-    const freshForMs = freshnessMs(response.headers);
+    const freshForMs = Math.min(freshnessMs(response.headers), this.#maxFreshnessMs);
     const cacheable =
       response.status === 200 &&
       !directives.has('no-store') &&
       !varyNames.includes('*') &&
       (freshForMs > 0 || hasValidators(response.headers));
     if (!cacheable) {
-      if (directives.has('no-store')) this.#entries.delete(key);
+      if (directives.has('no-store')) this.#delete(key);
       return;
     }
     const body = await response.clone().arrayBuffer();
-    this.#entries.delete(key);
+    // Only a body that parses is kept: a truncated or broken JSON answer must not be served again.
+    if (/[/+]json\b/i.test(response.headers.get('content-type') ?? '') && !parsesAsJson(body)) return;
+    this.#delete(key);
+    if (body.byteLength > this.#maxBytes) return;
+    this.#bytes += body.byteLength;
     this.#entries.set(key, {
       status: response.status,
       statusText: response.statusText,
@@ -173,9 +222,16 @@ export class HttpCache {
       varyKey: varyKeyOf(request, varyNames),
     });
     for (const oldest of this.#entries.keys()) {
-      if (this.#entries.size <= this.#maxEntries) break;
-      this.#entries.delete(oldest);
+      if (this.#entries.size <= this.#maxEntries && this.#bytes <= this.#maxBytes) break;
+      this.#delete(oldest);
     }
+  }
+
+  #delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#bytes -= entry.body.byteLength;
+    this.#entries.delete(key);
   }
 
   /** Applies the headers of a 304 to the stored response and restarts its freshness clock. */
@@ -184,20 +240,30 @@ export class HttpCache {
     notModifiedHeaders.forEach((value, name) => {
       if (!NOT_UPDATED_BY_304.has(name)) headers.set(name, value);
     });
-    const refreshed: CacheEntry = { ...entry, headers, receivedAt: this.#now(), freshForMs: freshnessMs(headers) };
-    if (parseCacheControl(headers.get('cache-control')).has('no-store')) this.#entries.delete(key);
+    const freshForMs = Math.min(freshnessMs(headers), this.#maxFreshnessMs);
+    const refreshed: CacheEntry = { ...entry, headers, receivedAt: this.#now(), freshForMs };
+    if (parseCacheControl(headers.get('cache-control')).has('no-store')) this.#delete(key);
     else this.#entries.set(key, refreshed);
     return refreshed;
   }
 }
 
-function withValidators(request: Request, entry: CacheEntry): Request {
+function withValidators(request: CacheRequest, entry: CacheEntry): CacheRequest {
   const headers = new Headers(request.headers);
   const etag = entry.headers.get('etag');
   const lastModified = entry.headers.get('last-modified');
   if (etag) headers.set('if-none-match', etag);
   if (lastModified) headers.set('if-modified-since', lastModified);
-  return new Request(request, { headers });
+  return { method: request.method, url: request.url, headers };
+}
+
+function parsesAsJson(body: ArrayBuffer): boolean {
+  try {
+    JSON.parse(new TextDecoder().decode(body));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A new `Response` for every call, so callers can consume and mutate it freely. */

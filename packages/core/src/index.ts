@@ -1,6 +1,7 @@
 /**
  * @agent-apis/core: the runtime shared by the @agent-apis clients. Internal; applications use the service packages.
  */
+export { ApiClient, checkBaseUrl, type ServiceClientConfig } from './api-client.js';
 export * from './client-errors.js';
 export {
   type ClientOptions,
@@ -22,17 +23,26 @@ export {
 } from './errors.js';
 export {
   type AttemptContext,
+  type BufferedResponse,
+  bufferedToResponse,
   type CreateFetchOptions,
   createFetch,
+  createTransport,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
-  REQUEST_OPTION_HEADERS,
   type RequestOptions,
-  requestOptionHeaders,
+  type RetryEvent,
+  type Transport,
+  type TransportCall,
+  type TransportHooks,
 } from './fetch.js';
 export { fingerprint } from './fingerprint.js';
 export {
   CACHE_STATUS_HEADER,
+  type CacheRequest,
+  DEFAULT_CACHE_BYTES,
   DEFAULT_CACHE_ENTRIES,
+  DEFAULT_MAX_FRESHNESS_MS,
   HttpCache,
   type HttpCacheOptions,
   parseCacheControl,
@@ -49,12 +59,23 @@ export {
   type BoundOperation,
   type BoundOperations,
   bindOperations,
+  type CallHeaders,
   type CallOptions,
+  callHeaders,
+  callOperation,
+  expandPath,
+  type Operation,
+  type OperationCallOptions,
+  type OperationClient,
   type OperationInput,
+  type OperationOptions,
   type OperationShape,
   operationMatcher,
   type QueryConstraint,
+  routeOf,
+  serializeQuery,
   validateOperationInput,
+  type WithResponse,
 } from './operations.js';
 export {
   type CursorScheme,

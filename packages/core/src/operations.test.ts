@@ -1,7 +1,15 @@
-import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { RequestValidationError } from './errors.js';
-import { REQUEST_OPTION_HEADERS } from './fetch.js';
-import { bindOperations, type OperationShape, operationMatcher, validateOperationInput } from './operations.js';
+import {
+  bindOperations,
+  callOperation,
+  expandPath,
+  type OperationClient,
+  type OperationShape,
+  operationMatcher,
+  serializeQuery,
+  validateOperationInput,
+} from './operations.js';
 
 const listProducts = {
   method: 'GET',
@@ -97,70 +105,83 @@ describe('operationMatcher', () => {
 });
 
 describe('bindOperations', () => {
-  it('binds each SDK function to the client, validates first and passes per-call options as headers', async () => {
-    const sdk = {
-      listProducts: vi.fn(async (options: { query?: { q: string }; headers?: Record<string, string> }) => ({
-        received: options,
-      })),
-      getProduct: vi.fn(async (_options: { path: { id: number } }) => ({})),
-      createProduct: vi.fn(async (_options: { body: unknown }) => ({})),
-    };
-    const client = { name: 'configured client' };
-    const bound = bindOperations(sdk, { listProducts, getProduct, createProduct }, client);
-
-    await bound.listProducts({ query: { q: 'shoes' }, timeout: 500, maxRetries: 0, headers: { 'x-trace': '1' } });
-    expect(sdk.listProducts).toHaveBeenCalledWith({
-      query: { q: 'shoes' },
-      client,
-      headers: {
-        'x-trace': '1',
-        [REQUEST_OPTION_HEADERS.timeout]: '500',
-        [REQUEST_OPTION_HEADERS.maxRetries]: '0',
-        [REQUEST_OPTION_HEADERS.operation]: 'listProducts GET /products.json',
+  it('binds each generated function to the client, with .withResponse sending the same descriptor', async () => {
+    const sent: unknown[] = [];
+    const client: OperationClient = {
+      request: async (operation, options) => {
+        sent.push([operation.id, options]);
+        return { data: { id: 1 }, response: new Response(null, { headers: { 'x-request-id': 'r1' } }) };
       },
-    });
-
-    await expect(bound.getProduct({ path: { id: '' as unknown as number } })).rejects.toThrow(
-      'Invalid request for getProduct: path.id is required',
-    );
-    expect(sdk.getProduct).not.toHaveBeenCalled();
-  });
-
-  it('types each bound call as the throwing form of the generated function, without the options the client fixes', () => {
-    // The shape hey-api generates: generic in ThrowOnError, resolving with `T | undefined` unless it is true.
-    type Result<T, ThrowOnError extends boolean> = ThrowOnError extends true ? Promise<T> : Promise<T | undefined>;
-    interface GeneratedOptions<ThrowOnError extends boolean> {
-      client?: unknown;
-      auth?: string;
-      security?: unknown[];
-      throwOnError?: ThrowOnError;
-      responseStyle?: 'data' | 'fields';
-      headers?: Record<string, string>;
-    }
-    const generated = {
-      getProduct: <ThrowOnError extends boolean = true>(
-        _options: GeneratedOptions<ThrowOnError> & { path: { id: number } },
-      ): Result<{ id: number }, ThrowOnError> => Promise.resolve({ id: 1 }),
-      createProduct: <ThrowOnError extends boolean = true>(
-        _options: GeneratedOptions<ThrowOnError> & { body: unknown },
-      ): Result<{ id: number } | undefined, ThrowOnError> => Promise.resolve(undefined),
     };
-    const bound = bindOperations(generated, { getProduct, createProduct }, {});
-
+    const functions = {
+      getProduct: (on: OperationClient, options: { path: { id: number }; timeout?: number }) =>
+        callOperation<{ id: number }>(on, { id: 'getProduct', ...getProduct }, options),
+    };
+    const bound = bindOperations(functions, { getProduct: { id: 'getProduct', ...getProduct } }, client);
+    expect(await bound.getProduct({ path: { id: 1 }, timeout: 500 })).toEqual({ id: 1 });
+    const { data, response } = await bound.getProduct.withResponse({ path: { id: 1 } });
+    expect(data).toEqual({ id: 1 });
+    expect(response.headers.get('x-request-id')).toBe('r1');
+    expect(sent).toEqual([
+      ['getProduct', { path: { id: 1 }, timeout: 500 }],
+      ['getProduct', { path: { id: 1 } }],
+    ]);
     expectTypeOf(bound.getProduct).returns.toEqualTypeOf<Promise<{ id: number }>>();
-    expectTypeOf(bound.createProduct).returns.toEqualTypeOf<Promise<{ id: number } | undefined>>();
-    type GetOptions = Parameters<typeof bound.getProduct>[0];
-    expectTypeOf<GetOptions>().toHaveProperty('path');
-    expectTypeOf<GetOptions>().toHaveProperty('timeout');
-    expectTypeOf<GetOptions>().toHaveProperty('headers');
-    expectTypeOf<GetOptions>().not.toHaveProperty('client');
-    expectTypeOf<GetOptions>().not.toHaveProperty('auth');
-    expectTypeOf<GetOptions>().not.toHaveProperty('security');
-    expectTypeOf<GetOptions>().not.toHaveProperty('throwOnError');
-    expectTypeOf<GetOptions>().not.toHaveProperty('responseStyle');
+    expectTypeOf<Parameters<typeof bound.getProduct>[0]>().toHaveProperty('path');
   });
 
-  it('refuses an operations table that names a function the SDK lacks', () => {
-    expect(() => bindOperations({}, { getProduct }, {})).toThrow('the SDK has no function for operation "getProduct"');
+  it('refuses an operations table that names a function codegen did not emit', () => {
+    const client: OperationClient = { request: async () => ({ data: undefined, response: new Response() }) };
+    expect(() => bindOperations({}, { getProduct: { id: 'getProduct', ...getProduct } }, client)).toThrow(
+      'no generated function for operation "getProduct"',
+    );
+  });
+});
+
+describe('path parameters', () => {
+  const removeCustomer = {
+    method: 'DELETE',
+    path: '/customer_categories/{id}/customers/{customer_id}.json',
+    pathParams: ['id', 'customer_id'],
+    pathTypes: { id: { required: true, type: 'integer' }, customer_id: { required: true, type: 'string' } },
+    query: {},
+    bodyRequired: false,
+  } as const satisfies OperationShape;
+
+  it('refuses dot segments, which would address another resource once the URL is resolved', () => {
+    for (const value of ['.', '..']) {
+      const error = refusal(() =>
+        validateOperationInput('removeCustomer', removeCustomer, { path: { id: 3, customer_id: value } }),
+      );
+      expect(error.field).toBe('path.customer_id');
+      expect(error.reason).toMatch(/must not be "\." or "\.\."/);
+    }
+  });
+
+  it('checks the declared type of a path parameter like a query parameter', () => {
+    const error = refusal(() =>
+      validateOperationInput('removeCustomer', removeCustomer, { path: { id: '..', customer_id: 'c1' } }),
+    );
+    expect(error.field).toBe('path.id');
+    expect(
+      refusal(() => validateOperationInput('removeCustomer', removeCustomer, { path: { id: 'x', customer_id: 'c' } }))
+        .reason,
+    ).toBe('must be an integer, got "x"');
+  });
+
+  it('encodes every value into its segment', () => {
+    expect(expandPath(removeCustomer.path, { id: 3, customer_id: 'a/b?c' })).toBe(
+      '/customer_categories/3/customers/a%2Fb%3Fc.json',
+    );
+  });
+});
+
+describe('serializeQuery', () => {
+  it('repeats exploded arrays, joins the others, spells objects as name[key] and skips undefined', () => {
+    const query = serializeQuery(
+      { ids: { required: false, type: 'array', explode: false }, tags: { required: false, type: 'array' } },
+      { ids: [1, 2], tags: ['a b', 'c'], filter: { status: 'paid' }, skip: undefined },
+    );
+    expect(query).toBe('?ids=1%2C2&tags=a%20b&tags=c&filter[status]=paid');
   });
 });

@@ -1,11 +1,9 @@
 /**
- * The bridge between a service's generated SDK and this runtime: checks an operation's inputs against the
- * spec's constraints before anything is sent, names operations in errors, and binds every SDK function to one
- * configured client.
+ * Operations as the runtime sees them: the descriptor codegen emits for each one, the checks of a call's inputs
+ * against it before anything is sent, and how its URL is built.
  */
 import { type OperationInfo, RequestValidationError } from './errors.js';
-import { type RequestOptions, requestOptionHeaders } from './fetch.js';
-import { ResponseParseError } from './response-validation.js';
+import type { RequestOptions } from './fetch.js';
 
 /** How the runtime checks one query parameter (the shape `operations.gen.ts` emits). */
 export interface QueryConstraint {
@@ -14,6 +12,8 @@ export interface QueryConstraint {
   readonly enum?: readonly unknown[];
   readonly minimum?: number;
   readonly maximum?: number;
+  /** For arrays: `false` sends `name=a,b`; otherwise (default) `name=a&name=b`. */
+  readonly explode?: boolean;
 }
 
 /** One operation of a spec, as generated into `operations.gen.ts`. */
@@ -21,10 +21,17 @@ export interface OperationShape {
   readonly method: string;
   readonly path: string;
   readonly pathParams: readonly string[];
+  /** Type, enum and range of each path parameter, checked like query parameters. */
+  readonly pathTypes?: Readonly<Record<string, QueryConstraint>>;
   readonly query: Readonly<Record<string, QueryConstraint>>;
   readonly bodyRequired: boolean;
   /** Whether the success response is JSON: a text answer is then refused instead of returned as data. */
   readonly successJson?: boolean;
+}
+
+/** An operation descriptor that knows its own id, as the generated per-operation constants are. */
+export interface Operation extends OperationShape {
+  readonly id: string;
 }
 
 /** The inputs of one SDK call, as the generated functions take them. */
@@ -76,8 +83,8 @@ function queryProblem(constraint: QueryConstraint, value: unknown): string | und
 }
 
 /**
- * Checks the inputs of one call against its operation's constraints: required path parameters present and
- * non-empty, query parameters of the declared type, within their enum and range, required ones present, and a
+ * Checks the inputs of one call against its operation's constraints: required path parameters present,
+ * non-empty, not a dot segment and of their declared type, query parameters of the declared type, within their enum and range, required ones present, and a
  * body where one is required. Throws a {@link RequestValidationError} naming the first offending field.
  */
 export function validateOperationInput(operationId: string, shape: OperationShape, input: OperationInput = {}): void {
@@ -89,6 +96,13 @@ export function validateOperationInput(operationId: string, shape: OperationShap
     if (value === undefined || value === null || value === '') fail(`path.${name}`, 'is required');
     else if (typeof value !== 'string' && typeof value !== 'number') {
       fail(`path.${name}`, `must be a string or a number, got ${describeValue(value)}`);
+    } else if (value === '.' || value === '..') {
+      // Encoding leaves dots alone, so these would become dot segments and address another resource.
+      fail(`path.${name}`, `must not be "." or "..", got ${describeValue(value)}`);
+    } else {
+      const constraint = shape.pathTypes?.[name];
+      const problem = constraint && queryProblem(constraint, value);
+      if (problem) fail(`path.${name}`, problem);
     }
   }
   for (const [name, constraint] of Object.entries(shape.query)) {
@@ -142,84 +156,121 @@ export function operationMatcher(
 /** What every bound operation accepts besides its generated options: per-call timeout and retries. */
 export type CallOptions = Pick<RequestOptions, 'timeout' | 'maxRetries'>;
 
-// biome-ignore lint/suspicious/noExplicitAny: generated SDK functions are generic; this only constrains arity.
-type SdkFunction = (options: any) => Promise<unknown>;
+/** Header values a call may pass: `undefined` leaves the header out. */
+export type CallHeaders = HeadersInit | Record<string, string | number | boolean | undefined>;
 
-/** Generated options a bound operation does not take: the client fixes them for every call. */
-type ClientFixedOption = 'client' | 'auth' | 'security' | 'throwOnError' | 'responseStyle';
+/** Everything one call of an operation takes: its inputs plus headers, signal and per-call options. */
+export interface OperationCallOptions extends OperationInput, CallOptions {
+  headers?: CallHeaders | undefined;
+  signal?: AbortSignal | null | undefined;
+}
 
-/** The members of union `U` that every member of `U` accepts. */
-type NarrowestMembers<U, All = U> = U extends unknown
-  ? (All extends unknown ? (U extends All ? true : false) : never) extends true
-    ? U
-    : never
-  : never;
+/** A call's parsed body next to the raw response it came from (status, headers; the body is already read). */
+export interface WithResponse<T> {
+  data: T;
+  response: Response;
+}
 
-/**
- * What a generated function resolves to on a client created with `throwOnError: true`. The functions are
- * generic in `ThrowOnError`; read from outside, it widens to `boolean` and the result to
- * `Promise<T> | Promise<T | undefined>`, one member per branch. The throwing branch is the narrower member, so
- * `undefined` remains only where the operation's response itself admits it.
- */
-type ThrowingResult<R> = [NarrowestMembers<R>] extends [never] ? R : NarrowestMembers<R>;
+/** What the generated per-operation functions call: one typed request in, the parsed body and response out. */
+export interface OperationClient {
+  request(operation: Operation, options?: OperationCallOptions): Promise<WithResponse<unknown>>;
+}
 
-/** The options of a bound operation: the generated ones minus those the client fixes, plus {@link CallOptions}. */
-type BoundOptions<O> = Omit<O, ClientFixedOption> & CallOptions;
+/** The options a generated function takes for an operation whose hey-api data type is `Data`. */
+export type OperationOptions<Data> = Omit<Data, 'url' | 'headers'> &
+  CallOptions & {
+    headers?: CallHeaders | undefined;
+    signal?: AbortSignal | null | undefined;
+  };
 
-/** An SDK function bound to one client: resolves with the response body or throws. */
-export type BoundOperation<F extends SdkFunction> = undefined extends Parameters<F>[0]
-  ? (options?: BoundOptions<NonNullable<Parameters<F>[0]>>) => ThrowingResult<ReturnType<F>>
-  : (options: BoundOptions<Parameters<F>[0]>) => ThrowingResult<ReturnType<F>>;
+/** Sends `operation` through `client` and resolves to the parsed body; used by the generated functions. */
+export async function callOperation<T>(
+  client: OperationClient,
+  operation: Operation,
+  options?: OperationCallOptions,
+): Promise<T> {
+  return (await client.request(operation, options)).data as T;
+}
 
-/** Every operation of a generated SDK, bound to one client. */
-export type BoundOperations<S, Ids extends string> = {
-  [K in Ids & keyof S]: S[K] extends SdkFunction ? BoundOperation<S[K]> : never;
+// biome-ignore lint/suspicious/noExplicitAny: generated functions differ in their options; this only constrains shape.
+type OperationFunction = (client: OperationClient, options?: any) => Promise<unknown>;
+
+type Rest<F> = F extends (client: OperationClient, ...rest: infer R) => unknown ? R : never;
+
+/** A generated operation function bound to one client: `(options) => data`, plus `.withResponse(options)`. */
+export type BoundOperation<F extends OperationFunction> = ((...args: Rest<F>) => ReturnType<F>) & {
+  /** The parsed body and the raw response (status, headers). */
+  withResponse(...args: Rest<F>): Promise<WithResponse<Awaited<ReturnType<F>>>>;
 };
 
-interface SdkCallOptions extends OperationInput {
-  headers?: HeadersInit | Record<string, unknown>;
-  [option: string]: unknown;
-}
+/** Every generated operation function, bound to one client. */
+export type BoundOperations<Functions, Ids extends string> = {
+  [K in Ids & keyof Functions]: Functions[K] extends OperationFunction ? BoundOperation<Functions[K]> : never;
+};
 
-/**
- * Binds every operation of a generated SDK to `client`, which must be created with `throwOnError: true`: each
- * bound function validates its inputs before sending ({@link validateOperationInput}), names itself for errors
- * and logs, and turns `timeout`/`maxRetries` into per-call options for {@link createFetch}.
- */
-export function bindOperations<S extends Record<string, unknown>, Ops extends Readonly<Record<string, OperationShape>>>(
-  sdk: S,
+/** Binds every generated function of `functions` (one per entry of `operations`) to `client`. */
+export function bindOperations<
+  Functions extends Record<string, unknown>,
+  Ops extends Readonly<Record<string, Operation>>,
+>(
+  functions: Functions,
   operations: Ops,
-  client: unknown,
-): BoundOperations<S, Extract<keyof Ops, string>> {
-  const bound: Record<string, (options?: SdkCallOptions & CallOptions) => Promise<unknown>> = {};
-  for (const [id, shape] of Object.entries(operations)) {
-    const call = sdk[id];
-    if (typeof call !== 'function') throw new Error(`the SDK has no function for operation "${id}"`);
-    const route = `${shape.method.toUpperCase()} ${shape.path}`;
-    bound[id] = async (options = {}) => {
-      const { timeout, maxRetries, headers, ...rest } = options;
-      validateOperationInput(id, shape, rest);
-      const optionHeaders = requestOptionHeaders({
-        timeout,
-        maxRetries,
-        operation: { id, route },
-        expectJson: shape.successJson === true,
-      });
-      try {
-        return await call({ ...rest, client, headers: { ...toHeaderRecord(headers), ...optionHeaders } });
-      } catch (error) {
-        // The generated client parses JSON bodies itself; a body that does not parse surfaces as a SyntaxError.
-        if (error instanceof SyntaxError) throw new ResponseParseError(id, route);
-        throw error;
-      }
-    };
+  client: OperationClient,
+): BoundOperations<Functions, Extract<keyof Ops, string>> {
+  const bound: Record<string, unknown> = {};
+  for (const [id, operation] of Object.entries(operations)) {
+    const call = functions[id];
+    if (typeof call !== 'function') throw new Error(`no generated function for operation "${id}"`);
+    const run = (options?: OperationCallOptions) => call(client, options);
+    run.withResponse = (options?: OperationCallOptions) => client.request(operation, options);
+    bound[id] = run;
   }
-  return bound as BoundOperations<S, Extract<keyof Ops, string>>;
+  return bound as BoundOperations<Functions, Extract<keyof Ops, string>>;
 }
 
-function toHeaderRecord(headers: SdkCallOptions['headers']): Record<string, unknown> {
-  if (!headers) return {};
-  if (headers instanceof Headers) return Object.fromEntries(headers.entries());
-  if (Array.isArray(headers)) return Object.fromEntries(headers);
-  return headers as Record<string, unknown>;
+/** `path` with its template variables replaced by the encoded values of `values` (validated beforehand). */
+export function expandPath(path: string, values: Record<string, unknown> | undefined): string {
+  if (!path.includes('{')) return path;
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values?.[name])));
 }
+
+/** The query string (with its `?`, or empty) of `values`: arrays per `explode`, objects as `name[key]=value`. */
+export function serializeQuery(
+  constraints: Readonly<Record<string, QueryConstraint>>,
+  values: Record<string, unknown> | undefined,
+): string {
+  if (!values) return '';
+  const parts: string[] = [];
+  const add = (name: string, value: unknown) => {
+    // Brackets stay literal in names (`status_filters[]`, `filter[status]`), as servers and hey-api spell them.
+    parts.push(
+      `${encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(String(value))}`,
+    );
+  };
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      if (constraints[name]?.explode === false) add(name, value.join(','));
+      else for (const item of value) add(name, item);
+    } else if (typeof value === 'object') {
+      for (const [key, item] of Object.entries(value))
+        if (item !== undefined && item !== null) add(`${name}[${key}]`, item);
+    } else add(name, value);
+  }
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
+
+/** The headers of a call as a `Headers`, `undefined` values left out. */
+export function callHeaders(headers: CallHeaders | undefined): Headers {
+  if (!headers || headers instanceof Headers || Array.isArray(headers)) return new Headers(headers as HeadersInit);
+  const result = new Headers();
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) result.set(name, String(value));
+  return result;
+}
+
+/** `GET /products/{id}.json` for errors and logs. */
+export function routeOf(operation: Pick<OperationShape, 'method' | 'path'>): string {
+  return `${operation.method.toUpperCase()} ${operation.path}`;
+}
+
+export type { OperationInfo };

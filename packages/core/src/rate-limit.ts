@@ -60,6 +60,7 @@ export class RateLimiter {
   readonly #sleep: Sleep;
   #pausedUntil = 0;
   #serving = false;
+  #idle: AbortController | undefined;
 
   /** A limiter with empty windows; throws a TypeError for an empty or invalid window list. */
   constructor(options: RateLimiterOptions) {
@@ -91,6 +92,8 @@ export class RateLimiter {
       const onAbort = () => {
         const position = this.#queue.indexOf(waiter);
         if (position >= 0) this.#queue.splice(position, 1);
+        // Nobody left waiting: stop the serving loop's sleep so it does not keep the process alive.
+        if (this.#queue.length === 0) this.#idle?.abort();
         reject(signal?.reason);
       };
       const waiter: Waiter = {
@@ -141,7 +144,12 @@ export class RateLimiter {
       for (let head = this.#queue[0]; head; head = this.#queue[0]) {
         const waitMs = this.#waitMs(this.#now());
         if (waitMs > 0) {
-          await this.#sleep(waitMs);
+          this.#idle = new AbortController();
+          const slept = await this.#sleep(waitMs, this.#idle.signal).then(
+            () => true,
+            () => false,
+          );
+          if (!slept && this.#queue.length === 0) break;
           continue;
         }
         this.#queue.shift();
@@ -234,8 +242,10 @@ export function rateLimitHooks(
     afterResponse: (response) => {
       for (const report of [readHeaders(response.headers) ?? []].flat()) limiter.update(report);
       if (response.status === 429) {
+        // Above the cap the call fails fast (see decideRetry); pausing every client sharing the limiter for
+        // that long would freeze them instead.
         const pause = retryAfterMs(response.headers) ?? DEFAULT_429_PAUSE_MS;
-        limiter.penalize(Math.min(pause, DEFAULT_RETRY_POLICY.maxRetryAfterMs));
+        if (pause <= DEFAULT_RETRY_POLICY.maxRetryAfterMs) limiter.penalize(pause);
       }
     },
   };

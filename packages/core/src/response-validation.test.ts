@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createFetch } from './fetch.js';
+import { createFetch, createTransport } from './fetch.js';
 import { ResponseValidationError, schemaResponseValidator } from './response-validation.js';
 
 const Server = z.object({ owner: z.string(), stars: z.number().int() });
@@ -10,11 +10,12 @@ function jsonResponse(body: unknown, status = 200) {
 }
 
 function client(body: unknown, schemaFor = (_operation: string) => Server) {
-  return createFetch({
+  const transport = createTransport({
     fetch: vi.fn(async () => jsonResponse(body)),
-    operationFor: () => ({ id: 'getMcpServer', route: 'GET /api/mcp/{owner}/{repo}' }),
     validateResponse: schemaResponseValidator(schemaFor),
   });
+  const operation = { id: 'getMcpServer', route: 'GET /api/mcp/{owner}/{repo}' };
+  return (url: string) => transport.send({ method: 'GET', url, operation });
 }
 
 describe('schemaResponseValidator', () => {

@@ -1,6 +1,6 @@
 import { APIConnectionTimeoutError, APIUserAbortError, DirectoryClient } from '@agent-apis/directory';
 
-// Each attempt may take 10 s until the response headers arrive (the default is 60 s).
+// Each attempt may take 10 s until the whole answer has arrived (the default is 60 s).
 const client = new DirectoryClient({ timeout: 10_000 });
 
 // An AbortSignal cancels the call from outside, e.g. when the user gives up: controller.abort().

@@ -4,17 +4,15 @@
  */
 import {
   AgentApiError,
+  ApiClient,
   type BoundOperations,
   bindOperations,
   type ClientOptions,
-  clientFetchOptions,
-  createFetch,
   HttpCache,
   readEnv,
 } from '@agent-apis/core';
+import * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
-import { createClient, createConfig } from './gen/sdk/client/index.gen.js';
-import * as sdk from './gen/sdk/sdk.gen.js';
 import type {
   CategoryCounts,
   GetMcpServerData,
@@ -54,7 +52,7 @@ export interface DirectoryClientOptions extends ClientOptions {
 }
 
 /** Every operation of the spec, by operationId, with the generated SDK's options and types. */
-export type DirectoryApi = BoundOperations<typeof sdk, OperationId>;
+export type DirectoryApi = BoundOperations<typeof functions, OperationId>;
 
 /** Filters of `mcpServers.list`. */
 export type McpServerFilters = NonNullable<ListMcpServersData['query']>;
@@ -91,23 +89,13 @@ export class DirectoryClient {
   readonly plugins: Plugins;
   readonly skills: Skills;
 
-  /** Throws when no base URL is given and `DIRECTORY_BASE_URL` is unset. */
+  /** The configured client the operations are sent through. */
+  readonly client: ApiClient;
+
+  /** Throws when no base URL is given and `DIRECTORY_BASE_URL` is unset, `InvalidBaseUrlError` for a malformed one. */
   constructor(options: DirectoryClientOptions = {}) {
-    const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV_VAR);
-    if (!baseUrl) {
-      throw new AgentApiError(
-        `DirectoryClient needs the API's base URL of your environment: pass baseUrl or set ${BASE_URL_ENV_VAR}`,
-      );
-    }
-    const transport = createFetch(
-      clientFetchOptions(options, {
-        operations,
-        loadValidators: () => import('./gen/validators.gen.js'),
-        cache: resolveCache(options.cache),
-      }),
-    );
-    const client = createClient(createConfig({ baseUrl, fetch: transport, throwOnError: true }));
-    this.api = bindOperations(sdk, operations, client);
+    this.client = createDirectoryClient(options);
+    this.api = bindOperations(functions, operations, this.client);
     this.mcpServers = new DirectoryResource(this.api.listMcpServers, this.api.getMcpServer);
     this.plugins = new DirectoryResource(this.api.listPlugins, this.api.getPlugin);
     this.skills = new DirectoryResource(this.api.listSkills, this.api.getSkill);
@@ -137,4 +125,23 @@ export class DirectoryClient {
   llmsTxt(options?: RequestOptions): Promise<string> {
     return this.api.getLlmsTxt(options);
   }
+}
+
+/**
+ * The directory's configured client alone, for the operation functions imported one by one
+ * (`getStats(createDirectoryClient({ baseUrl }))`), so a bundle carries only the operations it uses.
+ */
+export function createDirectoryClient(options: DirectoryClientOptions = {}): ApiClient {
+  const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV_VAR);
+  if (!baseUrl) {
+    throw new AgentApiError(
+      `DirectoryClient needs the API's base URL of your environment: pass baseUrl or set ${BASE_URL_ENV_VAR}`,
+    );
+  }
+  return new ApiClient(options, {
+    client: 'DirectoryClient',
+    baseUrl,
+    loadValidators: () => import('./gen/validators.gen.js'),
+    cache: resolveCache(options.cache),
+  });
 }

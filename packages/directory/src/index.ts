@@ -13,6 +13,7 @@ export {
 export * from '@agent-apis/core/errors';
 export {
   BASE_URL_ENV_VAR,
+  createDirectoryClient,
   type DirectoryApi,
   DirectoryClient,
   type DirectoryClientOptions,
@@ -24,5 +25,6 @@ export {
   type SkillFilters,
   type Skills,
 } from './client.js';
+export * from './gen/api.gen.js';
 export type * from './gen/sdk/types.gen.js';
 export { DirectoryResource, type ListPage, type ListQuery, type RequestOptions } from './resource.js';

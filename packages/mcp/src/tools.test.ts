@@ -194,7 +194,7 @@ describe('StoreTools', () => {
     const error = await tools.listPages().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as Error).message).toBe(
-      'Connection error on initialize (POST /): connect ECONNREFUSED (sent [REDACTED])',
+      'Connection error on initialize (POST /) to mcp.jumpseller.com:443: connect ECONNREFUSED (sent [REDACTED])',
     );
     expect(everythingIn(error)).not.toContain(CANARY.loginKey);
   });

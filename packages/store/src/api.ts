@@ -2,14 +2,14 @@
  * The type of `client.api`: every operation of the spec, bound to one configured client.
  */
 import type { BoundOperations } from '@agent-apis/core';
+import type * as functions from './gen/api.gen.js';
 import type { OperationId } from './gen/operations.gen.js';
-import type * as sdk from './gen/sdk/sdk.gen.js';
 
 /**
- * `client.api.<operationId>(options)` for every operation: the generated options (`path`, `query`, `body`,
- * `headers`, `signal`…) plus per-call `timeout` and `maxRetries`; resolves to the response body or throws.
+ * `client.api.<operationId>(options)` for every operation: `path`, `query`, `body`, `headers`, `signal`, per-call
+ * `timeout` and `maxRetries`; resolves to the response body or throws. `.withResponse(options)` adds the raw response.
  */
-export type StoreApi = BoundOperations<typeof sdk, OperationId>;
+export type StoreApi = BoundOperations<typeof functions, OperationId>;
 
 /** The options of operation `Id`. */
 export type StoreOperationOptions<Id extends OperationId> = NonNullable<Parameters<StoreApi[Id]>[0]>;

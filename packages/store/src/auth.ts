@@ -1,9 +1,8 @@
 /**
  * Store credentials: which scheme a client uses (HTTP Basic or OAuth2 bearer), where the credentials come from
- * (options, else environment), and how they reach the generated SDK without ever landing in a URL.
+ * (options, else environment), and the header that carries them (never a URL).
  */
 import { AgentApiError, MissingCredentialsError, readEnv } from '@agent-apis/core';
-import type { Auth } from './gen/sdk/client/index.gen.js';
 
 /** Environment variables read when the options carry no credentials. */
 export const CREDENTIAL_ENV_VARS = {
@@ -70,16 +69,21 @@ function credentialsFrom(
   });
 }
 
-/**
- * The `auth` callback for the generated client. hey-api offers it every security alternative an operation
- * accepts (Basic, the deprecated `login`/`authtoken` query parameters, bearer); it answers only the chosen
- * scheme, so the query-parameter alternative is never filled in and credentials never enter a URL.
- */
-export function authCallback(credentials: StoreCredentials): (scheme: Auth) => string | undefined {
-  return (scheme) => {
-    if (scheme.type !== 'http' || scheme.scheme !== credentials.scheme) return undefined;
-    return credentials.scheme === 'basic' ? `${credentials.login}:${credentials.authToken}` : credentials.accessToken;
+/** The `Authorization` header of the chosen scheme; credentials never enter a URL. */
+export function authHeaders(credentials: StoreCredentials): Record<string, string> {
+  return {
+    authorization:
+      credentials.scheme === 'basic'
+        ? `Basic ${base64(`${credentials.login}:${credentials.authToken}`)}`
+        : `Bearer ${credentials.accessToken}`,
   };
+}
+
+/** The credential values by option name, for the construction checks (line breaks, NUL). */
+export function credentialOptions(credentials: StoreCredentials): Record<string, string> {
+  return credentials.scheme === 'basic'
+    ? { login: credentials.login, authToken: credentials.authToken }
+    : { accessToken: credentials.accessToken };
 }
 
 /**
@@ -89,7 +93,7 @@ export function authCallback(credentials: StoreCredentials): (scheme: Auth) => s
 export function credentialSecrets(credentials: StoreCredentials): string[] {
   if (credentials.scheme === 'bearer') return [credentials.accessToken];
   const { login, authToken } = credentials;
-  return [login, authToken, btoa(`${login}:${authToken}`)];
+  return [login, authToken, base64(`${login}:${authToken}`)];
 }
 
 /** The parts that identify whose budget a request spends (hashed by `fingerprint`, never stored raw). */
@@ -97,4 +101,11 @@ export function credentialIdentity(credentials: StoreCredentials): string[] {
   return credentials.scheme === 'basic'
     ? ['basic', credentials.login, credentials.authToken]
     : ['bearer', credentials.accessToken];
+}
+
+/** Base64 of the UTF-8 bytes of `text` (`btoa` alone refuses characters beyond Latin-1). */
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }

@@ -5,6 +5,7 @@ import { operations } from './gen/operations.gen.js';
 import {
   AgentApiError,
   APIConnectionTimeoutError,
+  InvalidBaseUrlError,
   type Logger,
   MissingCredentialsError,
   NotFoundError,
@@ -318,5 +319,63 @@ describe('logging', () => {
     const verbose = recordingLogger();
     await storeClient({ logger: verbose }).client.api.getStoreInfo();
     expect(verbose.text()).toContain('getStoreInfo');
+  });
+});
+
+describe('construction checks', () => {
+  it('refuses a base URL that does not end in /v1, has no scheme or carries credentials, before any request', () => {
+    expect(() => new StoreClient({ ...BEARER, baseUrl: 'https://store.test/api' })).toThrow(InvalidBaseUrlError);
+    expect(() => new StoreClient({ ...BEARER, baseUrl: 'store.test/v1' })).toThrow(InvalidBaseUrlError);
+    expect(() => new StoreClient({ ...BEARER, baseUrl: 'https://me:pw-secret-9@store.test/v1' })).toThrow(
+      /must not carry credentials/,
+    );
+  });
+
+  it('refuses a token with a line break, naming the option but not the value', () => {
+    const create = () => new StoreClient({ baseUrl: BASE_URL, accessToken: 'tok-abc\r\nX-Injected: 1' });
+    expect(create).toThrow(/accessToken contains a line break/);
+    expect(create).not.toThrow(/tok-abc/);
+  });
+
+  it('refuses dot segments in path parameters before sending', async () => {
+    const fetch = fakeFetch(() => json({}));
+    const client = new StoreClient({ ...BASIC, baseUrl: BASE_URL, fetch });
+    const call = client.api.removeCustomerFromCustomerCategory({
+      path: { id: 1, customer_id: '..' as unknown as number },
+    });
+    await expect(call).rejects.toBeInstanceOf(RequestValidationError);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('hooks and the raw response', () => {
+  it('gives the parsed body next to the raw response, and reports requests, responses and retries', async () => {
+    const fetch = fakeFetch((_request, index) =>
+      index === 0
+        ? json({ message: 'busy' }, 503, { 'retry-after': '0' })
+        : json({ store: { code: 's1' } }, 200, { 'x-request-id': 'req-9' }),
+    );
+    const events: string[] = [];
+    const client = new StoreClient({
+      ...BASIC,
+      baseUrl: BASE_URL,
+      fetch,
+      rateLimit: false,
+      hooks: {
+        onRequest: (request, { attempt }) => void events.push(`request ${attempt} ${new URL(request.url).pathname}`),
+        onResponse: (response, { attempt }) => void events.push(`response ${attempt} ${response.status}`),
+        onRetry: ({ attempt, delayMs, reason }) => void events.push(`retry ${attempt} ${delayMs} ${reason}`),
+      },
+    });
+    const { data, response } = await client.api.getStoreInfo.withResponse();
+    expect(data).toEqual({ store: { code: 's1' } });
+    expect(response.headers.get('x-request-id')).toBe('req-9');
+    expect(events).toEqual([
+      'request 1 /v1/store/info.json',
+      'response 1 503',
+      'retry 1 0 status 503',
+      'request 2 /v1/store/info.json',
+      'response 2 200',
+    ]);
   });
 });

@@ -3,31 +3,31 @@
  * errors, redaction, logging, rate limiting, optional response validation).
  */
 import {
+  ApiClient,
   bindOperations,
   type ClientOptions,
-  clientFetchOptions,
-  createFetch,
   type Paginator,
   rateLimitHooks,
   readEnv,
 } from '@agent-apis/core';
 import type { StoreApi, StoreOperationResult } from './api.js';
 import {
-  authCallback,
+  authHeaders,
   credentialIdentity,
+  credentialOptions,
   credentialSecrets,
   resolveCredentials,
   type StoreCredentialOptions,
 } from './auth.js';
+import * as functions from './gen/api.gen.js';
 import { operations } from './gen/operations.gen.js';
 import { resourceTable, type StoreResources } from './gen/resources.gen.js';
-import { createClient, createConfig } from './gen/sdk/client/index.gen.js';
-import * as sdk from './gen/sdk/sdk.gen.js';
 import { type PagedItem, type PagedOperationId, type PaginateArgs, paginateOperation } from './pagination.js';
 import {
   rateLimitWindows,
   readStoreRateLimitHeaders,
   type StoreRateLimitOptions,
+  storeBanGuard,
   storeRateLimiter,
 } from './rate-limit.js';
 import { bindResources } from './resources.js';
@@ -40,7 +40,7 @@ export const BASE_URL_ENV_VAR = 'STORE_BASE_URL';
 
 /** Options of {@link StoreClient}. Credentials: `{ login, authToken }` or `{ accessToken }`, else the environment. */
 export interface StoreClientOptions extends ClientOptions, StoreCredentialOptions {
-  /** API root, ending in `/v1` (default: env `STORE_BASE_URL`, else `https://api.jumpseller.com/v1`). */
+  /** API root, ending in `/v1` unless a loopback mock (default: env `STORE_BASE_URL`, else `https://api.jumpseller.com/v1`). */
   baseUrl?: string | undefined;
   /**
    * Client-side request budget, shared by every client with the same base URL and credentials (default
@@ -68,27 +68,19 @@ export class StoreClient {
   /** The authentication scheme in use. */
   readonly authScheme: 'basic' | 'bearer';
 
-  /** Throws a `MissingCredentialsError` naming the options and environment variables when credentials are missing. */
+  /** The configured client the operations are sent through, e.g. `getProduct(client.client, { path: { id } })`. */
+  readonly client: ApiClient;
+
+  /**
+   * Throws a `MissingCredentialsError` naming the options and environment variables when credentials are
+   * missing, an `InvalidBaseUrlError` for a base URL without http(s) scheme, with credentials or not ending in
+   * `/v1`, and an `AgentApiError` for a credential holding a line break.
+   */
   constructor(options: StoreClientOptions = {}) {
-    const credentials = resolveCredentials(options);
-    this.authScheme = credentials.scheme;
-    this.baseUrl = (options.baseUrl ?? readEnv(BASE_URL_ENV_VAR) ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    const limiter =
-      options.rateLimit === false
-        ? undefined
-        : storeRateLimiter(this.baseUrl, credentialIdentity(credentials), rateLimitWindows(options.rateLimit));
-    const transport = createFetch(
-      clientFetchOptions(options, {
-        operations,
-        loadValidators: () => import('./gen/validators.gen.js'),
-        redactSecrets: credentialSecrets(credentials),
-        ...(limiter ? rateLimitHooks(limiter, readStoreRateLimitHeaders) : {}),
-      }),
-    );
-    const client = createClient(
-      createConfig({ baseUrl: this.baseUrl, fetch: transport, throwOnError: true, auth: authCallback(credentials) }),
-    );
-    this.api = bindOperations(sdk, operations, client);
+    this.client = createStoreClient(options);
+    this.baseUrl = this.client.baseUrl;
+    this.authScheme = resolveCredentials(options).scheme;
+    this.api = bindOperations(functions, operations, this.client);
     Object.assign(this, bindResources(this.api, resourceTable));
   }
 
@@ -102,4 +94,32 @@ export class StoreClient {
   ): Paginator<StoreOperationResult<Id>, PagedItem<Id>> {
     return paginateOperation(this.api, operationId, options);
   }
+}
+
+/**
+ * The store's configured client alone, without the `api` table: pass it to the operation functions imported one
+ * by one (`getProduct(createStoreClient(), { path: { id } })`), so a bundle carries only the operations it uses.
+ */
+export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
+  const credentials = resolveCredentials(options);
+  const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV_VAR) ?? DEFAULT_BASE_URL;
+  const limiter =
+    options.rateLimit === false
+      ? undefined
+      : storeRateLimiter(
+          baseUrl.replace(/\/+$/, ''),
+          credentialIdentity(credentials),
+          rateLimitWindows(options.rateLimit),
+        );
+  const limiterHooks = limiter ? rateLimitHooks(limiter, readStoreRateLimitHeaders) : undefined;
+  return new ApiClient(options, {
+    client: 'StoreClient',
+    baseUrl,
+    basePathSuffix: '/v1',
+    authHeaders: authHeaders(credentials),
+    credentials: credentialOptions(credentials),
+    loadValidators: () => import('./gen/validators.gen.js'),
+    redactSecrets: credentialSecrets(credentials),
+    ...storeBanGuard(baseUrl, credentialIdentity(credentials), limiterHooks),
+  });
 }

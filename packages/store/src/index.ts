@@ -6,7 +6,14 @@ export { LOG_ENV_VAR, type Logger, type LogLevel, type Paginator } from '@agent-
 export * from '@agent-apis/core/errors';
 export type { StoreApi, StoreOperationOptions, StoreOperationResult } from './api.js';
 export { CREDENTIAL_ENV_VARS, type StoreCredentialOptions } from './auth.js';
-export { BASE_URL_ENV_VAR, DEFAULT_BASE_URL, StoreClient, type StoreClientOptions } from './client.js';
+export {
+  BASE_URL_ENV_VAR,
+  createStoreClient,
+  DEFAULT_BASE_URL,
+  StoreClient,
+  type StoreClientOptions,
+} from './client.js';
+export * from './gen/api.gen.js';
 export { type OperationId, operations } from './gen/operations.gen.js';
 export type * from './gen/resources.gen.js';
 export type * from './gen/sdk/types.gen.js';
@@ -20,7 +27,7 @@ export {
   type PaginateArgs,
   type PaginateOptions,
 } from './pagination.js';
-export { DEFAULT_RATE_LIMIT, RATE_LIMIT_HEADERS, type StoreRateLimitOptions } from './rate-limit.js';
+export { BAN_RESET_HEADER, DEFAULT_RATE_LIMIT, RATE_LIMIT_HEADERS, type StoreRateLimitOptions } from './rate-limit.js';
 export type {
   BodyParams,
   ItemOf,

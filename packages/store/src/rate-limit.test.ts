@@ -1,6 +1,6 @@
 import { resetSharedRateLimiters } from '@agent-apis/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RateLimitError, StoreClient, type StoreClientOptions } from './index.js';
+import { RateLimitBanError, RateLimitError, StoreClient, type StoreClientOptions } from './index.js';
 import { readStoreRateLimitHeaders } from './rate-limit.js';
 import { BASE_URL, BASIC, BEARER, fakeFetch, json } from './test-support.js';
 
@@ -163,5 +163,23 @@ describe('readStoreRateLimitHeaders', () => {
   it('reports nothing without rate-limit headers or with unreadable ones', () => {
     expect(readStoreRateLimitHeaders(headers({}))).toEqual([]);
     expect(readStoreRateLimitHeaders(headers({ 'Jumpseller-PerSecondRateLimit-Remaining': 'lots' }))).toEqual([]);
+  });
+});
+
+describe('rate-limit ban', () => {
+  it('stops at the first ban answer with RateLimitBanError and sends nothing more until the reset', async () => {
+    vi.useRealTimers();
+    const resetAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_600_000);
+    const { fetch, times } = timedServer(() =>
+      json({ message: 'banned' }, 429, { 'Jumpseller-BannedByRateLimit-Reset': resetAt.toISOString() }),
+    );
+    const client = storeClient({ ...BEARER, accessToken: 'ban-test-token-1', fetch, rateLimit: false });
+    const first = await client.api.getStoreInfo().catch((caught: unknown) => caught);
+    expect(first).toBeInstanceOf(RateLimitBanError);
+    expect((first as RateLimitBanError).resetAt.toISOString()).toBe(resetAt.toISOString());
+    for (let call = 0; call < 4; call++) {
+      await expect(client.api.getStoreInfo()).rejects.toBeInstanceOf(RateLimitBanError);
+    }
+    expect(times).toHaveLength(1);
   });
 });

@@ -3,7 +3,9 @@
  * meet 429 in normal use, and adapted to the `Jumpseller-*RateLimit-*` headers the store sends back.
  */
 import {
+  type CreateFetchOptions,
   fingerprint,
+  RateLimitBanError,
   RateLimiter,
   type RateLimitUpdate,
   type RateLimitWindow,
@@ -76,4 +78,43 @@ export function readStoreRateLimitHeaders(headers: Headers): RateLimitUpdate[] {
       ? []
       : [{ remaining: reportedRemaining, windowMs, limit: readCount(headers, limit) }];
   });
+}
+
+/** The header the store sends once it banned the credentials: when (UTC) the ban ends. */
+export const BAN_RESET_HEADER = 'Jumpseller-BannedByRateLimit-Reset';
+
+/** End of the current ban (ms since epoch) per base URL and credentials fingerprint, shared by all clients. */
+const bans = new Map<string, number>();
+
+/**
+ * Hooks that stop calls while the store bans these credentials: a response carrying {@link BAN_RESET_HEADER}
+ * ends the call at once with a {@link RateLimitBanError} (no retry; every request would extend the ban), and
+ * until the reset time every call fails the same way before anything is sent. `limiter` hooks run inside.
+ */
+export function storeBanGuard(
+  baseUrl: string,
+  identity: readonly string[],
+  limiter?: Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>,
+  now: () => number = () => Date.now(),
+): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
+  const key = fingerprint('store-ban', baseUrl.replace(/\/+$/, ''), ...identity);
+  return {
+    beforeRequest: async (request, context) => {
+      const until = bans.get(key);
+      if (until !== undefined && until > now()) throw new RateLimitBanError(new Date(until));
+      await limiter?.beforeRequest?.(request, context);
+    },
+    afterResponse: async (response, request, context) => {
+      await limiter?.afterResponse?.(response, request, context);
+      const reset = response.headers.get(BAN_RESET_HEADER);
+      if (reset === null) return;
+      const parsed = Date.parse(reset);
+      // An unreadable date still means a ban: hold calls for an hour rather than hammer the store.
+      const until = Number.isNaN(parsed) ? now() + 3_600_000 : parsed;
+      if (until <= now()) return;
+      bans.set(key, until);
+      await response.body?.cancel().catch(() => undefined);
+      throw new RateLimitBanError(new Date(until));
+    },
+  };
 }

@@ -103,6 +103,22 @@ describe('README examples, against the ./msw handlers', () => {
     expect(requests[0]?.headers.get('authorization')).toBe(`Basic ${btoa(`${CANARY.login}:${CANARY.authToken}`)}`);
   });
 
+  it('hooks: reports the retry, gives the raw response, calls one operation through the client', async () => {
+    let calls = 0;
+    server.use(
+      http.get('*/products/:id.json', () =>
+        calls++ === 0
+          ? HttpResponse.json({ message: 'busy' }, { status: 503, headers: { 'retry-after': '0' } })
+          : HttpResponse.json({ product: { id: 42, name: 'Mug' } }),
+      ),
+    );
+    expect(await runExample(packageRoot, 'hooks')).toEqual([
+      'retrying getProduct (attempt 1) in 0 ms after status 503',
+      'Mug (status 200)',
+      'same product: true',
+    ]);
+  });
+
   it('authentication: one client per scheme', async () => {
     expect(await runExample(packageRoot, 'authentication')).toEqual(['basic bearer']);
   });

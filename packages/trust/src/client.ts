@@ -4,11 +4,10 @@
  */
 import {
   APIUserAbortError,
+  ApiClient,
   type BoundOperations,
   bindOperations,
   type ClientOptions,
-  clientFetchOptions,
-  createFetch,
   LOG_ENV_VAR,
   MissingCredentialsError,
   RequestValidationError,
@@ -25,9 +24,8 @@ import {
 } from './decide-request.js';
 import { TrustDecision } from './decision.js';
 import { DecisionCache } from './decision-cache.js';
+import * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
-import { createClient, createConfig } from './gen/sdk/client/index.gen.js';
-import * as sdk from './gen/sdk/sdk.gen.js';
 import {
   type ActionHandlers,
   enforceDecision,
@@ -37,6 +35,34 @@ import {
   type TrustRequestOptions,
   TrustUnavailableError,
 } from './guard.js';
+
+/** Redirect hops `guardedFetch` follows, each decided on. */
+const MAX_GUARDED_REDIRECTS = 10;
+
+/**
+ * The next request of a redirect chain, or undefined when `response` is no redirect or cannot be followed (a
+ * 307/308 of a request with a body, whose stream is spent). Credentials do not cross to another origin.
+ */
+function redirectTarget(request: Request, response: Response): Request | undefined {
+  const location = response.headers.get('location');
+  if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return undefined;
+  const url = new URL(location, request.url);
+  const toGet =
+    response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST');
+  if (!toGet && request.body !== null) return undefined;
+  const headers = new Headers(request.headers);
+  if (url.origin !== new URL(request.url).origin) {
+    headers.delete('authorization');
+    headers.delete('cookie');
+  }
+  if (toGet) headers.delete('content-type');
+  return new Request(url, {
+    method: toGet ? 'GET' : request.method,
+    headers,
+    redirect: 'manual',
+    signal: request.signal,
+  });
+}
 
 /** The server every official SDK uses. */
 export const DEFAULT_BASE_URL = 'https://entropy0.ai/api';
@@ -64,7 +90,7 @@ export interface TrustClientOptions extends ClientOptions {
 }
 
 /** `client.api`: every operation of the spec by operationId, resolving with the response body. */
-export type TrustApi = BoundOperations<typeof sdk, OperationId>;
+export type TrustApi = BoundOperations<typeof functions, OperationId>;
 
 /** Client of the Entropy0 trust-decision API. */
 export class TrustClient {
@@ -75,33 +101,21 @@ export class TrustClient {
   readonly #decisions: DecisionCache | undefined;
 
   constructor(options: TrustClientOptions = {}) {
-    const apiKey = options.apiKey ?? readEnv(API_KEY_ENV);
-    if (!apiKey) {
-      throw new MissingCredentialsError({ client: 'TrustClient', options: ['apiKey'], envVars: [API_KEY_ENV] });
-    }
-    const authSchemeType = options.authScheme === 'bearer' ? 'http' : 'apiKey';
-    this.baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL;
-    const transport = createFetch(
-      clientFetchOptions(options, {
-        operations,
-        loadValidators: () => import('./gen/validators.gen.js'),
-        redactSecrets: [apiKey],
-        now: options.now,
-      }),
-    );
-    const client = createClient(
-      createConfig({
-        baseUrl: this.baseUrl,
-        fetch: transport,
-        throwOnError: true,
-        auth: (scheme) => (scheme.type === authSchemeType ? apiKey : undefined),
-      }),
-    );
-    const bound = bindOperations(sdk, operations, client);
-    const decide: TrustApi['decide'] = async (callOptions) => {
-      assertValidDecideRequest(callOptions.body);
-      return bound.decide(callOptions);
-    };
+    const client = createTrustClient(options);
+    this.baseUrl = client.baseUrl;
+    const bound = bindOperations(functions, operations, client);
+    const decide = Object.assign(
+      async (callOptions: Parameters<TrustApi['decide']>[0]) => {
+        assertValidDecideRequest(callOptions.body);
+        return bound.decide(callOptions);
+      },
+      {
+        withResponse: async (callOptions: Parameters<TrustApi['decide']>[0]) => {
+          assertValidDecideRequest(callOptions.body);
+          return bound.decide.withResponse(callOptions);
+        },
+      },
+    ) as TrustApi['decide'];
     this.api = { ...bound, decide };
     const cache = options.cache ?? true;
     this.#decisions = cache
@@ -166,20 +180,34 @@ export class TrustClient {
 
   /**
    * `fetch` behind a guard: every request first gets a decision on its URL's host (see {@link TrustClient.guard});
-   * `fetch` only runs when the action allows it, and `onSandbox` / `onEscalate` answer in its place.
+   * `fetch` only runs when the action allows it, and `onSandbox` / `onEscalate` answer in its place. Redirects
+   * are followed here, hop by hop, so every host of a redirect chain gets its own decision (at most 10 hops;
+   * `Authorization` and `Cookie` are dropped when a hop changes origin). A request with `redirect: 'manual'` or
+   * `'error'` gets the redirect response itself.
    */
   guardedFetch(fetch: typeof globalThis.fetch, options: GuardedFetchOptions = {}): typeof globalThis.fetch {
-    return async (input, init) => {
-      const request = new Request(input, init);
+    const { onSandbox, onEscalate } = options;
+    const guardOne = async (request: Request): Promise<Response> => {
       const target = new URL(request.url);
       const decision = await this.#decideForGuard(target, options);
       if (!decision) return fetch(request);
-      const { onSandbox, onEscalate } = options;
       const handlers: ActionHandlers<Response> = {
         onSandbox: onSandbox && ((found) => onSandbox(found, request)),
         onEscalate: onEscalate && ((found) => onEscalate(found, request)),
       };
       return enforceDecision(decision, target, handlers, () => fetch(request));
+    };
+    return async (input, init) => {
+      const original = new Request(input, init);
+      if (original.redirect !== 'follow') return guardOne(original);
+      let request = new Request(original, { redirect: 'manual' });
+      for (let hops = 0; ; hops++) {
+        const response = await guardOne(request);
+        const next = hops < MAX_GUARDED_REDIRECTS ? redirectTarget(request, response) : undefined;
+        if (!next) return response;
+        await response.body?.cancel().catch(() => undefined);
+        request = next;
+      }
     };
   }
 
@@ -204,4 +232,27 @@ export class TrustClient {
       throw new TrustUnavailableError(url, error);
     }
   }
+}
+
+/**
+ * The trust service's configured client alone, for the operation functions imported one by one
+ * (`decide(createTrustClient(), { body })`, no request checks or decision cache). Throws
+ * `MissingCredentialsError` without a key.
+ */
+export function createTrustClient(options: TrustClientOptions = {}): ApiClient {
+  const apiKey = options.apiKey ?? readEnv(API_KEY_ENV);
+  if (!apiKey) {
+    throw new MissingCredentialsError({ client: 'TrustClient', options: ['apiKey'], envVars: [API_KEY_ENV] });
+  }
+  return new ApiClient(options, {
+    client: 'TrustClient',
+    baseUrl: options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL,
+    authHeaders: options.authScheme === 'bearer' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey },
+    credentials: { apiKey },
+    loadValidators: () => import('./gen/validators.gen.js'),
+    redactSecrets: [apiKey],
+    // A redirect would carry the key elsewhere or swap the decision for another origin's: none is followed.
+    redirects: 'none',
+    now: options.now,
+  });
 }

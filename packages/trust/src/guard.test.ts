@@ -161,6 +161,40 @@ describe('guard', () => {
   });
 });
 
+describe('guardedFetch and redirects', () => {
+  it('decides on every host of a redirect chain, so an approved host cannot bounce the agent to a denied one', async () => {
+    const trustFetch = decideFetch((request) =>
+      request.target.value === 'evil.example.net' ? { action: 'deny' } : { action: 'proceed' },
+    );
+    const client = new TrustClient({ apiKey: CANARY_KEY, fetch: trustFetch });
+    const target = vi.fn<typeof globalThis.fetch>(async (input) => {
+      const url = (input as Request).url;
+      return url.startsWith('https://docs.example.com/')
+        ? new Response(null, { status: 302, headers: { location: 'https://evil.example.net/payload' } })
+        : new Response('payload');
+    });
+    const guarded = client.guardedFetch(target);
+    await expect(guarded('https://docs.example.com/start')).rejects.toBeInstanceOf(TrustDeniedError);
+    expect(target.mock.calls.map(([input]) => (input as Request).url)).toEqual(['https://docs.example.com/start']);
+  });
+
+  it('follows an approved chain hop by hop, dropping credentials when the origin changes', async () => {
+    const client = new TrustClient({ apiKey: CANARY_KEY, fetch: decideFetch(() => ({ action: 'proceed' })) });
+    const target = vi.fn<typeof globalThis.fetch>(async (input) =>
+      (input as Request).url === 'https://docs.example.com/a'
+        ? new Response(null, { status: 301, headers: { location: 'https://cdn.example.org/b' } })
+        : new Response('b'),
+    );
+    const response = await client.guardedFetch(target)('https://docs.example.com/a', {
+      headers: { authorization: 'Bearer page-token' },
+    });
+    expect(await response.text()).toBe('b');
+    const second = target.mock.calls[1]?.[0] as Request;
+    expect(second.url).toBe('https://cdn.example.org/b');
+    expect(second.headers.has('authorization')).toBe(false);
+  });
+});
+
 describe('per-call options and types', () => {
   it('sends per-call headers with decide and guard', async () => {
     const { client, trustFetch } = setup('proceed');

@@ -8,6 +8,7 @@ export * from '@agent-apis/core/errors';
 export {
   API_KEY_ENV,
   BASE_URL_ENV,
+  createTrustClient,
   DEFAULT_BASE_URL,
   LOG_LEVEL_ENV,
   type TrustApi,
@@ -22,6 +23,7 @@ export {
   type TargetInput,
 } from './decide-request.js';
 export { TrustDecision } from './decision.js';
+export * from './gen/api.gen.js';
 export type * from './gen/sdk/types.gen.js';
 export {
   type GuardContext,

@@ -1,0 +1,154 @@
+/**
+ * The one construction path of the service clients: base URL and credential checks at construction, then a
+ * client that turns each typed operation call into one transport call (URL built from the descriptor, body
+ * serialised once, JSON decided once) and parses the answer.
+ */
+import { type ClientOptions, clientFetchOptions, type ServiceTransport } from './client-options.js';
+import { AgentApiError, InvalidBaseUrlError } from './errors.js';
+import { createTransport, type Transport } from './fetch.js';
+import {
+  callHeaders,
+  expandPath,
+  type Operation,
+  type OperationCallOptions,
+  type OperationClient,
+  routeOf,
+  serializeQuery,
+  validateOperationInput,
+  type WithResponse,
+} from './operations.js';
+import { redactUrl } from './redact.js';
+import { ResponseParseError } from './response-validation.js';
+
+/** What a service fixes when it builds its client. */
+export interface ServiceClientConfig extends ServiceTransport {
+  /** The class name, for error messages (e.g. `StoreClient`). */
+  client: string;
+  /** The base URL, already resolved from options, environment and default. */
+  baseUrl: string;
+  /** A path the base URL must end with, e.g. `/v1` for the store. */
+  basePathSuffix?: string | undefined;
+  /** Headers carrying the credentials, sent with every request (after the call's own headers). */
+  authHeaders?: Readonly<Record<string, string>> | undefined;
+  /** Credential values by option name, checked for characters no header can carry (the message never quotes them). */
+  credentials?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * `raw` as a base URL without trailing slash. Throws {@link InvalidBaseUrlError} when it does not parse, has
+ * no http(s) scheme, carries credentials (`user:pass@`), or does not end with `suffix` (asked of non-loopback
+ * hosts only: local mocks serve the spec's paths at their root).
+ */
+export function checkBaseUrl(client: string, raw: string, suffix?: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new InvalidBaseUrlError(
+      `${client} baseUrl must be an absolute http(s) URL such as https://api.example.com${suffix ?? ''}, got ${JSON.stringify(redactUrl(raw.replace(/\/\/[^/@]*@/, '//***@')))}`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new InvalidBaseUrlError(
+      `${client} baseUrl must not carry credentials (user:password@); pass them as the client's credential options`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new InvalidBaseUrlError(`${client} baseUrl must use http or https, got ${url.protocol}`);
+  }
+  const trimmed = url.href.replace(/\/+$/, '');
+  if (url.search || url.hash) {
+    throw new InvalidBaseUrlError(`${client} baseUrl must not have a query or fragment: ${redactUrl(trimmed)}`);
+  }
+  // Loopback mocks (Prism, stand-ins) serve the spec's paths at their root, so the suffix is asked of real hosts only.
+  if (suffix && !isLoopback(url.hostname) && !new URL(trimmed).pathname.endsWith(suffix)) {
+    throw new InvalidBaseUrlError(
+      `${client} baseUrl must end with ${suffix} (the API root), got ${redactUrl(trimmed)}`,
+    );
+  }
+  return trimmed;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/** Throws when a credential holds CR, LF or NUL, which would break or smuggle headers; names the option only. */
+function checkCredentials(client: string, credentials: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(credentials)) {
+    if (/[\r\n\0]/.test(value)) {
+      throw new AgentApiError(`${client} ${name} contains a line break or NUL character, which no header can carry`);
+    }
+  }
+}
+
+function checkedHeaders(client: string, headers: ClientOptions['defaultHeaders']): ClientOptions['defaultHeaders'] {
+  if (headers === undefined) return undefined;
+  try {
+    return new Headers(headers);
+  } catch {
+    throw new AgentApiError(`${client} defaultHeaders holds a header name or value that cannot be sent`);
+  }
+}
+
+/** A configured client of one service: sends typed operation calls. */
+export class ApiClient implements OperationClient {
+  /** The API root requests go to. */
+  readonly baseUrl: string;
+  readonly #transport: Transport;
+  readonly #authHeaders: readonly [string, string][];
+
+  /** Checks the base URL, credentials and headers (throwing typed errors) and builds the transport. */
+  constructor(options: ClientOptions, config: ServiceClientConfig) {
+    const { client, baseUrl, basePathSuffix, authHeaders, credentials, ...service } = config;
+    this.baseUrl = checkBaseUrl(client, baseUrl, basePathSuffix);
+    checkCredentials(client, credentials ?? {});
+    const defaultHeaders = checkedHeaders(client, options.defaultHeaders);
+    this.#authHeaders = Object.entries(authHeaders ?? {});
+    this.#transport = createTransport(clientFetchOptions({ ...options, defaultHeaders }, service));
+  }
+
+  /** Validates the inputs, sends the call and parses the answer: JSON per the descriptor, else by content type. */
+  async request(operation: Operation, options: OperationCallOptions = {}): Promise<WithResponse<unknown>> {
+    validateOperationInput(operation.id, operation, options);
+    const headers = callHeaders(options.headers);
+    for (const [name, value] of this.#authHeaders) headers.set(name, value);
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    }
+    const route = routeOf(operation);
+    const sent = await this.#transport.sendBuffered({
+      method: operation.method,
+      url: this.baseUrl + expandPath(operation.path, options.path) + serializeQuery(operation.query, options.query),
+      headers,
+      body,
+      signal: options.signal,
+      timeout: options.timeout,
+      maxRetries: options.maxRetries,
+      operation: { id: operation.id, route },
+      expectJson: operation.successJson === true,
+    });
+    const text = sent.bytes.byteLength === 0 ? '' : decoder.decode(sent.bytes);
+    // The bytes are not needed once decoded: let them go before a large body is parsed.
+    sent.bytes = EMPTY;
+    return { data: parseBody(sent.response, text, operation, route), response: sent.response };
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+const decoder = new TextDecoder();
+
+/** The body as the operation promises it: JSON when its spec (or else the content type) says so, text otherwise. */
+function parseBody(response: Response, text: string, operation: Operation, route: string): unknown {
+  const json = operation.successJson === true || /[/+]json\b/i.test(response.headers.get('content-type') ?? '');
+  if (text === '') return json ? {} : '';
+  if (!json) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ResponseParseError(operation.id, route);
+  }
+}
