@@ -1,6 +1,7 @@
 /**
- * Test helpers: a stateless MCP server built with the official SDK, reached through an injected `fetch` (no
- * sockets), recording every HTTP request it receives.
+ * An in-process MCP tool server for unit tests: the official SDK's `Server`, stateless, reached through an injected
+ * `fetch` (no sockets), recording every HTTP request it receives. The contract suite's loopback server
+ * (`@agent-apis/contract-tests`' `mcp-server.ts`) is the same SDK server behind a real socket.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -34,6 +35,8 @@ export interface FakeToolServerOptions {
   handle: ToolHandler;
   /** `json` answers with application/json, `sse` with an event stream (default). */
   format?: 'json' | 'sse';
+  /** Fields every `tools/list` page carries beside its tools (servers may send more than the protocol names). */
+  listFields?: Record<string, unknown>;
   /** Tools per `tools/list` page (default: all on one page). */
   pageSize?: number;
   /** A hostile pager: answers every `tools/list` page with no tools and the cursor this returns. */
@@ -54,6 +57,7 @@ export function fakeToolServer(options: FakeToolServerOptions) {
       const end = start + pageSize;
       return {
         tools: options.tools.slice(start, end),
+        ...options.listFields,
         ...(end < options.tools.length ? { nextCursor: String(end) } : {}),
       };
     });
