@@ -97,6 +97,20 @@ describe('pinned tools/list results', () => {
     });
   }
 
+  it('stops a server that repeats a tools/list cursor, and one that pages on without end', async () => {
+    const env = { STORE_MCP_LOGIN_KEY: 'login-key-9', STORE_MCP_AUTH_TOKEN: 'auth-token-9' };
+    const handle = () => textResult('unused');
+    const repeating = fakeToolServer({ tools: [], handle, nextCursor: (cursor) => (cursor ? 'b' : 'a') });
+    await expect(readPinnedTools(storeLock, { env, fetch: repeating.fetch })).rejects.toThrow(
+      'store: https://mcp.jumpseller.com kept paging tools/list (a repeated cursor, or more than 100 pages)',
+    );
+    expect(repeating.methods().filter((method) => method === 'tools/list')).toHaveLength(3);
+    let next = 0;
+    const endless = fakeToolServer({ tools: [], handle, nextCursor: () => String(++next) });
+    await expect(readPinnedTools(storeLock, { env, fetch: endless.fetch })).rejects.toThrow('kept paging tools/list');
+    expect(endless.methods().filter((method) => method === 'tools/list')).toHaveLength(101);
+  });
+
   it('takes the server address from STORE_MCP_URL when set, and reports an HTTP refusal without credentials', async () => {
     const urls: string[] = [];
     const fetch = (async (url: string | URL | Request) => {

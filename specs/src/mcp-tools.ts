@@ -166,6 +166,9 @@ export function toolServerAccess(
   return { url, headers };
 }
 
+/** Most `tools/list` pages read before giving up on a server that never stops paging (as `@agent-apis/mcp`). */
+const MAX_TOOL_LIST_PAGES = 100;
+
 export interface ToolListRequestOptions {
   fetch?: typeof fetch;
   timeoutMs?: number;
@@ -224,8 +227,15 @@ export async function requestToolList(
     await client.connect(transport, requestOptions);
     method = 'tools/list';
     let joined: McpToolList | undefined;
+    const cursors = new Set<string>();
     let cursor: unknown;
     do {
+      if (cursors.size >= MAX_TOOL_LIST_PAGES || cursors.has(cursor as string)) {
+        throw new SpecSourceError(
+          `${service}: ${url} kept paging tools/list (a repeated cursor, or more than ${MAX_TOOL_LIST_PAGES} pages)`,
+        );
+      }
+      if (cursor !== undefined) cursors.add(cursor as string);
       const params = cursor === undefined ? {} : { params: { cursor: cursor as string } };
       const page = (await client.request({ method, ...params }, ResultSchema, requestOptions)) as McpToolList;
       if (!Array.isArray(page.tools)) throw new SpecSourceError(`${service}: ${url} answered tools/list without tools`);
