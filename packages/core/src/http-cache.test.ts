@@ -1,5 +1,5 @@
 import { recordingFetch } from '@agent-apis/test-utils/fetch';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CACHE_STATUS_HEADER, HttpCache, parseCacheControl } from './http-cache.js';
 
 const URL_ = 'https://directory.example.test/v1/servers?limit=10';
