@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jsonResponse } from '@agent-apis/test-utils/fetch';
 import { fakeToolServer, textResult } from '@agent-apis/test-utils/mcp-server';
 import { LATEST_PROTOCOL_VERSION, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -109,6 +110,33 @@ describe('pinned tools/list results', () => {
     const endless = fakeToolServer({ tools: [], handle, nextCursor: () => String(++next) });
     await expect(readPinnedTools(storeLock, { env, fetch: endless.fetch })).rejects.toThrow('kept paging tools/list');
     expect(endless.methods().filter((method) => method === 'tools/list')).toHaveLength(101);
+  });
+
+  it('reports a JSON-RPC error and a server that does not answer in time, naming the method', async () => {
+    const env = { STORE_MCP_LOGIN_KEY: 'login-key-10', STORE_MCP_AUTH_TOKEN: 'auth-token-10' };
+    const server = fakeToolServer({ tools: [], handle: () => textResult('unused') });
+    /** The server, except that `tools/list` is answered by `answer` with the request's JSON-RPC id. */
+    const failingList = (answer: (id: unknown, signal: AbortSignal) => Promise<Response>) =>
+      (async (input: string | URL | Request, init?: RequestInit) => {
+        const message = init?.body ? (JSON.parse(String(init.body)) as { id?: unknown; method?: string }) : {};
+        if (message.method !== 'tools/list') return server.fetch(input, init);
+        return answer(message.id, init?.signal ?? new AbortController().signal);
+      }) as typeof globalThis.fetch;
+
+    const refusing = failingList(async (id) =>
+      jsonResponse({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }),
+    );
+    await expect(readPinnedTools(storeLock, { env, fetch: refusing })).rejects.toThrow(
+      'store: https://mcp.jumpseller.com refused tools/list (MCP error -32601: Method not found)',
+    );
+
+    const silent = failingList(
+      (_id, signal) =>
+        new Promise<Response>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    );
+    await expect(readPinnedTools(storeLock, { env, fetch: silent, timeoutMs: 50 })).rejects.toThrow(
+      'store: https://mcp.jumpseller.com did not answer tools/list within 50 ms',
+    );
   });
 
   it('takes the server address from STORE_MCP_URL when set, and reports an HTTP refusal without credentials', async () => {

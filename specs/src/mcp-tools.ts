@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type Pin, readPin, writeLock } from './lock.ts';
 import { replaceFile } from './pipeline.ts';
 import { table } from './report.ts';
@@ -247,10 +247,13 @@ export async function requestToolList(
     return joined;
   } catch (error) {
     if (error instanceof SpecSourceError) throw error;
-    if (error instanceof McpError) {
-      throw new SpecSourceError(`${service}: ${url} refused ${method}: JSON-RPC error ${error.message}`, {
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      throw new SpecSourceError(`${service}: ${url} did not answer ${method} within ${requestOptions.timeout} ms`, {
         cause: error,
       });
+    }
+    if (error instanceof McpError) {
+      throw new SpecSourceError(`${service}: ${url} refused ${method} (${error.message})`, { cause: error });
     }
     throw new SpecSourceError(`${service}: ${url} sent an unreadable reply to ${method}`, { cause: error });
   } finally {
