@@ -1,6 +1,6 @@
 /**
  * A local agent tool server built from a pinned tools/list result, for the contract suite's mock mode: the official
- * SDK's low-level `Server` behind its streamable HTTP transport, stateless (a fresh server and transport for every
+ * SDK's low-level `Server` as `@agent-apis/test-utils/mcp-server` builds it, behind the SDK's streamable HTTP transport, stateless (a fresh server and transport for every
  * POST; GET and DELETE are answered 405, as a stateless server does), listening on a free loopback port.
  *
  * - `tools/list` answers the pinned tools unchanged.
@@ -17,16 +17,9 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { McpTool } from '@agent-apis/specs/mcp-tools';
 import type { OpenApiDocument } from '@agent-apis/specs/openapi';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { buildToolServer } from '@agent-apis/test-utils/mcp-server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { sampleValue } from './values.ts';
@@ -67,30 +60,28 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const calls: LocalToolServer['calls'] = [];
 
-  const buildServer = () => {
-    const server = new Server(
-      { name: 'agent-apis-local-tool-server', version: '1.0.0' },
-      { capabilities: { tools: {} } },
-    );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: options.tools as Tool[] }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => {
-      const { name, arguments: args = {} } = request.params;
-      const tool = byName.get(name);
-      const validate = validators.get(name);
-      if (!tool || !validate) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-      if (!validate(args)) {
-        const [problem] = validate.errors ?? [];
-        const where = `arguments${problem?.instancePath.replaceAll('/', '.') ?? ''}`;
-        return {
-          content: [{ type: 'text', text: `Invalid arguments for ${name}: ${where} ${problem?.message ?? 'invalid'}` }],
-          isError: true,
-        };
-      }
-      calls.push({ tool: name, arguments: args });
-      return placeholderResult(tool, args);
+  const buildServer = () =>
+    buildToolServer({
+      name: 'agent-apis-local-tool-server',
+      tools: options.tools as Tool[],
+      handle: (name, args) => {
+        const tool = byName.get(name);
+        const validate = validators.get(name);
+        if (!tool || !validate) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+        if (!validate(args)) {
+          const [problem] = validate.errors ?? [];
+          const where = `arguments${problem?.instancePath.replaceAll('/', '.') ?? ''}`;
+          return {
+            content: [
+              { type: 'text', text: `Invalid arguments for ${name}: ${where} ${problem?.message ?? 'invalid'}` },
+            ],
+            isError: true,
+          };
+        }
+        calls.push({ tool: name, arguments: args });
+        return placeholderResult(tool, args);
+      },
     });
-    return server;
-  };
 
   const requests: { method: string }[] = [];
   const http = createServer(async (request, response) => {

@@ -1,6 +1,9 @@
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jsonResponse } from '@agent-apis/test-utils/fetch';
+import { fakeToolServer, textResult } from '@agent-apis/test-utils/mcp-server';
+import { LATEST_PROTOCOL_VERSION, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import {
   mcpToolsPaths,
@@ -25,44 +28,6 @@ async function mirrorWith(bytes: Uint8Array | string): Promise<string> {
   await mkdir(join(mirror, 'store'));
   await writeFile(join(mirror, 'store', 'mcp-tools.json'), bytes);
   return mirror;
-}
-
-interface RecordedRequest {
-  url: string;
-  headers: Headers;
-  body: { id?: number; method: string; params?: Record<string, unknown> };
-}
-
-/**
- * A tool server behind an injected fetch: it answers initialize, accepts the initialized notification and serves
- * `result`'s tools over two pages, as server-sent events or JSON, requiring a session id after initialize.
- */
-function toolServer(result: { tools: unknown[] }, format: 'sse' | 'json') {
-  const requests: RecordedRequest[] = [];
-  const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
-    const body = JSON.parse(String(init?.body)) as RecordedRequest['body'];
-    const headers = new Headers(init?.headers);
-    requests.push({ url: String(url), headers, body });
-    if (body.method !== 'initialize' && headers.get('mcp-session-id') !== 'session-1') {
-      return new Response('no session', { status: 400 });
-    }
-    if (body.id === undefined) return new Response(null, { status: 202 });
-    const half = Math.ceil(result.tools.length / 2);
-    const reply =
-      body.method === 'initialize'
-        ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '1' } }
-        : body.params?.cursor === 'page-2'
-          ? { ...result, tools: result.tools.slice(half) }
-          : { ...result, tools: result.tools.slice(0, half), nextCursor: 'page-2' };
-    const message = JSON.stringify({ jsonrpc: '2.0', id: body.id, result: reply });
-    const responseHeaders = { 'mcp-session-id': 'session-1' };
-    return format === 'sse'
-      ? new Response(`event: message\ndata: ${message}\n\n`, {
-          headers: { ...responseHeaders, 'content-type': 'text/event-stream' },
-        })
-      : new Response(message, { headers: { ...responseHeaders, 'content-type': 'application/json' } });
-  }) as typeof globalThis.fetch;
-  return { fetch, requests };
 }
 
 describe('pinned tools/list results', () => {
@@ -114,26 +79,65 @@ describe('pinned tools/list results', () => {
 
   for (const format of ['sse', 'json'] as const) {
     it(`reads a paged result from the server (${format}) into the pinned bytes, sending the credential headers`, async () => {
-      const server = toolServer(JSON.parse(storeMirrored.toString('utf8')), format);
+      const { tools, ...listFields } = JSON.parse(storeMirrored.toString('utf8')) as { tools: Tool[] };
+      const handle = () => textResult('unused');
+      const server = fakeToolServer({ tools, listFields, handle, format, pageSize: 10 });
       const env = { STORE_MCP_LOGIN_KEY: 'login-key-7', STORE_MCP_AUTH_TOKEN: 'auth-token-7' };
       const fetched = await readPinnedTools(storeLock, { env, fetch: server.fetch });
       expect(fetched.sha256).toBe(storeLock.sha256);
       expect(fetched.origin).toBe('https://mcp.jumpseller.com (tools/list)');
-      expect(server.requests.map((r) => r.body.method)).toEqual([
-        'initialize',
-        'notifications/initialized',
-        'tools/list',
-        'tools/list',
-      ]);
-      for (const request of server.requests) {
-        expect(request.url).toBe('https://mcp.jumpseller.com');
+      expect(server.methods()).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/list']);
+      const posts = server.requests.filter((r) => r.method === 'POST');
+      for (const request of posts) {
+        expect(request.url).toBe('https://mcp.jumpseller.com/');
         expect(request.headers.get('x-login-key')).toBe('login-key-7');
         expect(request.headers.get('x-auth-token')).toBe('auth-token-7');
       }
-      expect(server.requests.at(-1)?.headers.get('mcp-protocol-version')).toBe('2025-06-18');
-      expect(server.requests.at(-1)?.body.params).toEqual({ cursor: 'page-2' });
+      expect(posts.at(-1)?.headers.get('mcp-protocol-version')).toBe(LATEST_PROTOCOL_VERSION);
+      expect(posts.at(-1)?.message?.params).toEqual({ cursor: '10' });
     });
   }
+
+  it('stops a server that repeats a tools/list cursor, and one that pages on without end', async () => {
+    const env = { STORE_MCP_LOGIN_KEY: 'login-key-9', STORE_MCP_AUTH_TOKEN: 'auth-token-9' };
+    const handle = () => textResult('unused');
+    const repeating = fakeToolServer({ tools: [], handle, nextCursor: (cursor) => (cursor ? 'b' : 'a') });
+    await expect(readPinnedTools(storeLock, { env, fetch: repeating.fetch })).rejects.toThrow(
+      'store: https://mcp.jumpseller.com kept paging tools/list (a repeated cursor, or more than 100 pages)',
+    );
+    expect(repeating.methods().filter((method) => method === 'tools/list')).toHaveLength(3);
+    let next = 0;
+    const endless = fakeToolServer({ tools: [], handle, nextCursor: () => String(++next) });
+    await expect(readPinnedTools(storeLock, { env, fetch: endless.fetch })).rejects.toThrow('kept paging tools/list');
+    expect(endless.methods().filter((method) => method === 'tools/list')).toHaveLength(101);
+  });
+
+  it('reports a JSON-RPC error and a server that does not answer in time, naming the method', async () => {
+    const env = { STORE_MCP_LOGIN_KEY: 'login-key-10', STORE_MCP_AUTH_TOKEN: 'auth-token-10' };
+    const server = fakeToolServer({ tools: [], handle: () => textResult('unused') });
+    /** The server, except that `tools/list` is answered by `answer` with the request's JSON-RPC id. */
+    const failingList = (answer: (id: unknown, signal: AbortSignal) => Promise<Response>) =>
+      (async (input: string | URL | Request, init?: RequestInit) => {
+        const message = init?.body ? (JSON.parse(String(init.body)) as { id?: unknown; method?: string }) : {};
+        if (message.method !== 'tools/list') return server.fetch(input, init);
+        return answer(message.id, init?.signal ?? new AbortController().signal);
+      }) as typeof globalThis.fetch;
+
+    const refusing = failingList(async (id) =>
+      jsonResponse({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }),
+    );
+    await expect(readPinnedTools(storeLock, { env, fetch: refusing })).rejects.toThrow(
+      'store: https://mcp.jumpseller.com refused tools/list (MCP error -32601: Method not found)',
+    );
+
+    const silent = failingList(
+      (_id, signal) =>
+        new Promise<Response>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    );
+    await expect(readPinnedTools(storeLock, { env, fetch: silent, timeoutMs: 50 })).rejects.toThrow(
+      'store: https://mcp.jumpseller.com did not answer tools/list within 50 ms',
+    );
+  });
 
   it('takes the server address from STORE_MCP_URL when set, and reports an HTTP refusal without credentials', async () => {
     const urls: string[] = [];

@@ -8,11 +8,13 @@
  * newline, the form the mirror holds. A server answers inside a JSON-RPC envelope (plain JSON or a server-sent
  * event), possibly over several pages; the reader unwraps it, joins the pages' tools, drops `nextCursor` and writes
  * the result in that form before hashing it, so the same tools hash the same whichever way they were read. The
- * exchange is done here with plain `fetch` rather than through the MCP SDK because the SDK re-parses results
- * (reordering keys), and the pin is over what the server said.
+ * exchange goes through the official MCP SDK client, as `@agent-apis/mcp`'s does.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type Pin, readPin, writeLock } from './lock.ts';
 import { replaceFile } from './pipeline.ts';
 import { table } from './report.ts';
@@ -164,41 +166,28 @@ export function toolServerAccess(
   return { url, headers };
 }
 
-interface JsonRpcReply {
-  id?: unknown;
-  result?: unknown;
-  error?: { code?: number; message?: string };
-}
-
-/** The reply with `id` in a JSON body or in the `data:` lines of a server-sent event stream. */
-function findReply(text: string, contentType: string | null, id: number): JsonRpcReply | undefined {
-  const messages: unknown[] = [];
-  if (contentType?.includes('text/event-stream')) {
-    for (const event of text.split(/\r?\n\r?\n/)) {
-      const data = event
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).replace(/^ /, ''))
-        .join('\n');
-      if (data) messages.push(JSON.parse(data));
-    }
-  } else if (text) {
-    const parsed: unknown = JSON.parse(text);
-    messages.push(...(Array.isArray(parsed) ? parsed : [parsed]));
-  }
-  return messages.find((message): message is JsonRpcReply => (message as JsonRpcReply)?.id === id);
-}
+/** Most `tools/list` pages read before giving up on a server that never stops paging (as `@agent-apis/mcp`). */
+const MAX_TOOL_LIST_PAGES = 100;
 
 export interface ToolListRequestOptions {
   fetch?: typeof fetch;
   timeoutMs?: number;
 }
 
-const PROTOCOL_VERSION = '2025-06-18';
+/** The JSON-RPC method a transport request carries (read from its body), for error messages. */
+function methodOf(init: RequestInit | undefined): string {
+  try {
+    return (JSON.parse(String(init?.body)) as { method?: string }).method ?? 'a request';
+  } catch {
+    return 'a request';
+  }
+}
 
 /**
- * Asks a streamable-HTTP tool server for its tools: `initialize`, `notifications/initialized`, then `tools/list`
- * page by page (POST each, session id and protocol version carried over). Resolves to the joined result.
+ * Asks a streamable-HTTP tool server for its tools through the official MCP SDK client (the one
+ * `@agent-apis/mcp` runs on): connect (`initialize`, `notifications/initialized`), then `tools/list` page by page.
+ * Each page is read with the SDK's loose result schema rather than its tool schema, which would drop fields this
+ * project does not know and reorder keys: the pin is over what the server said. Resolves to the joined result.
  */
 export async function requestToolList(
   service: string,
@@ -206,21 +195,12 @@ export async function requestToolList(
   credentials: Record<string, string>,
   options: ToolListRequestOptions = {},
 ): Promise<McpToolList> {
-  const doFetch = options.fetch ?? fetch;
-  const headers: Record<string, string> = { ...credentials };
-  let nextId = 1;
-
-  const post = async (method: string, params: unknown, expectReply: boolean): Promise<unknown> => {
-    const id = expectReply ? nextId++ : undefined;
-    const message = { jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, ...(params ? { params } : {}) };
+  const send = options.fetch ?? fetch;
+  /** Refusals and unreachable servers are told in the project's words; the SDK only sees the thrown error. */
+  const guardedFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
     let response: Response;
     try {
-      response = await doFetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        body: JSON.stringify(message),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-      });
+      response = await send(input, init);
     } catch (cause) {
       throw new SpecSourceError(
         `${service}: cannot reach ${url} (${(cause as Error).message}). ` +
@@ -228,56 +208,57 @@ export async function requestToolList(
         { cause },
       );
     }
-    if (!response.ok) {
+    if (init?.method === 'POST' && !response.ok) {
       await response.body?.cancel();
       throw new SpecSourceError(
-        `${service}: ${url} answered HTTP ${response.status} ${response.statusText} to ${method}`.trimEnd(),
+        `${service}: ${url} answered HTTP ${response.status} ${response.statusText} to ${methodOf(init)}`.trimEnd(),
       );
     }
-    const session = response.headers.get('mcp-session-id');
-    if (session) headers['mcp-session-id'] = session;
-    if (id === undefined) {
-      await response.body?.cancel();
-      return undefined;
-    }
-    let reply: JsonRpcReply | undefined;
-    try {
-      reply = findReply(await response.text(), response.headers.get('content-type'), id);
-    } catch (cause) {
-      throw new SpecSourceError(`${service}: ${url} sent an unreadable reply to ${method}`, { cause });
-    }
-    if (!reply) throw new SpecSourceError(`${service}: ${url} sent no JSON-RPC reply to ${method}`);
-    if (reply.error) {
-      throw new SpecSourceError(
-        `${service}: ${url} refused ${method}: JSON-RPC error ${reply.error.code} ${reply.error.message ?? ''}`.trimEnd(),
-      );
-    }
-    return reply.result;
+    return response;
   };
-
-  const initialized = (await post(
-    'initialize',
-    {
-      protocolVersion: PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: '@agent-apis/specs', version: '0.0.0' },
-    },
-    true,
-  )) as { protocolVersion?: unknown } | undefined;
-  if (typeof initialized?.protocolVersion === 'string') headers['mcp-protocol-version'] = initialized.protocolVersion;
-  await post('notifications/initialized', undefined, false);
-
-  let joined: McpToolList | undefined;
-  let cursor: unknown;
-  do {
-    const page = (await post('tools/list', cursor === undefined ? undefined : { cursor }, true)) as McpToolList;
-    if (!Array.isArray(page?.tools)) throw new SpecSourceError(`${service}: ${url} answered tools/list without tools`);
-    if (joined) joined.tools.push(...page.tools);
-    else joined = { ...page, tools: [...page.tools] };
-    cursor = page.nextCursor;
-  } while (typeof cursor === 'string' && cursor !== '');
-  delete joined.nextCursor;
-  return joined;
+  const client = new Client({ name: '@agent-apis/specs', version: '0.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: guardedFetch,
+    requestInit: { headers: credentials },
+  });
+  const requestOptions = { timeout: options.timeoutMs ?? 30_000 };
+  let method = 'initialize';
+  try {
+    await client.connect(transport, requestOptions);
+    method = 'tools/list';
+    let joined: McpToolList | undefined;
+    const cursors = new Set<string>();
+    let cursor: unknown;
+    do {
+      if (cursors.size >= MAX_TOOL_LIST_PAGES || cursors.has(cursor as string)) {
+        throw new SpecSourceError(
+          `${service}: ${url} kept paging tools/list (a repeated cursor, or more than ${MAX_TOOL_LIST_PAGES} pages)`,
+        );
+      }
+      if (cursor !== undefined) cursors.add(cursor as string);
+      const params = cursor === undefined ? {} : { params: { cursor: cursor as string } };
+      const page = (await client.request({ method, ...params }, ResultSchema, requestOptions)) as McpToolList;
+      if (!Array.isArray(page.tools)) throw new SpecSourceError(`${service}: ${url} answered tools/list without tools`);
+      if (joined) joined.tools.push(...page.tools);
+      else joined = { ...page, tools: [...page.tools] };
+      cursor = page.nextCursor;
+    } while (typeof cursor === 'string' && cursor !== '');
+    delete joined.nextCursor;
+    return joined;
+  } catch (error) {
+    if (error instanceof SpecSourceError) throw error;
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      throw new SpecSourceError(`${service}: ${url} did not answer ${method} within ${requestOptions.timeout} ms`, {
+        cause: error,
+      });
+    }
+    if (error instanceof McpError) {
+      throw new SpecSourceError(`${service}: ${url} refused ${method} (${error.message})`, { cause: error });
+    }
+    throw new SpecSourceError(`${service}: ${url} sent an unreadable reply to ${method}`, { cause: error });
+  } finally {
+    await client.close();
+  }
 }
 
 /** Reads the current tools/list result: from the mirror folder when one is given, else from the server. */

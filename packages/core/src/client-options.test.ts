@@ -1,3 +1,4 @@
+import { fetchStub, jsonResponse } from '@agent-apis/test-utils/fetch';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiClient } from './api-client.js';
@@ -16,10 +17,6 @@ const getServer = {
   bodyRequired: false,
   successJson: true,
 } as const;
-
-function answering(body: unknown, status = 200) {
-  return vi.fn<typeof fetch>(async () => Response.json(body, { status }));
-}
 
 /** A loader of a validators module where `getServer` responses must be `{ id: number }`. */
 function validatorsLoader() {
@@ -45,7 +42,7 @@ afterEach(() => vi.unstubAllEnvs());
 
 describe('ApiClient: the construction path every service client shares', () => {
   it('passes the common options on, and names operations from the spec in errors', async () => {
-    const upstream = answering({ message: 'no such server' }, 404);
+    const upstream = fetchStub(() => jsonResponse({ message: 'no such server' }, { status: 404 }));
     const send = createFetch(
       ...clientFetchOptions({ fetch: upstream, maxRetries: 0, defaultHeaders: { 'x-app': 'test' } }, service()),
     );
@@ -60,27 +57,29 @@ describe('ApiClient: the construction path every service client shares', () => {
     const lines: string[] = [];
     const logger: Logger = { debug: (line) => lines.push(line), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
     vi.stubEnv('AGENT_APIS_LOG', 'debug');
-    await createFetch(...clientFetchOptions({ fetch: answering({ id: 7 }), logger }, service()))(SERVER_URL);
+    await createFetch(...clientFetchOptions({ fetch: fetchStub(() => jsonResponse({ id: 7 })), logger }, service()))(
+      SERVER_URL,
+    );
     expect(lines.length).toBeGreaterThan(0);
 
     lines.length = 0;
-    await createFetch(...clientFetchOptions({ fetch: answering({ id: 7 }), logger, logLevel: 'off' }, service()))(
-      SERVER_URL,
-    );
+    await createFetch(
+      ...clientFetchOptions({ fetch: fetchStub(() => jsonResponse({ id: 7 })), logger, logLevel: 'off' }, service()),
+    )(SERVER_URL);
     expect(lines).toEqual([]);
   });
 
   it('validates responses only when asked, loading the validators at the first response to check', async () => {
     const loadValidators = validatorsLoader();
     const unchecked = createFetch(
-      ...clientFetchOptions({ fetch: answering({ id: 'seven' }) }, service({ loadValidators })),
+      ...clientFetchOptions({ fetch: fetchStub(() => jsonResponse({ id: 'seven' })) }, service({ loadValidators })),
     );
     await expect(unchecked(SERVER_URL)).resolves.toBeInstanceOf(Response);
     expect(loadValidators).not.toHaveBeenCalled();
 
     const checked = createFetch(
       ...clientFetchOptions(
-        { fetch: answering({ id: 'seven' }), validateResponses: true },
+        { fetch: fetchStub(() => jsonResponse({ id: 'seven' })), validateResponses: true },
         service({ loadValidators }),
       ),
     );
@@ -93,7 +92,7 @@ describe('ApiClient: the construction path every service client shares', () => {
     const loadValidators = vi.fn(async (): Promise<ValidatorsModule> => ({ validators: { getServer: {} } }));
     const send = createFetch(
       ...clientFetchOptions(
-        { fetch: answering({ id: 'seven' }), validateResponses: true },
+        { fetch: fetchStub(() => jsonResponse({ id: 'seven' })), validateResponses: true },
         service({ loadValidators }),
       ),
     );
@@ -103,7 +102,7 @@ describe('ApiClient: the construction path every service client shares', () => {
 
   it("adds the service's extras: secrets to redact and hooks", async () => {
     const beforeRequest = vi.fn();
-    const upstream = answering({ echoed: 'canary-secret-42' }, 400);
+    const upstream = fetchStub(() => jsonResponse({ echoed: 'canary-secret-42' }, { status: 400 }));
     const send = createFetch(
       ...clientFetchOptions(
         { fetch: upstream, maxRetries: 0 },

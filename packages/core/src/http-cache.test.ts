@@ -1,18 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { recordingFetch } from '@agent-apis/test-utils/fetch';
+import { describe, expect, it } from 'vitest';
 import { CACHE_STATUS_HEADER, HttpCache, parseCacheControl } from './http-cache.js';
 
 const URL_ = 'https://directory.example.test/v1/servers?limit=10';
-
-/** A fake origin: `respond` builds each answer; every request it receives is kept. */
-function origin(respond: (request: Request, call: number) => Response) {
-  const received: Request[] = [];
-  const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
-    const request = new Request(input, init);
-    received.push(request);
-    return respond(request, received.length);
-  });
-  return { fetch, received };
-}
 
 /** A cache on a hand-driven clock. */
 function cacheWithClock(maxEntries?: number) {
@@ -22,7 +12,7 @@ function cacheWithClock(maxEntries?: number) {
 
 describe('HttpCache', () => {
   it('serves a fresh copy within max-age without calling the origin again', async () => {
-    const server = origin((_request, call) =>
+    const server = recordingFetch((_request, call) =>
       Response.json({ call }, { headers: { 'cache-control': 'public, max-age=60, s-maxage=600' } }),
     );
     const { cache, clock } = cacheWithClock();
@@ -39,7 +29,7 @@ describe('HttpCache', () => {
   });
 
   it('hands out an independent Response every time', async () => {
-    const server = origin(() => new Response('body', { headers: { 'cache-control': 'max-age=60' } }));
+    const server = recordingFetch(() => new Response('body', { headers: { 'cache-control': 'max-age=60' } }));
     const { cache } = cacheWithClock();
     const send = cache.wrap(server.fetch);
     await send(URL_);
@@ -53,7 +43,7 @@ describe('HttpCache', () => {
   });
 
   it('goes back to the origin once max-age (minus Age) has passed', async () => {
-    const server = origin(() => new Response('x', { headers: { 'cache-control': 'max-age=60', age: '50' } }));
+    const server = recordingFetch(() => new Response('x', { headers: { 'cache-control': 'max-age=60', age: '50' } }));
     const { cache, clock } = cacheWithClock();
     const send = cache.wrap(server.fetch);
     await send(URL_);
@@ -66,7 +56,7 @@ describe('HttpCache', () => {
   });
 
   it('revalidates with If-None-Match and serves the cached body with the fresh headers on 304', async () => {
-    const server = origin((_request, call) =>
+    const server = recordingFetch((_request, call) =>
       call === 1
         ? Response.json({ servers: ['a'] }, { headers: { etag: '"v1"', 'cache-control': 'no-cache', 'x-served': '1' } })
         : new Response(null, { status: 304, headers: { etag: '"v1"', 'x-served': String(call) } }),
@@ -84,7 +74,7 @@ describe('HttpCache', () => {
 
   it('revalidates with If-Modified-Since when only Last-Modified is known, and stores a changed answer', async () => {
     const lastModified = 'Tue, 01 Jan 2030 00:00:00 GMT';
-    const server = origin(
+    const server = recordingFetch(
       (_request, call) => new Response(`version ${call}`, { headers: { 'last-modified': lastModified } }),
     );
     const { cache } = cacheWithClock();
@@ -96,7 +86,9 @@ describe('HttpCache', () => {
   });
 
   it('does not store a no-store response', async () => {
-    const server = origin(() => new Response('secret', { headers: { 'cache-control': 'no-store, max-age=60' } }));
+    const server = recordingFetch(
+      () => new Response('secret', { headers: { 'cache-control': 'no-store, max-age=60' } }),
+    );
     const { cache } = cacheWithClock();
     const send = cache.wrap(server.fetch);
     await send(URL_);
@@ -106,7 +98,9 @@ describe('HttpCache', () => {
   });
 
   it('does not store error statuses', async () => {
-    const server = origin(() => new Response('gone', { status: 404, headers: { 'cache-control': 'max-age=60' } }));
+    const server = recordingFetch(
+      () => new Response('gone', { status: 404, headers: { 'cache-control': 'max-age=60' } }),
+    );
     const { cache } = cacheWithClock();
     const send = cache.wrap(server.fetch);
     await send(URL_);
@@ -115,7 +109,9 @@ describe('HttpCache', () => {
   });
 
   it('evicts the least recently used entry beyond maxEntries', async () => {
-    const server = origin((request) => new Response(request.url, { headers: { 'cache-control': 'max-age=60' } }));
+    const server = recordingFetch(
+      (request) => new Response(request.url, { headers: { 'cache-control': 'max-age=60' } }),
+    );
     const { cache } = cacheWithClock(2);
     const send = cache.wrap(server.fetch);
     const [a, b, c] = ['https://x.test/a', 'https://x.test/b', 'https://x.test/c'];
@@ -133,7 +129,7 @@ describe('HttpCache', () => {
   });
 
   it('keys entries by the headers named in Vary and by the credentials sent', async () => {
-    const server = origin(
+    const server = recordingFetch(
       (request) =>
         new Response(`${request.headers.get('accept-language')} ${request.headers.get('authorization')}`, {
           headers: { 'cache-control': 'max-age=60', vary: 'Accept-Language' },
@@ -151,7 +147,7 @@ describe('HttpCache', () => {
   });
 
   it('lets a request bypass the cache with no-store, or force revalidation with no-cache', async () => {
-    const server = origin((_request, call) =>
+    const server = recordingFetch((_request, call) =>
       call === 3
         ? new Response(null, { status: 304 })
         : new Response(`call ${call}`, { headers: { 'cache-control': 'max-age=60', etag: '"e"' } }),
@@ -167,7 +163,7 @@ describe('HttpCache', () => {
   });
 
   it('forgets a URL after a successful unsafe request to it', async () => {
-    const server = origin(() => new Response('x', { headers: { 'cache-control': 'max-age=60' } }));
+    const server = recordingFetch(() => new Response('x', { headers: { 'cache-control': 'max-age=60' } }));
     const { cache } = cacheWithClock();
     const send = cache.wrap(server.fetch);
     await send(URL_);

@@ -1,13 +1,10 @@
+import { jsonResponse } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createFetch, createTransport } from './fetch.js';
 import { ResponseValidationError, schemaResponseValidator } from './response-validation.js';
 
 const Server = z.object({ owner: z.string(), stars: z.number().int() });
-
-function jsonResponse(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 function client(body: unknown, schemaFor = (_operation: string) => Server) {
   const transport = createTransport({

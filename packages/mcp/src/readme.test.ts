@@ -5,9 +5,9 @@
  */
 import { exampleNames, expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/codegen/testing';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
+import { CANARY, fakeToolServer, textResult } from '@agent-apis/test-utils/mcp-server';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CANARY, fakeToolServer, textResult } from './test-support.js';
 
 const packageRoot = new URL('../', import.meta.url);
 

@@ -8,12 +8,12 @@ import {
   ResponseValidationError,
 } from '@agent-apis/core';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
+import { CANARY, fakeToolServer, textResult } from '@agent-apis/test-utils/mcp-server';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { DirectoryTools } from './directory.js';
 import { ToolError } from './errors.js';
 import { StoreTools } from './store.js';
-import { CANARY, fakeToolServer, textResult } from './test-support.js';
 import { MAX_TOOL_LIST_PAGES, ToolServerClient } from './tool-client.js';
 
 const storeTools = (await readSyncedToolList('store')).list.tools as Tool[];

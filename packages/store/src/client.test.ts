@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { resetSharedRateLimiters } from '@agent-apis/core';
+import { fetchStub, jsonResponse, sentRequests } from '@agent-apis/test-utils/fetch';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { operations } from './gen/operations.gen.js';
 import {
@@ -18,14 +19,14 @@ import {
   type StoreClientOptions,
   UnprocessableEntityError,
 } from './index.js';
-import { BASE_URL, BASIC, BEARER, CANARY, fakeFetch, json, sentRequests } from './test-support.js';
+import { BASE_URL, BASIC, BEARER, CANARY } from './test-support.js';
 
 const PRODUCT = { product: { id: 42, name: 'Mug' } };
 
 function storeClient(options: StoreClientOptions = {}) {
-  const fetch = options.fetch ?? fakeFetch(() => json(PRODUCT));
+  const fetch = options.fetch ?? fetchStub(() => jsonResponse(PRODUCT));
   const client = new StoreClient({ baseUrl: BASE_URL, rateLimit: false, ...BASIC, ...options, fetch });
-  return { client, fetch: fetch as ReturnType<typeof fakeFetch> };
+  return { client, fetch: fetch as ReturnType<typeof fetchStub> };
 }
 
 /** Runs `call`, expecting it to reject, and returns the error. */
@@ -125,7 +126,7 @@ describe('authentication', () => {
   });
 
   it('falls back to STORE_LOGIN + STORE_AUTH_TOKEN, then STORE_ACCESS_TOKEN', async () => {
-    const fetch = fakeFetch(() => json({}));
+    const fetch = fetchStub(() => jsonResponse({}));
     vi.stubEnv('STORE_LOGIN', CANARY.login);
     vi.stubEnv('STORE_AUTH_TOKEN', CANARY.authToken);
     await new StoreClient({ baseUrl: BASE_URL, fetch, rateLimit: false }).api.getStoreInfo();
@@ -184,8 +185,11 @@ describe('authentication', () => {
 describe('redaction', () => {
   /** A server that answers 401 quoting the Authorization header and every credential value it knows of. */
   const echoingServer = (values: readonly string[]) =>
-    fakeFetch((request) =>
-      json({ message: `Invalid credentials: ${request.headers.get('authorization')}`, received: values }, 401),
+    fetchStub((request) =>
+      jsonResponse(
+        { message: `Invalid credentials: ${request.headers.get('authorization')}`, received: values },
+        { status: 401 },
+      ),
     );
 
   it.each([
@@ -215,8 +219,10 @@ describe('redaction', () => {
 
 describe('errors', () => {
   it('turns 404 into NotFoundError and 422 into UnprocessableEntityError, naming the operation', async () => {
-    const fetch = fakeFetch((request) =>
-      request.method === 'GET' ? json({ message: 'Product not found' }, 404) : json({ errors: ['name blank'] }, 422),
+    const fetch = fetchStub((request) =>
+      request.method === 'GET'
+        ? jsonResponse({ message: 'Product not found' }, { status: 404 })
+        : jsonResponse({ errors: ['name blank'] }, { status: 422 }),
     );
     const { client } = storeClient({ fetch });
     const notFound = await failure(() => client.api.getProduct({ path: { id: 7 } }));
@@ -232,7 +238,9 @@ describe('errors', () => {
 
 describe('retries and timeouts', () => {
   const unavailableOnce = () =>
-    fakeFetch((_request, index) => (index === 0 ? json({}, 503, { 'retry-after-ms': '0' }) : json(PRODUCT)));
+    fetchStub((_request, index) =>
+      index === 0 ? jsonResponse({}, { status: 503, headers: { 'retry-after-ms': '0' } }) : jsonResponse(PRODUCT),
+    );
 
   it('retries a GET after 503', async () => {
     const { client, fetch } = storeClient({ fetch: unavailableOnce() });
@@ -259,7 +267,7 @@ describe('retries and timeouts', () => {
   });
 
   it('gives up on a request that outlasts the timeout', async () => {
-    const hanging = fakeFetch(
+    const hanging = fetchStub(
       (request) =>
         new Promise<Response>((_resolve, reject) => {
           request.signal.addEventListener('abort', () => reject(request.signal.reason));
@@ -293,7 +301,7 @@ describe('response validation', () => {
   const malformed = { product: { id: 'forty-two', name: 'Mug' } };
 
   it('with validateResponses, refuses a body that breaks the schema', async () => {
-    const { client } = storeClient({ fetch: fakeFetch(() => json(malformed)), validateResponses: true });
+    const { client } = storeClient({ fetch: fetchStub(() => jsonResponse(malformed)), validateResponses: true });
     const error = await failure(() => client.api.getProduct({ path: { id: 42 } }));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(error).toMatchObject({ operation: 'getProduct', issues: [expect.objectContaining({ path: 'product.id' })] });
@@ -305,7 +313,7 @@ describe('response validation', () => {
   });
 
   it('does not validate by default', async () => {
-    const { client } = storeClient({ fetch: fakeFetch(() => json(malformed)) });
+    const { client } = storeClient({ fetch: fetchStub(() => jsonResponse(malformed)) });
     await expect(client.api.getProduct({ path: { id: 42 } })).resolves.toEqual(malformed);
   });
 });
@@ -338,7 +346,7 @@ describe('construction checks', () => {
   });
 
   it('refuses dot segments in path parameters before sending', async () => {
-    const fetch = fakeFetch(() => json({}));
+    const fetch = fetchStub(() => jsonResponse({}));
     const client = new StoreClient({ ...BASIC, baseUrl: BASE_URL, fetch });
     const call = client.api.removeCustomerFromCustomerCategory({
       path: { id: 1, customer_id: '..' as unknown as number },
@@ -350,10 +358,10 @@ describe('construction checks', () => {
 
 describe('hooks and the raw response', () => {
   it('gives the parsed body next to the raw response, and reports requests, responses and retries', async () => {
-    const fetch = fakeFetch((_request, index) =>
+    const fetch = fetchStub((_request, index) =>
       index === 0
-        ? json({ message: 'busy' }, 503, { 'retry-after': '0' })
-        : json({ store: { code: 's1' } }, 200, { 'x-request-id': 'req-9' }),
+        ? jsonResponse({ message: 'busy' }, { status: 503, headers: { 'retry-after': '0' } })
+        : jsonResponse({ store: { code: 's1' } }, { status: 200, headers: { 'x-request-id': 'req-9' } }),
     );
     const events: string[] = [];
     const client = new StoreClient({

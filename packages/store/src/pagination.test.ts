@@ -1,7 +1,8 @@
 import { resetSharedRateLimiters } from '@agent-apis/core';
+import { fetchStub, jsonResponse, sentRequests } from '@agent-apis/test-utils/fetch';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { APIUserAbortError, RequestValidationError, StoreClient } from './index.js';
-import { BASE_URL, BASIC, fakeFetch, json, sentRequests } from './test-support.js';
+import { BASE_URL, BASIC } from './test-support.js';
 
 /** `count` product records numbered from `from`, in the form the API lists them. */
 function products(from: number, count: number) {
@@ -10,16 +11,16 @@ function products(from: number, count: number) {
 
 /** A store holding `total` records, answering page/limit requests with slices of them. */
 function catalogue(total: number) {
-  return fakeFetch((request) => {
+  return fetchStub((request) => {
     const url = new URL(request.url);
     const limit = Number(url.searchParams.get('limit'));
     const page = Number(url.searchParams.get('page'));
     const from = (page - 1) * limit;
-    return json(products(from + 1, Math.max(0, Math.min(limit, total - from))));
+    return jsonResponse(products(from + 1, Math.max(0, Math.min(limit, total - from))));
   });
 }
 
-function queries(fetch: ReturnType<typeof fakeFetch>): string[] {
+function queries(fetch: ReturnType<typeof fetchStub>): string[] {
   return sentRequests(fetch).map((request) => {
     const url = new URL(request.url);
     return `${url.pathname}${url.search}`;
@@ -94,7 +95,7 @@ describe('products.list', () => {
 
 describe('other listings', () => {
   it('lists orders with their filters, and customers and categories from their own endpoints', async () => {
-    const fetch = fakeFetch(() => json([]));
+    const fetch = fetchStub(() => jsonResponse([]));
     const client = storeClient(fetch);
     await client.orders.list({ 'status_filters[]': 'paid' }).toArray({ max: 10 });
     await client.customers.list().toArray({ max: 10 });
@@ -107,7 +108,7 @@ describe('other listings', () => {
   });
 
   it('paginate(operationId) walks any page/limit listing, path parameters included', async () => {
-    const fetch = fakeFetch((_request, index) => json(index === 0 ? [{ product_review: {} }] : []));
+    const fetch = fetchStub((_request, index) => jsonResponse(index === 0 ? [{ product_review: {} }] : []));
     const reviews = await storeClient(fetch)
       .paginate('listProductReviews', { path: { id: 7 }, query: { limit: 1 } })
       .toArray({ max: 10 });

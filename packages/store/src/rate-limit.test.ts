@@ -1,13 +1,14 @@
 import { resetSharedRateLimiters } from '@agent-apis/core';
+import { fetchStub, jsonResponse } from '@agent-apis/test-utils/fetch';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimitBanError, RateLimitError, StoreClient, type StoreClientOptions } from './index.js';
 import { readStoreRateLimitHeaders } from './rate-limit.js';
-import { BASE_URL, BASIC, BEARER, fakeFetch, json } from './test-support.js';
+import { BASE_URL, BASIC, BEARER } from './test-support.js';
 
 /** A server that notes the (fake) time of every request it receives. */
-function timedServer(respond: (index: number) => Response = () => json({ store: {} })) {
+function timedServer(respond: (index: number) => Response = () => jsonResponse({ store: {} })) {
   const times: number[] = [];
-  const fetch = fakeFetch((_request, index) => {
+  const fetch = fetchStub((_request, index) => {
     times.push(Date.now());
     return respond(index);
   });
@@ -98,7 +99,9 @@ describe('client-side rate limit', () => {
   ])(
     'waits for the next $window when the store reports none remaining in it',
     async ({ exhausted, roomy, windowMs }) => {
-      const { fetch } = timedServer((index) => json({ store: {} }, 200, index === 0 ? exhausted : roomy));
+      const { fetch } = timedServer((index) =>
+        jsonResponse({ store: {} }, { status: 200, headers: index === 0 ? exhausted : roomy }),
+      );
       const client = storeClient({ ...BASIC, fetch });
       await client.api.getStoreInfo();
       const second = client.api.getStoreInfo();
@@ -112,10 +115,16 @@ describe('client-side rate limit', () => {
 
   it('keeps a configured limit when the store reports a higher one', async () => {
     const { fetch, times } = timedServer(() =>
-      json({ store: {} }, 200, {
-        'Jumpseller-PerSecondRateLimit-Limit': '20',
-        'Jumpseller-PerSecondRateLimit-Remaining': '19',
-      }),
+      jsonResponse(
+        { store: {} },
+        {
+          status: 200,
+          headers: {
+            'Jumpseller-PerSecondRateLimit-Limit': '20',
+            'Jumpseller-PerSecondRateLimit-Remaining': '19',
+          },
+        },
+      ),
     );
     const client = storeClient({ ...BASIC, fetch, rateLimit: { perSecond: 5 } });
     await client.api.getStoreInfo();
@@ -127,7 +136,9 @@ describe('client-side rate limit', () => {
 
   it('pauses every caller for the Retry-After of a 429', async () => {
     const { fetch } = timedServer((index) =>
-      index === 0 ? json({ message: 'Rate limit exceeded' }, 429, { 'Retry-After': '3' }) : json({ store: {} }),
+      index === 0
+        ? jsonResponse({ message: 'Rate limit exceeded' }, { status: 429, headers: { 'Retry-After': '3' } })
+        : jsonResponse({ store: {} }),
     );
     const client = storeClient({ ...BASIC, fetch });
     const error = await client.api.getStoreInfo({ maxRetries: 0 }).catch((caught: unknown) => caught);
@@ -171,7 +182,10 @@ describe('rate-limit ban', () => {
     vi.useRealTimers();
     const resetAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_600_000);
     const { fetch, times } = timedServer(() =>
-      json({ message: 'banned' }, 429, { 'Jumpseller-BannedByRateLimit-Reset': resetAt.toISOString() }),
+      jsonResponse(
+        { message: 'banned' },
+        { status: 429, headers: { 'Jumpseller-BannedByRateLimit-Reset': resetAt.toISOString() } },
+      ),
     );
     const client = storeClient({ ...BEARER, accessToken: 'ban-test-token-1', fetch, rateLimit: false });
     const first = await client.api.getStoreInfo().catch((caught: unknown) => caught);

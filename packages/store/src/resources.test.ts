@@ -1,4 +1,5 @@
 import { resetSharedRateLimiters } from '@agent-apis/core';
+import { fetchStub, jsonResponse, sentRequests } from '@agent-apis/test-utils/fetch';
 import { beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { operations } from './gen/operations.gen.js';
 import { resourceTable } from './gen/resources.gen.js';
@@ -10,7 +11,7 @@ import {
   ResponseParseError,
   StoreClient,
 } from './index.js';
-import { BASE_URL, BASIC, fakeFetch, json, sentRequests } from './test-support.js';
+import { BASE_URL, BASIC } from './test-support.js';
 
 type Node = { readonly [name: string]: Node | readonly unknown[] };
 
@@ -21,8 +22,8 @@ function rows(node: Node, prefix: string[] = []): [string, string][] {
   );
 }
 
-function storeClient(respond: Parameters<typeof fakeFetch>[0]) {
-  const fetch = fakeFetch(respond);
+function storeClient(respond: Parameters<typeof fetchStub>[0]) {
+  const fetch = fetchStub(respond);
   return { fetch, store: new StoreClient({ ...BASIC, baseUrl: BASE_URL, fetch, rateLimit: false }) };
 }
 
@@ -39,7 +40,7 @@ describe('resource methods', () => {
     const ids = table.map(([, id]) => id).sort();
     expect(ids).toEqual(Object.keys(operations).sort());
     expect(new Set(ids).size).toBe(ids.length);
-    const { store } = storeClient(undefined);
+    const { store } = storeClient(() => jsonResponse({}));
     for (const [where] of table) expect(typeof methodAt(store, where), where).toBe('function');
   });
 
@@ -62,7 +63,7 @@ describe('resource methods', () => {
   });
 
   it('sends path parameters, the body in its envelope and per-call headers, and unwraps the result', async () => {
-    const { fetch, store } = storeClient(() => json({ variant: { id: 9, price: 12.5 } }));
+    const { fetch, store } = storeClient(() => jsonResponse({ variant: { id: 9, price: 12.5 } }));
     const variant = await store.products.variants.create(
       42,
       { price: 12.5, sku: 'MUG-RED' },
@@ -77,14 +78,14 @@ describe('resource methods', () => {
   });
 
   it('takes the query of a method with a body in its options', async () => {
-    const { fetch, store } = storeClient(() => json({ product: { id: 7, name: 'Mug' } }));
+    const { fetch, store } = storeClient(() => jsonResponse({ product: { id: 7, name: 'Mug' } }));
     const product = await store.products.create({ name: 'Mug', price: 10 }, { query: { locale: 'es' } });
     expect(product.id).toBe(7);
     expect(sentRequests(fetch)[0]?.url).toBe(`${BASE_URL}/products.json?locale=es`);
   });
 
   it('sends the params of a method without a body as its query', async () => {
-    const { fetch, store } = storeClient(() => json({ count: 3 }));
+    const { fetch, store } = storeClient(() => jsonResponse({ count: 3 }));
     expect(await store.products.countByStatus('available', {})).toEqual({ count: 3 });
     expect(await store.orders.count()).toEqual({ count: 3 });
     expect(sentRequests(fetch).map((request) => new URL(request.url).pathname)).toEqual([
@@ -96,7 +97,7 @@ describe('resource methods', () => {
   it('unwraps every record of an array answer and walks listings page by page', async () => {
     const { fetch, store } = storeClient((request) => {
       const page = new URL(request.url).searchParams.get('page');
-      return json(page === '1' ? [{ product: { id: 1 } }, { product: { id: 2 } }] : [{ product: { id: 3 } }]);
+      return jsonResponse(page === '1' ? [{ product: { id: 1 } }, { product: { id: 2 } }] : [{ product: { id: 3 } }]);
     });
     const listed = await store.products.list({ limit: 2 }).toArray({ max: 10 });
     expect(listed).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
@@ -105,14 +106,14 @@ describe('resource methods', () => {
   });
 
   it('refuses an answer without its envelope with ResponseParseError naming the operation', async () => {
-    const { store } = storeClient(() => json({ id: 1 }));
+    const { store } = storeClient(() => jsonResponse({ id: 1 }));
     const error = await store.products.get(1).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseParseError);
     expect(String(error)).toContain('getProduct (GET /products/{id}.json) has no "product" member');
   });
 
   it('validates inputs before sending, naming the field', async () => {
-    const { fetch, store } = storeClient(() => json({}));
+    const { fetch, store } = storeClient(() => jsonResponse({}));
     const error = await store.products
       .list({ limit: 500 })
       .toArray({ max: 1 })
@@ -131,7 +132,7 @@ describe('resource methods', () => {
   });
 
   it('types params without the envelope and results out of it', () => {
-    const { store } = storeClient(undefined);
+    const { store } = storeClient(() => jsonResponse({}));
     expectTypeOf(store.products.create).parameter(0).toEqualTypeOf<ProductCreateParams>();
     expectTypeOf<ProductCreateParams>().toHaveProperty('price');
     expectTypeOf<ProductCreateResult>().toEqualTypeOf<ProductFields>();

@@ -19,6 +19,20 @@ export function fetchStub(
   });
 }
 
+/**
+ * A `fetch` for callers that may pass a URL and init rather than a `Request`: each call becomes a `Request`, is
+ * kept in `received`, and is answered by `respond(request, call)`, `call` counting from 1.
+ */
+export function recordingFetch(respond: (request: Request, call: number) => Response | Promise<Response>) {
+  const received: Request[] = [];
+  const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
+    const request = new Request(input, init);
+    received.push(request);
+    return respond(request, received.length);
+  });
+  return { fetch, received };
+}
+
 /** A `fetch` that never answers, though it gives up when its request is aborted (like the real one). */
 export function hangingFetch(): Mock<typeof fetch> {
   return fetchStub(

@@ -1,6 +1,7 @@
 /**
- * Test helpers: a stateless MCP server built with the official SDK, reached through an injected `fetch` (no
- * sockets), recording every HTTP request it receives.
+ * An in-process MCP tool server for unit tests: the official SDK's `Server`, stateless, reached through an injected
+ * `fetch` (no sockets), recording every HTTP request it receives. The contract suite's loopback server
+ * (`@agent-apis/contract-tests`' `mcp-server.ts`) is the same SDK server behind a real socket.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -28,45 +29,60 @@ export interface RecordedRequest {
   message?: { method?: string; params?: { name?: string; arguments?: unknown } };
 }
 
-export interface FakeToolServerOptions {
-  tools: Tool[];
+/** What a tool server answers: its tools (paged as asked) and its tool calls. */
+export interface ToolServerOptions {
+  tools: readonly Tool[];
   /** Answers `tools/call`; throw an `McpError` to answer with a JSON-RPC error. */
   handle: ToolHandler;
-  /** `json` answers with application/json, `sse` with an event stream (default). */
-  format?: 'json' | 'sse';
+  /** Fields every `tools/list` page carries beside its tools (servers may send more than the protocol names). */
+  listFields?: Record<string, unknown>;
   /** Tools per `tools/list` page (default: all on one page). */
   pageSize?: number;
   /** A hostile pager: answers every `tools/list` page with no tools and the cursor this returns. */
   nextCursor?: (cursor: string | undefined) => string;
+  /** The name the server introduces itself with (default `fake-tool-server`). */
+  name?: string;
+}
+
+/**
+ * The SDK server answering `tools/list` and `tools/call` as `options` say; one per request when stateless. Both the
+ * in-process fake below and the contract suite's loopback server are this server.
+ */
+export function buildToolServer(options: ToolServerOptions): Server {
+  const pageSize = options.pageSize ?? options.tools.length;
+  const server = new Server(
+    { name: options.name ?? 'fake-tool-server', version: '1.0.0' },
+    { capabilities: { tools: {} } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    if (options.nextCursor) return { tools: [], nextCursor: options.nextCursor(request.params?.cursor) };
+    const start = Number(request.params?.cursor ?? 0);
+    const end = start + pageSize;
+    return {
+      tools: options.tools.slice(start, end),
+      ...options.listFields,
+      ...(end < options.tools.length ? { nextCursor: String(end) } : {}),
+    };
+  });
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    options.handle(
+      request.params.name,
+      request.params.arguments ?? {},
+      new Headers(extra.requestInfo?.headers as Record<string, string>),
+    ),
+  );
+  return server;
+}
+
+export interface FakeToolServerOptions extends ToolServerOptions {
+  /** `json` answers with application/json, `sse` with an event stream (default). */
+  format?: 'json' | 'sse';
   /** Answers a request at the HTTP level instead of the server, when it returns a response. */
   intercept?: (request: Request) => Response | undefined;
 }
 
 export function fakeToolServer(options: FakeToolServerOptions) {
   const requests: RecordedRequest[] = [];
-  const pageSize = options.pageSize ?? options.tools.length;
-
-  const buildServer = () => {
-    const server = new Server({ name: 'fake-tool-server', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, (request) => {
-      if (options.nextCursor) return { tools: [], nextCursor: options.nextCursor(request.params?.cursor) };
-      const start = Number(request.params?.cursor ?? 0);
-      const end = start + pageSize;
-      return {
-        tools: options.tools.slice(start, end),
-        ...(end < options.tools.length ? { nextCursor: String(end) } : {}),
-      };
-    });
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      options.handle(
-        request.params.name,
-        request.params.arguments ?? {},
-        new Headers(extra.requestInfo?.headers as Record<string, string>),
-      ),
-    );
-    return server;
-  };
-
   const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
     const request = new Request(input, init);
     const body = request.method === 'POST' ? await request.clone().text() : undefined;
@@ -83,7 +99,7 @@ export function fakeToolServer(options: FakeToolServerOptions) {
       sessionIdGenerator: undefined,
       enableJsonResponse: options.format === 'json',
     });
-    await buildServer().connect(transport);
+    await buildToolServer(options).connect(transport);
     return transport.handleRequest(request);
   }) as typeof globalThis.fetch;
 
