@@ -251,9 +251,9 @@ export function serializeQuery(
   const parts: string[] = [];
   const add = (name: string, value: unknown) => {
     // Brackets stay literal in names (`status_filters[]`, `filter[status]`), as servers and hey-api spell them.
-    parts.push(
-      `${encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(String(value))}`,
-    );
+    const encoded = encodeURIComponent(name);
+    const key = encoded.includes('%5') ? encoded.replace(/%5B/g, '[').replace(/%5D/g, ']') : encoded;
+    parts.push(`${key}=${encodeURIComponent(String(value))}`);
   };
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined || value === null) continue;
