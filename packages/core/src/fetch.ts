@@ -272,12 +272,12 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         callerSignal.removeEventListener('abort', onCallerAbort);
       }
       if (debug) logger.debug(`${response.status} from ${operation} in ${now() - startedAt} ms`);
-      // A Headers of this realm is copied as it is; one of another implementation (test environments,
-      // interceptors), which this realm's Headers constructor does not read, entry by entry.
+      // The head is copied entry by entry: a fetch may hand back a Headers of another implementation (test
+      // environments, interceptors) that this realm's Headers constructor does not read.
       const head = new Response(null, {
         status: response.status,
         statusText: response.statusText,
-        headers: response.headers instanceof Headers ? response.headers : [...response.headers],
+        headers: [...response.headers],
       });
       const buffered = { response: head, bytes };
       await options.afterResponse?.(response, request, hookContext);
