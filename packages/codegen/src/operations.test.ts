@@ -114,12 +114,39 @@ describe('renderOperationsModule', () => {
       describeOperations(documentWith({ '/a-b': { get: { operationId: 'get-a-b', responses: ok } } })),
     );
     expect(source).toContain('export const get_a_bOperation = {\n  id: "get-a-b",\n  method: "GET",\n  path: "/a-b",');
-    expect(source).toContain('successJson: false,\n} as const satisfies OperationDescriptor;');
+    expect(source).toContain('  path: "/a-b",\n  successJson: false,\n} as const satisfies OperationDescriptor;');
     expect(source).not.toContain('errorStatuses');
     expect(source).not.toContain('security');
     expect(source).not.toContain('successStatus');
     expect(source).toContain('} as const satisfies OperationDescriptor;');
     expect(source).toContain('export const operations = {\n  "get-a-b": get_a_bOperation,\n} as const;');
     expect(source).toContain('export type OperationId = keyof typeof operations;');
+  });
+
+  it('ships only fields away from their defaults: path parameters unmarked, query parameters required only when so', () => {
+    const query = { required: false, type: 'integer' as const };
+    const source = renderOperationsModule({
+      getItem: {
+        id: 'getItem',
+        method: 'GET',
+        path: '/items/{id}',
+        pathParams: ['id'],
+        pathTypes: { id: { required: true, type: 'integer' } },
+        query: { page: query, sort: { required: true, type: 'string' } },
+        hasBody: false,
+        bodyRequired: false,
+        successStatus: 200,
+        successJson: true,
+        errorStatuses: [],
+        security: [],
+      },
+    });
+    const constant = source.slice(source.indexOf('export const getItemOperation'), source.indexOf('as const'));
+    expect(constant).toContain('pathTypes: {\n    id: {\n      type: "integer",\n    },\n  },');
+    expect(constant).toContain('page: {\n      type: "integer",\n    },');
+    expect(constant).toContain('sort: {\n      required: true,\n      type: "string",\n    },');
+    expect(constant).not.toContain('hasBody');
+    expect(constant).not.toContain('bodyRequired');
+    expect(constant).not.toContain('successJson');
   });
 });

@@ -147,22 +147,43 @@ export function describeOperations(document: OpenApiDocument): Record<string, Op
   return table;
 }
 
+/** A query or path constraint as shipped: `required` only when true (path parameters are always required). */
+function shippedConstraint(constraint: QueryParameterDescriptor, inPath: boolean): Partial<QueryParameterDescriptor> {
+  const { required, ...rest } = constraint;
+  return required && !inPath ? { required, ...rest } : rest;
+}
+
+function shippedConstraints(constraints: Record<string, QueryParameterDescriptor>, inPath: boolean) {
+  return Object.fromEntries(
+    Object.entries(constraints).map(([name, constraint]) => [name, shippedConstraint(constraint, inPath)]),
+  );
+}
+
 /**
- * What the runtime reads of a descriptor: statuses and security alternatives stay in the codegen table
- * (for the generators that need them) and out of the shipped constants, which every bundle of a client carries.
+ * What the runtime reads of a descriptor, as compact as every bundle of a client carries it: statuses and
+ * security alternatives stay in the codegen table (for the generators that need them), and a field at its
+ * default (no path parameters, no query, no body, a parameter not required, a JSON answer) is left out.
  */
-function runtimeFields(
-  descriptor: OperationDescriptor,
-): Omit<OperationDescriptor, 'errorStatuses' | 'security' | 'successStatus'> {
-  const { errorStatuses: _errors, security: _security, successStatus: _status, ...runtime } = descriptor;
-  return runtime;
+function runtimeFields(descriptor: OperationDescriptor): Record<string, unknown> {
+  const { id, method, path, pathParams, pathTypes, query, hasBody, bodyRequired, successJson } = descriptor;
+  const shipped: Record<string, unknown> = { id, method, path };
+  if (pathParams.length > 0) {
+    shipped.pathParams = pathParams;
+    shipped.pathTypes = shippedConstraints(pathTypes, true);
+  }
+  if (Object.keys(query).length > 0) shipped.query = shippedConstraints(query, false);
+  if (hasBody) shipped.hasBody = true;
+  if (bodyRequired) shipped.bodyRequired = true;
+  if (!successJson) shipped.successJson = false;
+  return shipped;
 }
 
 /** Source of `operations.gen.ts` (without banner): the table as a typed `as const` object. */
 export function renderOperationsModule(table: Record<string, OperationDescriptor>): string {
   return `/** How the runtime checks one query parameter before sending. */
 export interface QueryParameterDescriptor {
-  readonly required: boolean;
+  /** Left out when false; path parameters are always required. */
+  readonly required?: boolean;
   readonly type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'unknown';
   readonly enum?: readonly unknown[];
   readonly minimum?: number;
@@ -178,15 +199,15 @@ export interface OperationDescriptor {
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
   /** Path template, relative to the server URL. */
   readonly path: string;
-  /** Path template variables, in template order. */
-  readonly pathParams: readonly string[];
+  /** Path template variables, in template order (left out when there are none, as are the fields below). */
+  readonly pathParams?: readonly string[];
   /** Type, enum and range of each path parameter. */
-  readonly pathTypes: Readonly<Record<string, QueryParameterDescriptor>>;
-  readonly query: Readonly<Record<string, QueryParameterDescriptor>>;
-  readonly hasBody: boolean;
-  readonly bodyRequired: boolean;
-  /** Whether the lowest 2xx response is JSON (so a text answer is a broken response, not data). */
-  readonly successJson: boolean;
+  readonly pathTypes?: Readonly<Record<string, QueryParameterDescriptor>>;
+  readonly query?: Readonly<Record<string, QueryParameterDescriptor>>;
+  readonly hasBody?: boolean;
+  readonly bodyRequired?: boolean;
+  /** \`false\` when the lowest 2xx response is not JSON; left out, it is (so a text answer is broken, not data). */
+  readonly successJson?: false;
 }
 
 ${Object.entries(table)

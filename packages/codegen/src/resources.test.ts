@@ -103,7 +103,8 @@ describe('describeResources', () => {
     expect(count).toMatchObject({ resultKey: '', takesParams: false });
     expect(get?.pathParams).toEqual([{ name: 'id', type: 'number' }]);
     const source = renderResourcesModule(describeResources(document));
-    expect(source).toContain('create: ["createProduct", "product", "product", "one"],');
+    expect(source).toContain('create: ["createProduct", "product", "product"],');
+    expect(source).toContain('count: ["countProducts"],');
     expect(source).toContain('get(id: number, options?: RequestOptions): Promise<ProductGetResult>;');
     expect(source).toContain('export type ProductCreateParams = BodyParams<"createProduct", "product">;');
   });

@@ -254,11 +254,21 @@ function isMethod(value: Tree | ResourceMethod): value is ResourceMethod {
   return typeof (value as ResourceMethod).operationId === 'string';
 }
 
+/** A method's row: `[operationId, bodyKey, resultKey, kind]`, trailing defaults (`''`, `''`, `'one'`) left out. */
+function tableRow(method: ResourceMethod): string[] {
+  const row = [method.operationId, method.bodyKey, method.resultKey, method.kind];
+  const defaults = ['', '', '', 'one'];
+  while (row.length > 1 && row[row.length - 1] === defaults[row.length - 1]) row.pop();
+  return row;
+}
+
 function renderTable(tree: Tree, indent: string): string {
   const inner = `${indent}  `;
   const lines = Object.entries(tree).map(([name, value]) =>
     isMethod(value)
-      ? `${inner}${propertyKey(name)}: [${JSON.stringify(value.operationId)}, ${JSON.stringify(value.bodyKey)}, ${JSON.stringify(value.resultKey)}, ${JSON.stringify(value.kind)}],`
+      ? `${inner}${propertyKey(name)}: [${tableRow(value)
+          .map((entry) => JSON.stringify(entry))
+          .join(', ')}],`
       : `${inner}${propertyKey(name)}: ${renderTable(value, inner)},`,
   );
   return `{\n${lines.join('\n')}\n${indent}}`;
@@ -325,6 +335,7 @@ import type { BodyParams, ItemOf, QueryParams, RequestOptions, ResourceOptions, 
 /**
  * Every resource method: resource → method → [operationId, body envelope key, result envelope key, kind].
  * An empty key means no envelope; kind \`list\` walks pages, \`items\` is one array, \`one\` one value.
+ * Trailing defaults are left out: \`["getStoreInfo"]\` is \`["getStoreInfo", "", "", "one"]\`.
  */
 export const resourceTable = ${renderTable(tree, '')} as const;
 

@@ -128,7 +128,7 @@ export class ApiClient implements OperationClient {
       timeout: options.timeout,
       maxRetries: options.maxRetries,
       operation: { id: operation.id, route },
-      expectJson: operation.successJson === true,
+      expectJson: operation.successJson !== false,
     });
     const text = sent.bytes.byteLength === 0 ? '' : decoder.decode(sent.bytes);
     // The bytes are not needed once decoded: let them go before a large body is parsed.
@@ -143,7 +143,7 @@ const decoder = new TextDecoder();
 
 /** The body as the operation promises it: JSON when its spec (or else the content type) says so, text otherwise. */
 function parseBody(response: Response, text: string, operation: Operation, route: string): unknown {
-  const json = operation.successJson === true || /[/+]json\b/i.test(response.headers.get('content-type') ?? '');
+  const json = operation.successJson !== false || /[/+]json\b/i.test(response.headers.get('content-type') ?? '');
   if (text === '') return json ? {} : '';
   if (!json) return text;
   try {

@@ -95,6 +95,16 @@ describe('a success answer that is not the JSON the operation promises', () => {
     await expect(text.text()).resolves.toBe('<html>502</html>');
   });
 
+  it('is expected from an operation whose descriptor leaves successJson out; only successJson: false takes text', async () => {
+    const client = new ApiClient(
+      { fetch: async () => html() },
+      { client: 'TestClient', baseUrl: 'https://api.test', loadValidators: async () => ({ validators: {} }) },
+    );
+    const stats = { id: 'getStats', method: 'GET', path: '/api/stats' };
+    await expect(callOperation(client, stats)).rejects.toThrow(ResponseParseError);
+    await expect(callOperation(client, { ...stats, successJson: false })).resolves.toBe('<html>502</html>');
+  });
+
   it('accepts JSON bodies of any shape, a JSON string included', async () => {
     const transport = createTransport({ fetch: async () => Response.json('Product deleted') });
     const response = await transport.send({ method: 'DELETE', url: 'https://api.test/p/1.json', expectJson: true });

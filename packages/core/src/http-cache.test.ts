@@ -146,6 +146,22 @@ describe('HttpCache', () => {
     expect(server.fetch).toHaveBeenCalledTimes(3);
   });
 
+  it('keys entries by credentials sent in the query', async () => {
+    const server = origin(
+      (request) =>
+        new Response(new URL(request.url).searchParams.get('authtoken'), {
+          headers: { 'cache-control': 'max-age=60' },
+        }),
+    );
+    const { cache } = cacheWithClock();
+    const send = cache.wrap(server.fetch);
+    const as = (token: string) => send(`${URL_}&login=shop&authtoken=${token}`);
+    expect(await (await as('token-one')).text()).toBe('token-one');
+    expect(await (await as('token-two')).text()).toBe('token-two');
+    expect(await (await as('token-one')).text()).toBe('token-one');
+    expect(server.fetch).toHaveBeenCalledTimes(2);
+  });
+
   it('lets a request bypass the cache with no-store, or force revalidation with no-cache', async () => {
     const server = recordingFetch((_request, call) =>
       call === 3

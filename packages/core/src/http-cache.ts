@@ -3,7 +3,7 @@
  * revalidation, LRU eviction by entry count.
  */
 import { fingerprint } from './fingerprint.js';
-import { redactUrl, secretsFromRequest } from './redact.js';
+import { redactUrl } from './redact.js';
 import { toRequest } from './request.js';
 
 /** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
@@ -176,12 +176,16 @@ export class HttpCache {
     return response;
   }
 
-  /** Method + URL (credential query values masked) + fingerprint of the credentials the request carries. */
+  /**
+   * Method + URL (credential query values masked) + a fingerprint of the unmasked URL and every header sent, so
+   * requests that differ in any credential (header, decoded Basic parts, query value) never share an entry.
+   */
   #primaryKey(request: CacheRequest): string {
-    const headers = [...request.headers]
-      .filter(([name]) => !REQUEST_CACHE_DIRECTIVES.has(name))
-      .map(([name, value]) => `${name}:${value}`);
-    return `GET ${redactUrl(request.url)} ${fingerprint(...secretsFromRequest(request), ...headers)}`;
+    const parts = [request.url];
+    request.headers.forEach((value, name) => {
+      if (!REQUEST_CACHE_DIRECTIVES.has(name)) parts.push(`${name}:${value}`);
+    });
+    return `GET ${redactUrl(request.url)} ${fingerprint(...parts)}`;
   }
 
   #lookup(key: string, request: CacheRequest): CacheEntry | undefined {

@@ -7,7 +7,8 @@ import type { RequestOptions } from './fetch.js';
 
 /** How the runtime checks one query parameter (the shape `operations.gen.ts` emits). */
 export interface QueryConstraint {
-  readonly required: boolean;
+  /** Left out when false. */
+  readonly required?: boolean;
   readonly type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'unknown';
   readonly enum?: readonly unknown[];
   readonly minimum?: number;
@@ -20,12 +21,16 @@ export interface QueryConstraint {
 export interface OperationShape {
   readonly method: string;
   readonly path: string;
-  readonly pathParams: readonly string[];
+  /** Path template variables in template order; generated descriptors leave out empty fields. */
+  readonly pathParams?: readonly string[];
   /** Type, enum and range of each path parameter, checked like query parameters. */
   readonly pathTypes?: Readonly<Record<string, QueryConstraint>>;
-  readonly query: Readonly<Record<string, QueryConstraint>>;
-  readonly bodyRequired: boolean;
-  /** Whether the success response is JSON: a text answer is then refused instead of returned as data. */
+  readonly query?: Readonly<Record<string, QueryConstraint>>;
+  readonly bodyRequired?: boolean;
+  /**
+   * Whether the success response is JSON: a text answer is then refused instead of returned as data. Left out
+   * (generated descriptors leave it out when true) it means JSON; only `false` lets text through as data.
+   */
   readonly successJson?: boolean;
 }
 
@@ -82,6 +87,9 @@ function queryProblem(constraint: QueryConstraint, value: unknown): string | und
   return undefined;
 }
 
+const NONE: readonly string[] = [];
+const NO_CONSTRAINTS: Readonly<Record<string, QueryConstraint>> = {};
+
 /**
  * Checks the inputs of one call against its operation's constraints: required path parameters present,
  * non-empty, not a dot segment and of their declared type, query parameters of the declared type, within their enum and range, required ones present, and a
@@ -91,7 +99,7 @@ export function validateOperationInput(operationId: string, shape: OperationShap
   const fail = (field: string, reason: string): never => {
     throw new RequestValidationError({ operation: operationId, field, reason });
   };
-  for (const name of shape.pathParams) {
+  for (const name of shape.pathParams ?? NONE) {
     const value = input.path?.[name];
     if (value === undefined || value === null || value === '') fail(`path.${name}`, 'is required');
     else if (typeof value !== 'string' && typeof value !== 'number') {
@@ -105,7 +113,7 @@ export function validateOperationInput(operationId: string, shape: OperationShap
       if (problem) fail(`path.${name}`, problem);
     }
   }
-  for (const [name, constraint] of Object.entries(shape.query)) {
+  for (const [name, constraint] of Object.entries(shape.query ?? NO_CONSTRAINTS)) {
     const value = input.query?.[name];
     if (value === undefined || value === null) {
       if (constraint.required) fail(`query.${name}`, 'is required');
@@ -236,21 +244,21 @@ export function expandPath(path: string, values: Record<string, unknown> | undef
 
 /** The query string (with its `?`, or empty) of `values`: arrays per `explode`, objects as `name[key]=value`. */
 export function serializeQuery(
-  constraints: Readonly<Record<string, QueryConstraint>>,
+  constraints: Readonly<Record<string, QueryConstraint>> | undefined,
   values: Record<string, unknown> | undefined,
 ): string {
   if (!values) return '';
   const parts: string[] = [];
   const add = (name: string, value: unknown) => {
     // Brackets stay literal in names (`status_filters[]`, `filter[status]`), as servers and hey-api spell them.
-    parts.push(
-      `${encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(String(value))}`,
-    );
+    const encoded = encodeURIComponent(name);
+    const key = encoded.includes('%5') ? encoded.replace(/%5B/g, '[').replace(/%5D/g, ']') : encoded;
+    parts.push(`${key}=${encodeURIComponent(String(value))}`);
   };
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
-      if (constraints[name]?.explode === false) add(name, value.join(','));
+      if (constraints?.[name]?.explode === false) add(name, value.join(','));
       else for (const item of value) add(name, item);
     } else if (typeof value === 'object') {
       for (const [key, item] of Object.entries(value))

@@ -11,7 +11,7 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 /** Operations that take `page` and `limit` and answer with an array: the ones `paginate` can walk. */
 export type PagedOperationId = {
-  [Id in OperationId]: (typeof operations)[Id]['query'] extends { page: unknown; limit: unknown }
+  [Id in OperationId]: (typeof operations)[Id] extends { query: { page: unknown; limit: unknown } }
     ? StoreOperationResult<Id> extends readonly unknown[]
       ? Id
       : never

@@ -2,7 +2,7 @@
  * The resource layer (`store.products.variants.create(productId, {...})`) over `client.api`: one generic method
  * per row of the generated `resourceTable`, plus the generic types the generated params/result types use.
  */
-import { type CallOptions, ResponseParseError } from '@agent-apis/core';
+import { type CallOptions, type OperationShape, ResponseParseError } from '@agent-apis/core';
 import type { StoreApi, StoreOperationOptions, StoreOperationResult } from './api.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import type { resourceTable, StoreResources } from './gen/resources.gen.js';
@@ -45,7 +45,8 @@ export type Unwrapped<Value, Key extends string> = Key extends ''
     ? NonNullable<Inner>
     : never;
 
-type Row = readonly [operationId: OperationId, bodyKey: string, resultKey: string, kind: 'list' | 'items' | 'one'];
+/** A row of the generated table; trailing defaults (`''`, `''`, `'one'`) are left out. */
+type Row = readonly [operationId: OperationId, bodyKey?: string, resultKey?: string, kind?: 'list' | 'items' | 'one'];
 type Node = { readonly [name: string]: Node | Row };
 
 /** The inner value of an envelope; a response without it is broken, not empty. */
@@ -60,17 +61,18 @@ function unwrap(value: unknown, key: string, id: OperationId): unknown {
 
 type Request = { path?: Record<string, unknown>; query?: unknown; body?: unknown } & RequestOptions;
 
-function resourceMethod(api: StoreApi, [id, bodyKey, resultKey, kind]: Row) {
-  const operation = operations[id];
-  const pathCount = operation.pathParams.length;
+function resourceMethod(api: StoreApi, [id, bodyKey = '', resultKey = '', kind = 'one']: Row) {
+  const operation: OperationShape & { hasBody?: boolean } = operations[id];
+  const pathParams = operation.pathParams ?? [];
+  const pathCount = pathParams.length;
   const takesParams =
-    operation.hasBody || Object.keys(operation.query).some((name) => kind !== 'list' || name !== 'page');
+    operation.hasBody === true || Object.keys(operation.query ?? {}).some((name) => kind !== 'list' || name !== 'page');
   const call = api[id] as (request: Request) => Promise<unknown>;
   return (...args: unknown[]) => {
     const params = takesParams ? args[pathCount] : undefined;
     const { query, ...options } = (args[pathCount + (takesParams ? 1 : 0)] ?? {}) as Request;
     const request: Request = { ...options };
-    if (pathCount > 0) request.path = Object.fromEntries(operation.pathParams.map((name, i) => [name, args[i]]));
+    if (pathCount > 0) request.path = Object.fromEntries(pathParams.map((name, i) => [name, args[i]]));
     if (operation.hasBody) {
       if (params !== undefined) request.body = bodyKey ? { [bodyKey]: params } : params;
       if (query !== undefined) request.query = query;
