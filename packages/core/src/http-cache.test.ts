@@ -147,7 +147,7 @@ describe('HttpCache', () => {
   });
 
   it('keys entries by credentials sent in the query', async () => {
-    const server = origin(
+    const server = recordingFetch(
       (request) =>
         new Response(new URL(request.url).searchParams.get('authtoken'), {
           headers: { 'cache-control': 'max-age=60' },
