@@ -121,6 +121,14 @@ describe('createWebhookHandler', () => {
     expect(onEvent).not.toHaveBeenCalled();
   });
 
+  it('answers a request line Node accepts but URL cannot parse with 401 unsigned and 400 signed, never a throw', async () => {
+    const onEvent = vi.fn();
+    const handle = createWebhookHandler({ token: TOKEN, onEvent });
+    expect(await handle(delivery(undefined, '//['))).toMatchObject({ status: 401 });
+    expect(await handle(delivery(ORDER_SIGNATURE, '//['))).toMatchObject({ status: 400 });
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
   it('answers 500 when onEvent fails in time, and 202 when it is still running', async () => {
     const failing = createWebhookHandler({
       token: TOKEN,

@@ -15,6 +15,9 @@
  * Deliveries do not say which event they are (the hook registration does: one event per hook), so the handler
  * reads the kind from the `event` query parameter of the hook URL you register, e.g.
  * `store.hooks.create({ event: 'order_paid', url: 'https://example.com/hooks?event=order_paid' })`.
+ * The signature covers the body only, not the URL: whoever holds one signed delivery can re-post it under another
+ * kind of the same family (an `order_updated` body as `order_paid`). Act on the record's own state (an order's
+ * `status`), not on the kind alone, or give each hook URL a secret path of its own and pass a `kindOf` that reads it.
  */
 import { AgentApiError } from '@agent-apis/core';
 import type { CustomerFields, HookEditFields, OrderFields, ProductFields } from './gen/sdk/types.gen.js';
@@ -138,11 +141,15 @@ export async function parseWebhook<Kind extends WebhookEventKind>(
   input: WebhookInput<Kind>,
 ): Promise<WebhookEvent<Kind>> {
   await verifyWebhookSignature(input.rawBody, input.signature, input.token);
-  const { kind } = input;
+  return parseVerified(input.rawBody, input.kind);
+}
+
+/** The typed event of a delivery whose signature was already verified. */
+function parseVerified<Kind extends WebhookEventKind>(rawBody: string | Uint8Array, kind: Kind): WebhookEvent<Kind> {
   if (!isEventKind(kind)) throw new WebhookPayloadError(`Unknown webhook event kind ${JSON.stringify(kind)}`);
   let body: unknown;
   try {
-    body = JSON.parse(typeof input.rawBody === 'string' ? input.rawBody : new TextDecoder().decode(input.rawBody));
+    body = JSON.parse(typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody));
   } catch {
     throw new WebhookPayloadError(`Webhook ${kind} delivery is not valid JSON`);
   }
@@ -198,6 +205,15 @@ function headerValue(headers: WebhookDelivery['headers'], name: string): string 
 
 const DEFAULT_ANSWER_WITHIN_MS = 10_000;
 
+/** The kind `kindOf` names; a URL or a `kindOf` that cannot be read is a {@link WebhookPayloadError}. */
+function readKind(kindOf: (delivery: WebhookDelivery) => string | null | undefined, delivery: WebhookDelivery) {
+  try {
+    return kindOf(delivery) as WebhookEventKind;
+  } catch {
+    throw new WebhookPayloadError('Webhook delivery names no readable event kind');
+  }
+}
+
 /**
  * A framework-neutral webhook endpoint: verifies and parses each delivery, runs `onEvent`, and answers fast.
  * 401 for a bad signature, 400 for an unreadable body or kind, 500 when `onEvent` throws in time (the platform
@@ -215,12 +231,9 @@ export function createWebhookHandler(
   return async (delivery) => {
     let event: WebhookEvent;
     try {
-      event = await parseWebhook({
-        rawBody: delivery.body,
-        signature: headerValue(delivery.headers, SIGNATURE_HEADER),
-        token: options.token,
-        kind: kindOf(delivery) as WebhookEventKind,
-      });
+      // The signature first: nothing else of an unsigned delivery (its URL included) is read.
+      await verifyWebhookSignature(delivery.body, headerValue(delivery.headers, SIGNATURE_HEADER), options.token);
+      event = parseVerified(delivery.body, readKind(kindOf, delivery));
     } catch (error) {
       if (error instanceof WebhookSignatureError) return { status: 401, body: error.message };
       if (error instanceof WebhookPayloadError) return { status: 400, body: error.message };
