@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeServices } from './live.ts';
+import { isStaleMarker, RUN_MARKER, writeServices } from './live.ts';
 import { LiveBudget, parseRateLimit } from './live-budget.ts';
 import { type StandIn, serve } from './stand-ins/server.ts';
 
@@ -59,5 +59,23 @@ describe('live budgets', () => {
     expect(budget.reserveScans(2)).toBe(false);
     expect(budget.reserveScans(1)).toBe(true);
     expect(budget.figures).toMatchObject({ requests: 3, scans: 0, scanBudget: 2 });
+  });
+
+  it('refuses a trust budget that is not a whole number instead of lifting the limit', () => {
+    for (const value of ['3/run', '-1', '1.5', 'NaN']) {
+      expect(() => new LiveBudget('trust', { CONTRACT_TRUST_BUDGET: value }), value).toThrow(/CONTRACT_TRUST_BUDGET/);
+    }
+    expect(new LiveBudget('trust', { CONTRACT_TRUST_BUDGET: '0' }).reserveScans(1)).toBe(false);
+  });
+});
+
+describe('the sweeper', () => {
+  const now = Date.parse('2026-11-22T12:00:00.000Z');
+  it('sweeps only marked records over an hour old, never a running one or an unreadable marker', () => {
+    expect(isStaleMarker(`${RUN_MARKER} 2026-11-22T10:00:00.000Z 4242`, now)).toBe(true);
+    expect(isStaleMarker(`${RUN_MARKER} 2026-11-22T11:30:00.000Z 4242 (updated)`, now)).toBe(false);
+    expect(isStaleMarker(`${RUN_MARKER} someday 4242`, now)).toBe(false);
+    expect(isStaleMarker('My agent-apis-contract-run mug', now)).toBe(false);
+    expect(isStaleMarker(undefined, now)).toBe(false);
   });
 });

@@ -57,7 +57,14 @@ export class LiveBudget {
     this.#serial = service === 'trust';
     if (service === 'trust') {
       this.figures.scans = 0;
-      this.figures.scanBudget = Number(env.CONTRACT_TRUST_BUDGET ?? 3);
+      const budget = Number(env.CONTRACT_TRUST_BUDGET ?? 3);
+      if (!Number.isInteger(budget) || budget < 0) {
+        // A budget that does not parse must not lift the limit (NaN compares false with everything).
+        throw new Error(
+          `CONTRACT_TRUST_BUDGET must be a whole number of scans ≥ 0, got "${env.CONTRACT_TRUST_BUDGET}"`,
+        );
+      }
+      this.figures.scanBudget = budget;
     }
   }
 

@@ -26,9 +26,6 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Largest response body read unless configured otherwise: 8 MiB, counted after decompression. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
-/** Bodies up to this announced size are read in one `arrayBuffer()` call; larger ones chunk by chunk. */
-const SMALL_BODY_BYTES = 1024 * 1024;
-
 /** Same-origin redirects followed at most per attempt. */
 const MAX_REDIRECTS = 5;
 
@@ -427,9 +424,8 @@ async function readBody(response: Response, signal: AbortSignal, maxBytes: numbe
     await response.body.cancel().catch(() => undefined);
     throw new ResponseTooLargeError(response.url, maxBytes);
   }
-  // A small length that the HTTP layer enforces (not compressed) bounds the body: read it in one go.
-  if (known && declared <= SMALL_BODY_BYTES)
-    return new Uint8Array(await raceWithSignal(response.arrayBuffer(), signal));
+  // Every body is counted as it arrives, whatever its headers say: a `fetch` given by the caller (or an
+  // interceptor) can announce 10 bytes and stream without end, and no HTTP layer checks it then.
   // A large announced body goes straight into one buffer of its size (no chunk list, no second copy).
   const sized = known ? new Uint8Array(declared) : undefined;
   const reader = response.body.getReader();

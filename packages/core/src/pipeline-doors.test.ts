@@ -76,6 +76,17 @@ describe('response size and time', () => {
     expect((error as ResponseTooLargeError).maxBytes).toBe(1024 * 1024);
   });
 
+  it('counts the bytes of a body whose content-length lies (a caller-given fetch announcing 10, streaming on)', async () => {
+    const chunk = new Uint8Array(64 * 1024);
+    const endless = new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(chunk) });
+    const transport = createTransport({
+      maxResponseBytes: 1024 * 1024,
+      maxRetries: 0,
+      fetch: async () => new Response(endless, { headers: { 'content-length': '10' } }),
+    });
+    await expect(transport.send({ method: 'GET', url: `${base}/any` })).rejects.toBeInstanceOf(ResponseTooLargeError);
+  });
+
   it('counts decompressed bytes, so a gzip bomb stops at the cap too', async () => {
     const transport = createTransport({ maxResponseBytes: 2 * 1024 * 1024, maxRetries: 0 });
     await expect(transport.send({ method: 'GET', url: `${base}/bomb` })).rejects.toBeInstanceOf(ResponseTooLargeError);
