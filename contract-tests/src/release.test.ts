@@ -180,10 +180,12 @@ async function copyRepository(dir: string): Promise<void> {
     }
   }
   await run('pnpm', ['install', '--offline', '--frozen-lockfile'], { cwd: dir, env: process.env });
-  const git = ['-c', 'user.name=release-test', '-c', 'user.email=release-test@localhost'];
   await run('git', ['init', '-q'], { cwd: dir });
+  // An identity of the copy's own: `changeset publish` tags (annotated) and a CI machine may have no global one.
+  await run('git', ['config', 'user.name', 'release-test'], { cwd: dir });
+  await run('git', ['config', 'user.email', 'release-test@localhost'], { cwd: dir });
   await run('git', ['add', '-A'], { cwd: dir });
-  await run('git', [...git, 'commit', '-qm', 'copy'], { cwd: dir });
+  await run('git', ['commit', '-qm', 'copy'], { cwd: dir });
 }
 
 /**
