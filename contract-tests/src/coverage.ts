@@ -15,7 +15,20 @@ export function coverageDir(mode: 'mock' | 'live'): string {
   return join(REPORTS_DIR, mode);
 }
 
-export type Outcome = 'passed' | 'failed' | 'skipped';
+/**
+ * A check's verdict. `failed`: the contract's promise is broken. `warning`: the server is more lenient than the
+ * spec's input rules, or answered a request the suite constructed with a 4xx. `inconclusive`: the request rested
+ * on a guess (a provisional operation, a guessed link, an invented body), so its rejection says nothing.
+ * `skipped`: not run, with the reason.
+ */
+export type Outcome = 'passed' | 'failed' | 'warning' | 'inconclusive' | 'skipped';
+
+export const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'warning', 'inconclusive', 'skipped'];
+
+/** CONTRACT_STRICT=1: warnings fail the run too (for a maintainer who wants to see them red). */
+export function strictMode(env: Record<string, string | undefined> = process.env): boolean {
+  return ['1', 'true'].includes((env.CONTRACT_STRICT ?? '').trim().toLowerCase());
+}
 
 export interface CoverageEntry {
   operation: string;
@@ -36,10 +49,12 @@ export interface ServiceCoverage {
   skipped?: string;
   /** `tools`: an agent tool server; `operations` are its tools, exercised when their `call:*` checks passed. */
   kind?: 'tools';
-  /** Live runs: requests sent, 429s received, trust scans spent (see `live-budget.ts`). */
+  /** Live runs: requests sent, 429s received, metered scans spent (see `live-budget.ts`). */
   budget?: { requests: number; tooManyRequests: number; scans?: number; scanBudget?: number; rateLimit?: string };
   /** Live write runs: record counts per family before and after, and marked records of earlier runs swept. */
   records?: Record<string, { before: number; after: number; swept: number }>;
+  /** Live runs: per operation, how many records its answers carried that were validated (list entries, lookups). */
+  recordsChecked?: Record<string, number>;
 }
 
 /** Collects one service's outcomes; a check counts as failed until the test marks it passed. */
@@ -84,6 +99,17 @@ export class CoverageRecorder {
     if (entry && entry.outcome === 'failed') entry.note = note;
   }
 
+  /** Records a finished check with its verdict in one step. */
+  verdict(operation: string, check: string, outcome: Exclude<Outcome, 'skipped'>, note?: string): void {
+    this.#data.entries.push({ operation, check, outcome, ...(note ? { note } : {}) });
+  }
+
+  /** Adds `count` validated records to `operation`'s tally. */
+  countRecords(operation: string, count: number): void {
+    this.#data.recordsChecked ??= {};
+    this.#data.recordsChecked[operation] = (this.#data.recordsChecked[operation] ?? 0) + count;
+  }
+
   skip(operation: string, check: string, reason: string): void {
     this.#data.entries.push({ operation, check, outcome: 'skipped', note: reason });
   }
@@ -105,12 +131,16 @@ export interface ServiceSummary {
   toolsExercised?: number;
   toolsTotal?: number;
   failed: number;
+  /** Live runs: checks that warned and checks that were inconclusive. */
+  warnings?: number;
+  inconclusive?: number;
   skipped?: string;
   exceptions: CoverageEntry[];
   budget?: ServiceCoverage['budget'];
   records?: ServiceCoverage['records'];
-  /** Live runs: per named check, how many passed, failed and were skipped. */
+  /** Live runs: per named check, how many passed, failed, warned, were inconclusive and were skipped. */
   checks?: Record<string, Record<Outcome, number>>;
+  recordsChecked?: Record<string, number>;
 }
 
 export function summarize(data: ServiceCoverage): ServiceSummary {
@@ -146,11 +176,18 @@ export function summarize(data: ServiceCoverage): ServiceSummary {
     errorsDocumented,
     ...(tools ? { toolsExercised: exercised('call'), toolsTotal: data.operations.length } : {}),
     failed: data.entries.filter((e) => e.outcome === 'failed').length,
+    ...(data.mode === 'live'
+      ? {
+          warnings: data.entries.filter((e) => e.outcome === 'warning').length,
+          inconclusive: data.entries.filter((e) => e.outcome === 'inconclusive').length,
+        }
+      : {}),
     ...(data.skipped ? { skipped: data.skipped } : {}),
     exceptions: data.entries.filter((e) => e.outcome !== 'passed'),
     ...(data.budget ? { budget: data.budget } : {}),
     ...(data.records ? { records: data.records } : {}),
     ...(data.mode === 'live' ? { checks: countChecks(data.entries) } : {}),
+    ...(data.recordsChecked ? { recordsChecked: data.recordsChecked } : {}),
   };
 }
 
@@ -158,7 +195,7 @@ function countChecks(entries: CoverageEntry[]): Record<string, Record<Outcome, n
   const checks: Record<string, Record<Outcome, number>> = {};
   for (const entry of entries) {
     const name = entry.check.startsWith('error:') ? 'error' : entry.check.replace(/:.*/, '');
-    checks[name] ??= { passed: 0, failed: 0, skipped: 0 };
+    checks[name] ??= { passed: 0, failed: 0, warning: 0, inconclusive: 0, skipped: 0 };
     checks[name][entry.outcome]++;
   }
   return checks;
@@ -172,16 +209,23 @@ function junit(services: ServiceCoverage[]): string {
   const suites = services.map((data) => {
     const cases = data.entries.map((e) => {
       const name = escapeXml(`${e.operation} ${e.check}`);
+      const strict = strictMode();
       const body =
-        e.outcome === 'failed'
-          ? `<failure message="${escapeXml(e.note ?? 'failed')}"/>`
+        e.outcome === 'failed' || (e.outcome === 'warning' && strict)
+          ? `<failure type="${e.outcome}" message="${escapeXml(e.note ?? 'failed')}"/>`
           : e.outcome === 'skipped'
             ? `<skipped message="${escapeXml(e.note ?? '')}"/>`
-            : '';
+            : e.outcome === 'inconclusive'
+              ? `<skipped message="${escapeXml(`inconclusive: ${e.note ?? ''}`)}"/>`
+              : e.outcome === 'warning'
+                ? `<properties><property name="verdict" value="warning"/></properties><system-out>${escapeXml(`WARNING: ${e.note ?? ''}`)}</system-out>`
+                : '';
       return `    <testcase classname="contract.${data.service}" name="${name}">${body}</testcase>`;
     });
-    const failures = data.entries.filter((e) => e.outcome === 'failed').length;
-    const skipped = data.entries.filter((e) => e.outcome === 'skipped').length;
+    const failures = data.entries.filter(
+      (e) => e.outcome === 'failed' || (e.outcome === 'warning' && strictMode()),
+    ).length;
+    const skipped = data.entries.filter((e) => e.outcome === 'skipped' || e.outcome === 'inconclusive').length;
     return `  <testsuite name="contract ${data.service} (${data.mode})" tests="${data.entries.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract coverage">\n${suites.join('\n')}\n</testsuites>\n`;
@@ -193,7 +237,7 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-/** Live runs: per service the requests sent, 429s received, trust scans spent, and record counts of write runs. */
+/** Live runs: per service the requests sent, 429s received, metered scans spent, and record counts of write runs. */
 export function renderBudgets(summaries: ServiceSummary[]): string {
   const rows = summaries
     .filter((s) => s.mode === 'live' && s.toolsTotal === undefined)
@@ -207,25 +251,52 @@ export function renderBudgets(summaries: ServiceSummary[]): string {
         .map(([family, r]) => `${family} ${r.before}→${r.after}${r.swept ? ` (swept ${r.swept})` : ''}`)
         .join(', ') || '-',
     ]);
-  return table(['service', 'requests', '429s', 'trust scans', 'rate limit', 'records before→after'], rows);
+  return table(['service', 'requests', '429s', 'scans (quota)', 'rate limit', 'records before→after'], rows);
 }
 
-/** Live runs: per service and named check, passed / failed / skipped. */
+/** Live runs: per service and named check, passed / failed / warning / inconclusive / skipped. */
 export function renderChecks(summaries: ServiceSummary[]): string {
   const rows = summaries.flatMap((s) =>
-    Object.entries(s.checks ?? {}).map(([check, n]) => [
-      s.service,
-      check,
-      String(n.passed),
-      String(n.failed),
-      String(n.skipped),
-    ]),
+    Object.entries(s.checks ?? {}).map(([check, n]) => [s.service, check, ...OUTCOMES.map((o) => String(n[o] ?? 0))]),
   );
-  return table(['service', 'check', 'passed', 'failed', 'skipped'], rows);
+  return table(['service', 'check', ...OUTCOMES], rows);
+}
+
+/** Live runs: per service the verdict counts, the figures the exit code is decided on. */
+export function renderVerdicts(summaries: ServiceSummary[]): string {
+  const rows = summaries
+    .filter((s) => s.mode === 'live')
+    .map((s) => [
+      s.service,
+      String(s.failed),
+      String(s.warnings ?? 0),
+      String(s.inconclusive ?? 0),
+      s.skipped ? `skipped: ${s.skipped}` : '',
+    ]);
+  return table(['service', 'fail', 'warn', 'inconclusive', 'note'], rows);
+}
+
+/** Live runs: per operation, how many records its answers carried that were validated. */
+export function renderRecordsChecked(summaries: ServiceSummary[]): string {
+  const rows = summaries.flatMap((s) =>
+    Object.entries(s.recordsChecked ?? {})
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([operation, n]) => [s.service, operation, String(n)]),
+  );
+  return rows.length ? table(['service', 'operation', 'records checked'], rows) : 'None.';
+}
+
+/** One line per check of `outcome`, naming service, operation, check and the note. */
+export function verdictLines(summaries: ServiceSummary[], outcome: Outcome): string[] {
+  return summaries.flatMap((s) =>
+    s.exceptions
+      .filter((e) => e.outcome === outcome)
+      .map((e) => `- ${s.service} \`${e.operation}\` ${e.check}: ${(e.note ?? outcome).replaceAll('\n', ' ')}`),
+  );
 }
 
 export function renderTable(summaries: ServiceSummary[]): string {
-  const header = ['service', 'mode', 'operations', 'error statuses', 'tools', 'failed', 'note'];
+  const header = ['service', 'mode', 'operations', 'error statuses', 'tools', 'failed', 'warn', 'inconclusive', 'note'];
   const rows = summaries.map((s) => [
     s.service,
     s.mode,
@@ -233,7 +304,15 @@ export function renderTable(summaries: ServiceSummary[]): string {
     s.toolsTotal === undefined ? `${s.errorsExercised}/${s.errorsDocumented}` : '-',
     s.toolsTotal === undefined ? '-' : `${s.toolsExercised}/${s.toolsTotal}`,
     String(s.failed),
-    s.skipped ? `skipped: ${s.skipped}` : s.failed > 0 ? 'failed' : 'passed',
+    s.warnings === undefined ? '-' : String(s.warnings),
+    s.inconclusive === undefined ? '-' : String(s.inconclusive),
+    s.skipped
+      ? `skipped: ${s.skipped}`
+      : s.failed > 0 || (strictMode() && (s.warnings ?? 0) > 0)
+        ? 'failed'
+        : (s.warnings ?? 0) > 0
+          ? 'passed with warnings'
+          : 'passed',
   ]);
   return table(header, rows);
 }
@@ -248,7 +327,32 @@ function markdown(summaries: ServiceSummary[]): string {
     renderTable(summaries),
     '',
     ...(summaries.some((s) => s.mode === 'live')
-      ? ['## Budgets', '', renderBudgets(summaries), '', '## Checks', '', renderChecks(summaries), '']
+      ? [
+          `## Verdicts${strictMode() ? ' (CONTRACT_STRICT=1: warnings fail the run)' : ''}`,
+          '',
+          renderVerdicts(summaries),
+          '',
+          '### Warnings',
+          '',
+          verdictLines(summaries, 'warning').join('\n') || 'None.',
+          '',
+          '### Inconclusive',
+          '',
+          verdictLines(summaries, 'inconclusive').join('\n') || 'None.',
+          '',
+          '## Budgets',
+          '',
+          renderBudgets(summaries),
+          '',
+          '## Checks',
+          '',
+          renderChecks(summaries),
+          '',
+          '## Records checked',
+          '',
+          renderRecordsChecked(summaries),
+          '',
+        ]
       : []),
     '## Exceptions',
     '',
@@ -278,8 +382,13 @@ export async function writeCoverageReports(dir: string, mode: 'mock' | 'live'): 
   await writeFile(join(dir, 'coverage.json'), `${JSON.stringify(summaries, null, 2)}\n`);
   await writeFile(join(dir, 'coverage.md'), markdown(summaries));
   await writeFile(join(dir, 'coverage-junit.xml'), junit(services));
+  const warnings = verdictLines(summaries, 'warning');
   const live =
-    mode === 'live' ? `\nBudgets:\n${renderBudgets(summaries)}\n\nChecks:\n${renderChecks(summaries)}\n` : '';
+    mode === 'live'
+      ? `\nVerdicts${strictMode() ? ' (CONTRACT_STRICT=1)' : ''}:\n${renderVerdicts(summaries)}\n` +
+        (warnings.length ? `\nWarnings:\n${warnings.join('\n')}\n` : '') +
+        `\nBudgets:\n${renderBudgets(summaries)}\n\nChecks:\n${renderChecks(summaries)}\n`
+      : '';
   console.log(
     `\nContract coverage (${mode}):\n${renderTable(summaries)}\n${live}reports: ${dir}/coverage.{md,json}, coverage-junit.xml\n`,
   );

@@ -1,7 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isStaleMarker, RUN_MARKER, writeServices } from './live.ts';
 import { LiveBudget, parseRateLimit } from './live-budget.ts';
+import type { BudgetProfile } from './profile.ts';
 import { type StandIn, serve } from './stand-ins/server.ts';
+
+/** Budgets shaped like the contract files' profiles: a rate-limited service and a serial, metered one. */
+const RATE_LIMITED: BudgetProfile = { rateLimit: { env: 'CONTRACT_STORE_RATE_LIMIT', default: '20/s,800/min' } };
+const METERED: BudgetProfile = {
+  serial: true,
+  quota: { env: 'CONTRACT_TRUST_BUDGET', default: 3, unit: 'scan', cost: () => 1 },
+};
 
 let server: StandIn | undefined;
 afterEach(async () => {
@@ -23,7 +31,7 @@ describe('live budgets', () => {
 
   it('refuses a mock-only header before anything is sent', async () => {
     server = await serve(() => ({ status: 200, body: {} }));
-    const budget = new LiveBudget('directory', {});
+    const budget = new LiveBudget({}, {});
     await expect(budget.fetch(server.url, { headers: { Prefer: 'dynamic=true' } })).rejects.toThrow(
       /mock-only header prefer/,
     );
@@ -36,10 +44,45 @@ describe('live budgets', () => {
     server = await serve(() =>
       ++calls === 1 ? { status: 429, body: {}, headers: { 'retry-after': '0' } } : { status: 200, body: { ok: true } },
     );
-    const budget = new LiveBudget('store', { CONTRACT_STORE_RATE_LIMIT: '100/s,6000/min' });
+    const budget = new LiveBudget(RATE_LIMITED, { CONTRACT_STORE_RATE_LIMIT: '100/s,6000/min' });
     const response = await budget.fetch(`${server.url}/v1/store/info.json`);
     expect(response.status).toBe(200);
     expect(budget.figures).toMatchObject({ requests: 2, tooManyRequests: 1, rateLimit: '100/s,6000/min' });
+  });
+
+  it('waits out a Retry-After longer than the old 5 s cap (as the server asks, up to CONTRACT_MAX_RETRY_AFTER)', async () => {
+    let calls = 0;
+    const arrivals: number[] = [];
+    server = await serve(() => {
+      arrivals.push(Date.now());
+      return ++calls === 1
+        ? { status: 429, body: {}, headers: { 'retry-after': '6' } }
+        : { status: 200, body: { ok: true } };
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const budget = new LiveBudget(RATE_LIMITED, { CONTRACT_STORE_RATE_LIMIT: '100/s,6000/min' });
+      const pending = budget.fetch(`${server.url}/v1/store/info.json`);
+      await vi.waitFor(() => expect(calls).toBe(1));
+      // Not sent again before the 6 s the server asked for (the old code gave up waiting at 5 s).
+      await vi.advanceTimersByTimeAsync(5_500);
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(600);
+      const response = await pending;
+      expect(response.status).toBe(200);
+      expect(calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('hands a 429 whose Retry-After exceeds CONTRACT_MAX_RETRY_AFTER to the check instead of waiting', async () => {
+    server = await serve(() => ({ status: 429, body: {}, headers: { 'retry-after': '3600' } }));
+    const budget = new LiveBudget(RATE_LIMITED, { CONTRACT_STORE_RATE_LIMIT: '100/s,6000/min' });
+    const response = await budget.fetch(`${server.url}/v1/store/info.json`);
+    expect(response.status).toBe(429);
+    expect(budget.figures).toMatchObject({ requests: 1, tooManyRequests: 1, notWaited: 1 });
+    expect(() => new LiveBudget({}, { CONTRACT_MAX_RETRY_AFTER: 'soon' })).toThrow(/CONTRACT_MAX_RETRY_AFTER/);
   });
 
   it('sends trust calls one at a time and keeps the scan budget', async () => {
@@ -52,7 +95,7 @@ describe('live budgets', () => {
       inFlight--;
       return { status: 200, body: {} };
     });
-    const budget = new LiveBudget('trust', { CONTRACT_TRUST_BUDGET: '2' });
+    const budget = new LiveBudget(METERED, { CONTRACT_TRUST_BUDGET: '2' });
     await Promise.all([1, 2, 3].map(() => budget.fetch(`${server?.url}/v1/decide`, { method: 'POST', body: '{}' })));
     expect(overlapped).toBe(false);
     expect(budget.reserveScans(1)).toBe(true);
@@ -63,9 +106,9 @@ describe('live budgets', () => {
 
   it('refuses a trust budget that is not a whole number instead of lifting the limit', () => {
     for (const value of ['3/run', '-1', '1.5', 'NaN']) {
-      expect(() => new LiveBudget('trust', { CONTRACT_TRUST_BUDGET: value }), value).toThrow(/CONTRACT_TRUST_BUDGET/);
+      expect(() => new LiveBudget(METERED, { CONTRACT_TRUST_BUDGET: value }), value).toThrow(/CONTRACT_TRUST_BUDGET/);
     }
-    expect(new LiveBudget('trust', { CONTRACT_TRUST_BUDGET: '0' }).reserveScans(1)).toBe(false);
+    expect(new LiveBudget(METERED, { CONTRACT_TRUST_BUDGET: '0' }).reserveScans(1)).toBe(false);
   });
 });
 

@@ -1,26 +1,34 @@
 /**
- * What one live run may spend per service, enforced in the one fetch every request of the run goes through
- * (client calls and raw requests alike):
+ * What one live run may spend per service, as the service's profile says (`BudgetProfile`), enforced in the one
+ * fetch every request of the run goes through (client calls and raw requests alike):
  *
- * - store: a shared limiter inside the store's limits (CONTRACT_STORE_RATE_LIMIT, default `20/s,800/min`,
- *   applied with a margin: 2 a second and 80 a minute below, which leaves room for the tool server's paced calls
- *   of `mcp.contract.test.ts`, one a second; requests evenly spaced), and a 429 answered by
- *   waiting its Retry-After (counted, and retried at most 3 times);
- * - trust: one call at a time (the service answers overlapping calls of one key with 409) and at most
- *   CONTRACT_TRUST_BUDGET scans a run (default 3: a free key has 150 a month);
+ * - `rateLimit`: a shared limiter inside the service's limits (e.g. the store's `CONTRACT_STORE_RATE_LIMIT`,
+ *   default `20/s,800/min`, applied with a margin: 2 a second and 80 a minute below, which leaves room for the
+ *   tool server's paced calls, one a second; requests evenly spaced);
+ * - a 429 answered by waiting its `Retry-After` (seconds or an HTTP date), counted and retried at most 3 times.
+ *   A wait longer than CONTRACT_MAX_RETRY_AFTER seconds (default 120) is not waited out: the 429 reaches the
+ *   check, which reports it inconclusive;
+ * - `serial`: one call at a time (a service that answers overlapping calls of one key with 409);
+ * - `quota`: at most that many metered units (scans) a run, reserved before anything runs;
  * - every service: requests and 429s counted for the report, and mock-only headers refused before sending.
  */
-import { RateLimiter } from '@agent-apis/core';
+import { RateLimiter, retryAfterMs } from '@agent-apis/core';
+import type { BudgetProfile } from './profile.ts';
 import { MOCK_ONLY_HEADERS } from './stand-ins/server.ts';
+
+/** The longest `Retry-After` a live run waits out, in seconds, unless CONTRACT_MAX_RETRY_AFTER says otherwise. */
+export const DEFAULT_MAX_RETRY_AFTER_S = 120;
 
 export interface BudgetFigures {
   requests: number;
   tooManyRequests: number;
-  /** Trust only: scans spent and allowed. */
+  /** Services with a quota: units (scans) spent and allowed. */
   scans?: number;
   scanBudget?: number;
-  /** Store only: the limits the run kept to. */
+  /** Services with a rate limit: the limits the run kept to. */
   rateLimit?: string;
+  /** 429s whose Retry-After exceeded the cap, handed to the check instead of waited out. */
+  notWaited?: number;
 }
 
 /** `20/s,800/min` → windows. */
@@ -39,9 +47,11 @@ export class LiveBudget {
   #queue: Promise<unknown> = Promise.resolve();
   #reserved = 0;
 
-  constructor(service: string, env: Record<string, string | undefined> = process.env) {
-    if (service === 'store') {
-      const text = env.CONTRACT_STORE_RATE_LIMIT ?? '20/s,800/min';
+  readonly #maxWaitMs: number;
+
+  constructor(profile: BudgetProfile, env: Record<string, string | undefined> = process.env) {
+    if (profile.rateLimit) {
+      const text = env[profile.rateLimit.env] ?? profile.rateLimit.default;
       const { perSecond, perMinute } = parseRateLimit(text);
       this.figures.rateLimit = text;
       const rate = Math.max(1, perSecond - 2);
@@ -54,18 +64,22 @@ export class LiveBudget {
         ],
       });
     }
-    this.#serial = service === 'trust';
-    if (service === 'trust') {
+    this.#serial = profile.serial === true;
+    if (profile.quota) {
       this.figures.scans = 0;
-      const budget = Number(env.CONTRACT_TRUST_BUDGET ?? 3);
+      const raw = env[profile.quota.env];
+      const budget = Number(raw ?? profile.quota.default);
       if (!Number.isInteger(budget) || budget < 0) {
         // A budget that does not parse must not lift the limit (NaN compares false with everything).
-        throw new Error(
-          `CONTRACT_TRUST_BUDGET must be a whole number of scans ≥ 0, got "${env.CONTRACT_TRUST_BUDGET}"`,
-        );
+        throw new Error(`${profile.quota.env} must be a whole number of ${profile.quota.unit} ≥ 0, got "${raw}"`);
       }
       this.figures.scanBudget = budget;
     }
+    const cap = Number(env.CONTRACT_MAX_RETRY_AFTER ?? DEFAULT_MAX_RETRY_AFTER_S);
+    if (!Number.isFinite(cap) || cap < 0) {
+      throw new Error(`CONTRACT_MAX_RETRY_AFTER must be a number of seconds ≥ 0, got "${env.CONTRACT_MAX_RETRY_AFTER}"`);
+    }
+    this.#maxWaitMs = cap * 1_000;
   }
 
   /** Claims `count` scans of the run's budget while planning; false (nothing claimed) when they do not fit. */
@@ -102,9 +116,14 @@ export class LiveBudget {
       const response = await globalThis.fetch(request, init);
       if (response.status !== 429 || attempt >= MAX_429_RETRIES) return response;
       this.figures.tooManyRequests++;
-      const seconds = Number(response.headers.get('retry-after'));
+      // Retry-After as the server says (seconds or an HTTP date), 1 s when it says nothing; never past the cap.
+      const waitMs = retryAfterMs(response.headers) ?? 1_000;
+      if (waitMs > this.#maxWaitMs) {
+        this.figures.notWaited = (this.figures.notWaited ?? 0) + 1;
+        return response;
+      }
       await response.body?.cancel();
-      await new Promise((resolve) => setTimeout(resolve, Math.min(Number.isFinite(seconds) ? seconds : 1, 5) * 1_000));
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }
 }

@@ -31,7 +31,11 @@ export type InputSource =
       resource: string;
       /** The source's own path parameters, each taken from the target's parameter named here. */
       carry: Record<string, string>;
-      declared: 'link' | 'rule';
+      /**
+       * `link`: an OpenAPI link; `rule`: the list at the path before the parameter; `guess`: a link marked
+       * `x-contract-guess` (the value is a likely stand-in, e.g. an order id for a cart), whose rejection says nothing.
+       */
+      declared: 'link' | 'rule' | 'guess';
     }
   | { kind: 'enum'; value: string }
   | { kind: 'env'; env: string; resource: string };
@@ -94,7 +98,11 @@ export function pathInputSources(document: OpenApiDocument): Map<string, Record<
     for (const response of Object.values((ref.operation.responses ?? {}) as Record<string, unknown>)) {
       const links = resolveRef<{ links?: Record<string, unknown> }>(document, response as never)?.links ?? {};
       for (const [name, raw] of Object.entries(links)) {
-        const link = resolveRef<{ operationId?: string; parameters?: Record<string, string> }>(document, raw as never);
+        const link = resolveRef<{
+          operationId?: string;
+          parameters?: Record<string, string>;
+          'x-contract-guess'?: unknown;
+        }>(document, raw as never);
         if (!link.operationId) continue;
         const target = linked.get(link.operationId) ?? {};
         for (const [parameter, expression] of Object.entries(link.parameters ?? {})) {
@@ -106,7 +114,7 @@ export function pathInputSources(document: OpenApiDocument): Map<string, Record<
             pointer,
             resource: humanize(name),
             carry: {},
-            declared: 'link',
+            declared: link['x-contract-guess'] ? 'guess' : 'link',
           };
         }
         linked.set(link.operationId, target);

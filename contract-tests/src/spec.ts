@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listOperations, type OpenApiDocument, type Parameter, resolveRef } from '@agent-apis/specs/openapi';
 import type { ServiceName } from '@agent-apis/specs/services';
+import { type InputSource, pathInputSources } from './sources.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -33,6 +34,12 @@ export interface ContractOperation {
   safety: 'read' | 'write' | 'dangerous';
   /** Whether the operation requires credentials (a security requirement that is not the empty one). */
   secured: boolean;
+  /** `x-provisional: true`: the spec's description of the operation is itself a guess (bodies not published). */
+  provisional: boolean;
+  /** The first published example of the request body (`example`/`examples` of its JSON content), if any. */
+  bodyExample?: { value: unknown };
+  /** Where each path parameter's live value comes from (links, the list rule, env, enum; see `sources.ts`). */
+  sources: Record<string, InputSource | undefined>;
 }
 
 export interface ContractSpec {
@@ -51,6 +58,18 @@ function jsonContent(content: unknown): { schema?: JsonSchema; example?: unknown
   return json?.[1] as { schema?: JsonSchema } | undefined;
 }
 
+/** The first example a media type publishes (`example`, else the first of `examples`), resolved. */
+function publishedExample(
+  document: OpenApiDocument,
+  content: { example?: unknown; examples?: unknown } | undefined,
+): { value: unknown } | undefined {
+  if (content?.example !== undefined) return { value: content.example };
+  const first = Object.values((content?.examples ?? {}) as Record<string, unknown>)[0];
+  if (first === undefined) return undefined;
+  const example = resolveRef<{ value?: unknown }>(document, first as never);
+  return example.value === undefined ? undefined : { value: example.value };
+}
+
 function isSecured(requirements: Record<string, unknown>[]): boolean {
   return requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0);
 }
@@ -58,6 +77,7 @@ function isSecured(requirements: Record<string, unknown>[]): boolean {
 export async function loadContractSpec(service: ServiceName): Promise<ContractSpec> {
   const file = join(SPECS_DIST, `${service}.openapi.json`);
   const document = JSON.parse(await readFile(file, 'utf8')) as OpenApiDocument;
+  const sources = pathInputSources(document);
   const operations = listOperations(document).map((ref): ContractOperation => {
     const byKey = new Map<string, Parameter>();
     for (const raw of [...(ref.pathItem.parameters ?? []), ...(ref.operation.parameters ?? [])]) {
@@ -75,7 +95,9 @@ export async function loadContractSpec(service: ServiceName): Promise<ContractSp
     const requestBody = ref.operation.requestBody
       ? resolveRef<{ required?: boolean; content?: unknown }>(document, ref.operation.requestBody as never)
       : undefined;
-    const bodySchema = requestBody ? jsonContent(requestBody.content)?.schema : undefined;
+    const bodyContent = requestBody ? jsonContent(requestBody.content) : undefined;
+    const bodySchema = bodyContent?.schema;
+    const bodyExample = publishedExample(document, bodyContent);
     const contentExample =
       content?.example !== undefined || (content?.examples && Object.keys(content.examples).length > 0);
     const schemaExample =
@@ -97,6 +119,9 @@ export async function loadContractSpec(service: ServiceName): Promise<ContractSp
       errorStatuses: statuses.filter((status) => status >= 400),
       safety: (ref.operation['x-safety'] as ContractOperation['safety'] | undefined) ?? 'write',
       secured: isSecured((ref.operation.security ?? document.security ?? []) as Record<string, unknown>[]),
+      provisional: ref.operation['x-provisional'] === true,
+      ...(bodyExample ? { bodyExample } : {}),
+      sources: sources.get(ref.operation.operationId as string) ?? {},
     };
   });
   return { service, file, document, operations };

@@ -1,10 +1,15 @@
-import { StoreClient } from '@agent-apis/store';
+import * as functions from '@agent-apis/store';
+import { createStoreClient } from '@agent-apis/store';
 import { validators } from '@agent-apis/store/validators';
 import { defineContractSuite } from './suite.ts';
 
-await defineContractSuite(
-  'store',
-  // No client-side rate limit against the mock: the suite measures the contract, not the budget.
-  (target, fetch) => new StoreClient({ baseUrl: target.baseUrl, ...target.credentials, fetch, rateLimit: false }),
+await defineContractSuite({
+  service: 'store',
+  functions,
+  // No client-side rate limit: against the mock the suite measures the contract, and live the run's budget paces.
+  createClient: (target, fetch) =>
+    createStoreClient({ baseUrl: target.baseUrl, ...target.credentials, fetch, rateLimit: false }),
   validators,
-);
+  // The store's documented limits, 20 a second and 800 a minute, kept with a margin (see live-budget.ts).
+  budget: { rateLimit: { env: 'CONTRACT_STORE_RATE_LIMIT', default: '20/s,800/min' } },
+});

@@ -7,45 +7,17 @@
  * must stop or the server reject. Outcomes feed the coverage report.
  */
 import { APIError, errorClassForStatus, RequestValidationError } from '@agent-apis/core';
-import type { ServiceName } from '@agent-apis/specs/services';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { CoverageRecorder, coverageDir } from './coverage.ts';
 import { defineLiveSuite } from './live.ts';
+import { operationFunction, peekBody, type ServiceProfile } from './profile.ts';
 import { SpecSchemaValidator } from './schema-validator.ts';
 import { type ContractOperation, loadContractSpec } from './spec.ts';
-import type { ServiceTarget } from './targets.ts';
 import { breakInput, type CallInput, sampleInput } from './values.ts';
-
-/** The part of a service client the suite drives: every operation, bound and typed loosely here. */
-export interface ContractClient {
-  // biome-ignore lint/suspicious/noExplicitAny: the suite calls every operation generically.
-  api: Record<string, (options?: any) => Promise<unknown>>;
-}
-
-export type ClientFactory = (
-  target: ServiceTarget & { baseUrl: string },
-  fetch: typeof globalThis.fetch,
-) => ContractClient;
-
-interface SchemaLike {
-  safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
-}
-
-export type ResponseValidators = Record<string, { response?: SchemaLike } | undefined>;
 
 interface RecordedResponse {
   status: number;
   body: unknown;
-}
-
-/** A response's body as JSON when it parses, else its text (undefined when empty); the response stays readable. */
-export async function peekBody(response: Response): Promise<unknown> {
-  const text = await response.clone().text();
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return text;
-  }
 }
 
 /** A fetch that talks HTTP to the target and remembers every response it saw. */
@@ -72,11 +44,9 @@ function describeFailure(operation: string, error: unknown): string {
   return `${operation}: ${(error as Error).message}`;
 }
 
-export async function defineContractSuite(
-  service: ServiceName,
-  createClient: ClientFactory,
-  validators: ResponseValidators,
-): Promise<void> {
+/** Defines the contract suite of the service `profile` describes (its contract file passes the profile in). */
+export async function defineContractSuite(profile: ServiceProfile): Promise<void> {
+  const { service, validators } = profile;
   const spec = await loadContractSpec(service);
   const target = inject('contractTargets')[service];
   const mode = inject('contractMode');
@@ -100,17 +70,16 @@ export async function defineContractSuite(
   const baseUrl = target.baseUrl;
   const schemas = new SpecSchemaValidator(spec.document);
   if (mode === 'live') {
-    defineLiveSuite({ service, spec, target: { ...target, baseUrl }, createClient, validators, schemas, recorder });
+    defineLiveSuite({ profile, spec, target: { ...target, baseUrl }, schemas, recorder });
     return;
   }
 
   const call = async (operation: ContractOperation, input: CallInput, headers: Record<string, string>) => {
     const recorded = recordingFetch();
-    const client = createClient({ ...target, baseUrl }, recorded.fetch);
-    const fn = client.api[operation.id];
-    if (!fn) throw new Error(`the ${service} client has no operation ${operation.id}`);
+    const client = profile.createClient({ ...target, baseUrl }, recorded.fetch);
+    const fn = operationFunction(profile, operation.id);
     try {
-      const result = await fn({ ...input, headers: { ...input.headers, ...headers }, maxRetries: 0 });
+      const result = await fn(client, { ...input, headers: { ...input.headers, ...headers }, maxRetries: 0 });
       return { result, responses: recorded.responses };
     } catch (error) {
       return { error, responses: recorded.responses };

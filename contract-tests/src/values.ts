@@ -162,6 +162,9 @@ export interface BrokenInput {
   input: CallInput;
   /** What was broken, for messages. */
   what: string;
+  /** The broken field (`query.limit`, `body`) and the value sent there (left out for a missing value). */
+  field?: string;
+  sent?: unknown;
   /** `client`: the client can tell before sending; `either`: only the server may know. */
   stoppedBy: 'client' | 'either';
 }
@@ -173,19 +176,29 @@ export function breakInput(document: OpenApiDocument, operation: ContractOperati
     const schema = normalize(document, parameter.schema);
     const query = (value: unknown) => ({ ...valid, query: { ...valid.query, [parameter.name]: value } });
     if (Array.isArray(schema.enum)) {
-      return { input: query('not-in-the-enum'), what: `query.${parameter.name} outside its enum`, stoppedBy: 'client' };
+      return {
+        input: query('not-in-the-enum'),
+        what: `query.${parameter.name} outside its enum`,
+        field: `query.${parameter.name}`,
+        sent: 'not-in-the-enum',
+        stoppedBy: 'client',
+      };
     }
     if (typeof schema.maximum === 'number') {
       return {
         input: query(schema.maximum + 1),
-        what: `query.${parameter.name} above its maximum`,
+        what: `query.${parameter.name} above its maximum ${schema.maximum}`,
+        field: `query.${parameter.name}`,
+        sent: schema.maximum + 1,
         stoppedBy: 'client',
       };
     }
     if (typeof schema.minimum === 'number') {
       return {
         input: query(schema.minimum - 1),
-        what: `query.${parameter.name} below its minimum`,
+        what: `query.${parameter.name} below its minimum ${schema.minimum}`,
+        field: `query.${parameter.name}`,
+        sent: schema.minimum - 1,
         stoppedBy: 'client',
       };
     }
@@ -194,6 +207,7 @@ export function breakInput(document: OpenApiDocument, operation: ContractOperati
       return {
         input: { ...valid, query: rest },
         what: `required query.${parameter.name} missing`,
+        field: `query.${parameter.name}`,
         stoppedBy: 'client',
       };
     }
@@ -209,7 +223,13 @@ export function breakInput(document: OpenApiDocument, operation: ContractOperati
   if (operation.body) {
     const schema = normalize(document, operation.body.schema);
     const wrongType = firstType(schema) === 'array' ? { not: 'an array' } : ['not', 'an', 'object'];
-    return { input: { ...valid, body: wrongType }, what: 'body of the wrong type', stoppedBy: 'either' };
+    return {
+      input: { ...valid, body: wrongType },
+      what: 'body of the wrong type',
+      field: 'body',
+      sent: wrongType,
+      stoppedBy: 'either',
+    };
   }
   return undefined;
 }

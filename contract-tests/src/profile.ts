@@ -1,0 +1,58 @@
+/**
+ * What the generic contract runner (`suite.ts` for mocks, `live.ts` for live services) needs to know about one
+ * service, passed in by that service's contract file: how to build its client, the client's own operation
+ * functions, its response validators, and what a live run may spend. The runner itself names no service.
+ */
+import type { OperationCallOptions, OperationClient } from '@agent-apis/core';
+import type { ServiceName } from '@agent-apis/specs/services';
+import type { ServiceTarget } from './targets.ts';
+import type { CallInput } from './values.ts';
+
+/** A generated per-operation function of a client package: `getProduct(client, options)`. */
+export type OperationFunction = (client: OperationClient, options?: OperationCallOptions) => Promise<unknown>;
+
+export interface SchemaLike {
+  safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+}
+
+export type ResponseValidators = Record<string, { response?: SchemaLike } | undefined>;
+
+/**
+ * What a live run may spend at this service, enforced by `live-budget.ts`:
+ * - `rateLimit`: requests per second and minute (`20/s,800/min`), read from `env` with `default`;
+ * - `serial`: one call at a time (for a service that answers overlapping calls of one key with 409);
+ * - `quota`: a metered allowance (scans), read from `env` with `default`, and what one call costs.
+ */
+export interface BudgetProfile {
+  rateLimit?: { env: string; default: string };
+  serial?: boolean;
+  quota?: { env: string; default: number; unit: string; cost(input: CallInput): number };
+}
+
+export interface ServiceProfile {
+  service: ServiceName;
+  /** The client package's generated operation functions, by operationId (the package's own table of calls). */
+  // biome-ignore lint/suspicious/noExplicitAny: generated functions differ in their options; the suite calls them generically.
+  functions: Record<string, any>;
+  /** The client a user builds for `target`, sending through `fetch` (its base URL checks and auth headers). */
+  createClient(target: ServiceTarget & { baseUrl: string }, fetch: typeof globalThis.fetch): OperationClient;
+  validators: ResponseValidators;
+  budget: BudgetProfile;
+}
+
+/** The profile's function for `operationId`, or a clear error when the client lacks the operation. */
+export function operationFunction(profile: ServiceProfile, operationId: string): OperationFunction {
+  const fn = profile.functions[operationId];
+  if (typeof fn !== 'function') throw new Error(`the ${profile.service} client has no operation ${operationId}`);
+  return fn as OperationFunction;
+}
+
+/** A response's body as JSON when it parses, else its text (undefined when empty); the response stays readable. */
+export async function peekBody(response: Response): Promise<unknown> {
+  const text = await response.clone().text();
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
+  }
+}
