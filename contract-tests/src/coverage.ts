@@ -161,6 +161,8 @@ export function summarize(data: ServiceCoverage): ServiceSummary {
               (has(op, `${prefix}:all`, 'skipped') && !has(op, `${prefix}:all`, 'failed'))),
         ).length;
   const tools = data.kind === 'tools';
+  // Live: `success:*` entries sum up the named checks of a call; the verdicts are counted on the named checks.
+  const verdicts = data.mode === 'live' ? data.entries.filter((e) => !e.check.startsWith('success:')) : data.entries;
   let errorsDocumented = 0;
   let errorsExercised = 0;
   for (const [operation, statuses] of Object.entries(data.documentedErrors)) {
@@ -175,15 +177,18 @@ export function summarize(data: ServiceCoverage): ServiceSummary {
     errorsExercised: data.skipped ? 0 : errorsExercised,
     errorsDocumented,
     ...(tools ? { toolsExercised: exercised('call'), toolsTotal: data.operations.length } : {}),
-    failed: data.entries.filter((e) => e.outcome === 'failed').length,
+    failed: verdicts.filter((e) => e.outcome === 'failed').length,
     ...(data.mode === 'live'
       ? {
-          warnings: data.entries.filter((e) => e.outcome === 'warning').length,
-          inconclusive: data.entries.filter((e) => e.outcome === 'inconclusive').length,
+          warnings: verdicts.filter((e) => e.outcome === 'warning').length,
+          inconclusive: verdicts.filter((e) => e.outcome === 'inconclusive').length,
         }
       : {}),
     ...(data.skipped ? { skipped: data.skipped } : {}),
-    exceptions: data.entries.filter((e) => e.outcome !== 'passed'),
+    exceptions: data.entries.filter(
+      (e) =>
+        e.outcome !== 'passed' && !(data.mode === 'live' && e.check.startsWith('success:') && e.outcome !== 'skipped'),
+    ),
     ...(data.budget ? { budget: data.budget } : {}),
     ...(data.records ? { records: data.records } : {}),
     ...(data.mode === 'live' ? { checks: countChecks(data.entries) } : {}),
@@ -291,7 +296,10 @@ export function verdictLines(summaries: ServiceSummary[], outcome: Outcome): str
   return summaries.flatMap((s) =>
     s.exceptions
       .filter((e) => e.outcome === outcome)
-      .map((e) => `- ${s.service} \`${e.operation}\` ${e.check}: ${(e.note ?? outcome).replaceAll('\n', ' ')}`),
+      .map((e) => {
+        const note = (e.note ?? outcome).replaceAll('\n', ' ').replace(`${e.operation}: ${e.check}: `, '');
+        return `- ${s.service} \`${e.operation}\` ${e.check}: ${note}`;
+      }),
   );
 }
 

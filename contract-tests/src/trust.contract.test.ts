@@ -4,10 +4,14 @@ import { validators } from '@agent-apis/trust/validators';
 import { defineContractSuite } from './suite.ts';
 import type { CallInput } from './values.ts';
 
-/** How many scans a call spends: one per domain or target in a batch, else one. */
+/**
+ * How many scans a call may spend: one per domain or target in a batch, else one; a bare array body (the
+ * malformed input of a negative check) as many as it has items, in case a lenient service evaluates each.
+ */
 function scansOf(input: CallInput): number {
+  if (Array.isArray(input.body)) return Math.max(1, input.body.length);
   const body = input.body as { domains?: unknown[]; targets?: unknown[] } | undefined;
-  return body?.domains?.length ?? body?.targets?.length ?? 1;
+  return Math.max(1, body?.domains?.length ?? body?.targets?.length ?? 1);
 }
 
 await defineContractSuite({

@@ -1,6 +1,8 @@
 /**
  * A loopback stand-in of the directory API: the MCP servers, plugins and skills of `directory-records.json`,
- * listed with count/total/limit/offset, looked up by their own keys (unknown ones → 404), no credentials.
+ * listed with count/total/limit/offset, looked up by their own keys (unknown ones → 404), no credentials. Query
+ * values outside the spec's rules get a 400 (strict) or are clamped and ignored, and a search without `q` lists
+ * everything (lenient): the contract leaves the handling of out-of-range values open.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,8 +10,9 @@ import {
   type Answer,
   type HandlerRequest,
   type LoggedRequest,
+  type InputMode,
   loadDocument,
-  queryProblem,
+  readQuery,
   router,
   type StandIn,
   serve,
@@ -33,7 +36,15 @@ function pick(entry: Entry, fields: readonly string[]): Entry {
   return Object.fromEntries(fields.filter((f) => f in entry).map((f) => [f, entry[f]]));
 }
 
-export async function startDirectoryStandIn(options: { latencyMs?: number } = {}): Promise<StandIn> {
+export interface DirectoryStandInOptions {
+  latencyMs?: number;
+  /** Query values outside the spec's rules: 400 (`strict`, the default) or clamped/ignored (`lenient`). */
+  mode?: InputMode;
+  /** Planted violation: `listField`, a string `stars` in one MCP server list entry (not the first). */
+  plant?: 'listField';
+}
+
+export async function startDirectoryStandIn(options: DirectoryStandInOptions = {}): Promise<StandIn> {
   const document = loadDocument('directory');
   const route = router(document);
   const data = JSON.parse(readFileSync(join(import.meta.dirname, 'directory-records.json'), 'utf8')) as Fixture;
@@ -42,18 +53,23 @@ export async function startDirectoryStandIn(options: { latencyMs?: number } = {}
     const limit = Number(query.get('limit') ?? 20);
     const offset = Number(query.get('offset') ?? 0);
     const results = data[kind].slice(offset, offset + limit).map((e) => pick(e, LIST_FIELDS[kind]));
+    if (options.plant === 'listField' && kind === 'mcpServers' && results.length > 1) {
+      const last = results.length - 1;
+      results[last] = { ...results[last], stars: String(results[last]?.stars) };
+    }
     return { status: 200, body: { count: results.length, total: data[kind].length, limit, offset, results } };
   };
   const cached = (answer: Answer): Answer =>
     answer.status === 200 ? { ...answer, headers: { 'cache-control': 'public, s-maxage=300' } } : answer;
   return serve((request, log) => cached(answer(request, log)), options.latencyMs);
 
-  function answer({ method, path, query }: HandlerRequest, log: LoggedRequest): Answer {
+  function answer({ method, path, query: rawQuery }: HandlerRequest, log: LoggedRequest): Answer {
     const found = route(method, path);
     if (!found) return notFound;
     log.operation = found.operation.operationId;
-    const problem = queryProblem(found, query);
-    if (problem) return { status: 400, body: { error: problem } };
+    const read = readQuery(options.mode ?? 'strict', found, rawQuery);
+    if ('problem' in read) return { status: 400, body: { error: read.problem } };
+    const query = read.query;
     const p = found.params;
     switch (found.operation.operationId) {
       case 'listMcpServers':

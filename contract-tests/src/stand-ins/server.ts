@@ -1,10 +1,12 @@
 /**
  * What the loopback stand-ins of the live services share: an HTTP server on 127.0.0.1 with an optional answer
- * latency, a log of every request it received, routing by the final spec's path templates, and the server-side
- * checks of query parameters a real service makes (type, enum, bounds → 400).
+ * latency, a log of every request it received, routing by the final spec's path templates (with the clients' own
+ * matcher), and the server-side reading of query parameters, strict (type, enum, bounds → 400) or lenient
+ * (clamped, ignored), both of which the contracts allow.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { operationMatcher } from '@agent-apis/core';
 import { listOperations, type OpenApiDocument, type Parameter, resolveRef } from '@agent-apis/specs/openapi';
 import type { ServiceName } from '@agent-apis/specs/services';
 import { SPECS_DIST } from '../spec.ts';
@@ -42,43 +44,61 @@ export function loadDocument(service: ServiceName): OpenApiDocument {
   return JSON.parse(readFileSync(`${SPECS_DIST}/${service}.openapi.json`, 'utf8')) as OpenApiDocument;
 }
 
-/** Matches a request against the document's path templates (`{param}` stands for one segment part). */
-export function router(document: OpenApiDocument, basePath = ''): (method: string, path: string) => Route | undefined {
-  const routes = listOperations(document).map((ref) => {
-    const names: string[] = [];
-    const pattern = ref.path
-      .split(/(\{[^}]+\})/)
-      .map((part) => {
-        const name = /^\{(.+)\}$/.exec(part)?.[1];
-        if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        names.push(name);
-        return '([^/]+)';
-      })
-      .join('');
+/** The path parameters of `path` under `template` (matched at the end, so a base path in front is fine). */
+function pathValues(template: string, path: string): Record<string, string> {
+  const names: string[] = [];
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const name = /^\{(.+)\}$/.exec(part)?.[1];
+      if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(name);
+      return '([^/]+)';
+    })
+    .join('');
+  const values = new RegExp(`${source}$`).exec(path)?.slice(1) ?? [];
+  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]));
+}
+
+/**
+ * Routes a request to the document's operation with the clients' own matcher (core's `operationMatcher`: literal
+ * segments win over parameters, `/products/count.json` before `/products/{id}.json`), then reads its parameters.
+ */
+export function router(document: OpenApiDocument): (method: string, path: string) => Route | undefined {
+  const refs = new Map(listOperations(document).map((ref) => [ref.operation.operationId as string, ref]));
+  // The matcher anchors templates at the end of a path only (any base path may come before): a root segment
+  // before both templates and requests anchors them whole, so `/documents.json` cannot take `/orders/1/documents.json`.
+  const root = '/stand-in-root';
+  const match = operationMatcher(
+    Object.fromEntries([...refs].map(([id, ref]) => [id, { method: ref.method, path: `${root}${ref.path}` }])),
+  );
+  return (method, path) => {
+    const found = match(new Request(`http://stand-in${root}${path}`, { method }));
+    const ref = found?.id ? refs.get(found.id) : undefined;
+    if (!ref) return undefined;
     const parameters = [...(ref.pathItem.parameters ?? []), ...(ref.operation.parameters ?? [])].map((p) => {
       const parameter = resolveRef<Parameter>(document, p);
       return parameter.schema
         ? { ...parameter, schema: resolveRef<Parameter['schema']>(document, parameter.schema as never) }
         : parameter;
     });
-    return { method: ref.method.toUpperCase(), regex: new RegExp(`^${basePath}${pattern}$`), names, ref, parameters };
-  });
-  return (method, path) => {
-    // Literal segments win over parameters (`/products/count.json` before `/products/{id}.json`).
-    const matches = routes
-      .filter((route) => route.method === method && route.regex.test(path))
-      .sort((a, b) => a.names.length - b.names.length);
-    const route = matches[0];
-    if (!route) return undefined;
-    const values = route.regex.exec(path)?.slice(1) ?? [];
     return {
-      operation: route.ref.operation as Route['operation'],
-      template: route.ref.path,
-      params: Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')])),
-      parameters: route.parameters,
+      operation: ref.operation as Route['operation'],
+      template: ref.path,
+      params: pathValues(ref.path, path),
+      parameters,
     };
   };
 }
+
+/**
+ * How a stand-in treats input outside the spec's rules. `strict`: a 400 naming the parameter. `lenient`, as many
+ * real services (and the contracts) allow: a number out of range is clamped, an unknown enum value or a value of
+ * the wrong type is ignored, a missing required query value is answered as if empty.
+ */
+export type InputMode = 'strict' | 'lenient';
+
+type QuerySchema = { type?: string; enum?: unknown[]; minimum?: number; maximum?: number };
 
 /** The first query parameter that breaks its schema, as a message, or undefined. */
 export function queryProblem(route: Route, query: URLSearchParams): string | undefined {
@@ -88,7 +108,7 @@ export function queryProblem(route: Route, query: URLSearchParams): string | und
       if (parameter.required) return `${parameter.name} is required`;
       continue;
     }
-    const schema = (parameter.schema ?? {}) as { type?: string; enum?: unknown[]; minimum?: number; maximum?: number };
+    const schema = (parameter.schema ?? {}) as QuerySchema;
     if (Array.isArray(schema.enum) && !schema.enum.map(String).includes(value)) return `${parameter.name} not allowed`;
     if (schema.type === 'integer' || schema.type === 'number') {
       const number = Number(value);
@@ -100,6 +120,37 @@ export function queryProblem(route: Route, query: URLSearchParams): string | und
     }
   }
   return undefined;
+}
+
+/** The query as a lenient service reads it: out-of-range numbers clamped, unknown or malformed values dropped. */
+export function lenientQuery(route: Route, query: URLSearchParams): URLSearchParams {
+  const read = new URLSearchParams(query);
+  for (const parameter of route.parameters.filter((p) => p.in === 'query')) {
+    const value = read.get(parameter.name);
+    if (value === null) continue;
+    const schema = (parameter.schema ?? {}) as QuerySchema;
+    if (Array.isArray(schema.enum) && !schema.enum.map(String).includes(value)) read.delete(parameter.name);
+    else if (schema.type === 'integer' || schema.type === 'number') {
+      const number = Number(value);
+      if (value.trim() === '' || Number.isNaN(number)) read.delete(parameter.name);
+      else {
+        const low = typeof schema.minimum === 'number' ? Math.max(schema.minimum, number) : number;
+        read.set(parameter.name, String(typeof schema.maximum === 'number' ? Math.min(schema.maximum, low) : low));
+      }
+    }
+  }
+  return read;
+}
+
+/** Checks `query` the `mode` way: strict → the problem (answer 400), lenient → the query as the service reads it. */
+export function readQuery(
+  mode: InputMode,
+  route: Route,
+  query: URLSearchParams,
+): { problem: string } | { query: URLSearchParams } {
+  if (mode === 'lenient') return { query: lenientQuery(route, query) };
+  const problem = queryProblem(route, query);
+  return problem ? { problem } : { query };
 }
 
 async function readBody(request: IncomingMessage): Promise<unknown> {

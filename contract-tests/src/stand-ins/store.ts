@@ -2,13 +2,23 @@
  * A loopback stand-in of the store API that behaves like a small real store: the records of
  * `store-records.json`, Basic authentication on every call, unknown ids → 404, 20 requests a second and 800 a
  * minute (configurable) with 429 beyond, and the `Jumpseller-*RateLimit-*` headers on every answer. Records are
- * created, updated and deleted for real. It remembers what a test must check afterwards: writes to records it
+ * created, updated and deleted for real. Query values outside the spec's rules get a 400 (strict) or are clamped
+ * and ignored (lenient), as the contract allows either. It remembers what a test must check afterwards: writes to records it
  * did not see created, dangerous operations called, mock-only headers received.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
-import { loadDocument, MOCK_ONLY_HEADERS, queryProblem, type Route, router, type StandIn, serve } from './server.ts';
+import {
+  type InputMode,
+  loadDocument,
+  MOCK_ONLY_HEADERS,
+  type Route,
+  readQuery,
+  router,
+  type StandIn,
+  serve,
+} from './server.ts';
 
 type StoreRecord = Record<string, unknown>;
 
@@ -24,8 +34,13 @@ export interface StoreStandInOptions {
   perSecond?: number;
   perMinute?: number;
   latencyMs?: number;
-  /** Planted violations: a string `price` in product list entries; a string `stock` in the single product. */
-  plant?: { listEntryType?: boolean; singleRecordField?: boolean };
+  /** Query values outside the spec's rules: 400 (`strict`, the default) or clamped/ignored (`lenient`). */
+  mode?: InputMode;
+  /**
+   * Planted violations: `listField`, a string `price` in every product list entry; `lookupField`, a string
+   * `price` in one product's lookup only (the last product, never the first), its list entry intact.
+   */
+  plant?: 'listField' | 'lookupField';
 }
 
 export interface StoreStandIn extends StandIn {
@@ -79,7 +94,9 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
   const find = (key: string, value: string) =>
     collectionOf(key)?.find((r) => String(r.id) === value || r.code === value || r.email === value);
 
-  const standIn = await serve(({ method, path, query, headers, body }, log) => {
+  const products = collections.get('/products') ?? [];
+  const plantedId = products.length > 1 ? products.at(-1)?.id : undefined;
+  const standIn = await serve(({ method, path, query: rawQuery, headers, body }, log) => {
     const now = Date.now();
     while ((arrivals[0] ?? now) <= now - 60_000) arrivals.shift();
     const lastSecond = arrivals.filter((t) => t > now - 1_000).length;
@@ -106,11 +123,15 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
     log.operation = found.operation.operationId;
     if (found.operation['x-safety'] === 'dangerous') state.dangerousCalls.push(found.operation.operationId);
     const badId = found.parameters.some(
-      (p) => p.in === 'path' && p.schema?.type === 'integer' && !/^\d+$/.test(found.params[p.name] ?? ''),
+      (p) =>
+        p.in === 'path' &&
+        ['integer', 'number'].includes(String(p.schema?.type)) &&
+        !/^\d+$/.test(found.params[p.name] ?? ''),
     );
     if (badId) return { status: 404, body: { message: 'Not Found' }, headers: rate };
-    const problem = queryProblem(found, query);
-    if (problem) return { status: 400, body: { message: problem }, headers: rate };
+    const read = readQuery(options.mode ?? 'strict', found, rawQuery);
+    if ('problem' in read) return { status: 400, body: { message: read.problem }, headers: rate };
+    const query = read.query;
 
     const concrete = path.replace(/^\/v1/, '').replace(/\.json$/, '');
     const parent = concrete.slice(0, concrete.lastIndexOf('/'));
@@ -137,12 +158,15 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       }
       if (schema?.type === 'array') {
         const records = collectionOf(concrete);
+        // A lookup in a known collection whose answer is a list (a cart's lines): the record must exist.
+        const lookup = /\{[^}]+\}$/.test(found.template.replace(/\.json$/, ''));
+        if (!records && lookup && collectionOf(parent) && !find(parent, decodeURIComponent(last))) return notFound;
         if (!records)
           return fixture.singletons[found.operation.operationId]
             ? ok(fixture.singletons[found.operation.operationId])
             : ok([]);
         let entries = records.map((record) => wrap(record));
-        if (options.plant?.listEntryType && concrete === '/products') {
+        if (options.plant === 'listField' && concrete === '/products') {
           entries = records.map((record) => wrap({ ...record, price: String(record.price) }));
         }
         const limit = Number(query.get('limit') ?? 50);
@@ -152,13 +176,19 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       if (fixture.singletons[found.operation.operationId]) return ok(fixture.singletons[found.operation.operationId]);
       const record = find(parent, decodeURIComponent(last));
       if (!record) return notFound;
-      if (options.plant?.singleRecordField && parent === '/products') return ok(wrap({ ...record, stock: 'plenty' }));
+      if (options.plant === 'lookupField' && parent === '/products' && record.id === plantedId) {
+        return ok(wrap({ ...record, price: String(record.price) }));
+      }
       return ok(wrap(record));
     }
     if (method === 'POST' && found.operation['x-safety'] === 'read') {
-      // A POST that only computes (fulfillment rates): an object body in, the fixture's answer out.
+      // A POST that only computes (fulfillment rates): an object body in, naming a real origin location.
       if (!body || typeof body !== 'object' || Array.isArray(body)) {
         return { status: 400, body: { message: 'Bad Request' }, headers: rate };
+      }
+      const location = (body as { rates?: { location_id?: unknown } }).rates?.location_id;
+      if (!collectionOf('/locations')?.some((r) => String(r.id) === String(location))) {
+        return { status: 422, body: { message: 'Location not found' }, headers: rate };
       }
       return ok(fixture.singletons[found.operation.operationId] ?? []);
     }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MOCK_ONLY_HEADERS, type StandIn, serve } from './server.ts';
+import { type InputMode, MOCK_ONLY_HEADERS, type StandIn, serve } from './server.ts';
 
 export interface TrustStandIn extends StandIn {
   scans: number;
@@ -18,6 +18,11 @@ export async function startTrustStandIn(options: {
   latencyMs?: number;
   /** Planted violation: a `recommended_action` outside the documented enum. */
   plantDecisionEnum?: boolean;
+  /**
+   * `strict` (default): a malformed body is a 400. `lenient`: a batch endpoint given a bare array evaluates each
+   * item as a domain (and bills a scan for each), as a forgiving real service might.
+   */
+  mode?: InputMode;
 }): Promise<TrustStandIn> {
   const records = JSON.parse(readFileSync(join(import.meta.dirname, 'trust-records.json'), 'utf8')) as {
     decision: Record<string, unknown>;
@@ -46,8 +51,18 @@ export async function startTrustStandIn(options: {
     }
     busy = true;
     try {
-      const b = (body ?? {}) as Record<string, unknown>;
       const text = (v: unknown) => typeof v === 'string' && v.length > 0;
+      if (options.mode === 'lenient' && Array.isArray(body) && method === 'POST') {
+        if (path === '/v1/domain/score/batch') {
+          state.scans += body.length;
+          return { status: 200, body: { results: body.map((d) => score(String(d))) } };
+        }
+        if (path === '/v1/decide/batch') {
+          state.scans += body.length;
+          return { status: 200, body: { results: body.map((d) => decide(String(d))) } };
+        }
+      }
+      const b = (body ?? {}) as Record<string, unknown>;
       if (method !== 'POST' || typeof body !== 'object' || Array.isArray(body) || body === null) {
         return error(400, 'invalid_request', 'a JSON object body is required');
       }
@@ -59,9 +74,12 @@ export async function startTrustStandIn(options: {
           return { status: 200, body: decide(target.value as string) };
         }
         case '/v1/decide/batch': {
-          const targets = Array.isArray(b.targets) ? (b.targets as Record<string, unknown>[]) : [];
+          // The batch body is not published; this service wants `requests`, a list of single-decision bodies.
+          if (!Array.isArray(b.requests) || b.requests.length === 0)
+            return error(400, 'invalid_request', 'requests is required');
+          const targets = (b.requests as { target?: { value?: unknown } }[]).map((r) => String(r.target?.value));
           state.scans += targets.length;
-          return { status: 200, body: { results: targets.map((t) => decide(String(t.value))) } };
+          return { status: 200, body: { results: targets.map((value) => decide(value)) } };
         }
         case '/v1/domain/score':
           if (!text(b.input)) return error(400, 'invalid_request', 'input is required');
@@ -78,9 +96,11 @@ export async function startTrustStandIn(options: {
       }
     } finally {
       // Released when the answer is decided; the latency below still holds the lock, like a scan in progress.
-      setTimeout(() => {
-        busy = false;
-      }, options.latencyMs ?? 0);
+      if (options.latencyMs) {
+        setTimeout(() => {
+          busy = false;
+        }, options.latencyMs);
+      } else busy = false;
     }
   }, options.latencyMs);
   return {
