@@ -50,24 +50,37 @@ interface CoverageSummary {
 }
 
 /**
- * Every failed contract check of both targets, one line each: service, operation, check, and the violation (the
- * note names the field). First in the report, so the tracking issue quotes them even when the rest is cut.
+ * The contract checks of both targets with `outcome`, one line each: service, operation, check, and the note (a
+ * fail names the field and the violation, a warning the parameter and what the server did, an inconclusive check
+ * the guess it rested on).
  */
-function failingChecks(): string {
-  const lines = (['live', 'mock'] as const).flatMap((target) => {
+function checksWith(outcome: 'failed' | 'warning' | 'inconclusive'): string[] {
+  return (['live', 'mock'] as const).flatMap((target) => {
     const file = join(root, 'contract-tests', 'reports', target, 'coverage.json');
     if (!existsSync(file)) return [];
     const summaries = JSON.parse(readFileSync(file, 'utf8')) as CoverageSummary[];
     return summaries.flatMap((s) =>
       s.exceptions
-        .filter((e) => e.outcome === 'failed')
-        .map(
-          (e) =>
-            `- ${target} ${s.service} \`${e.operation}\` ${e.check}: ${(e.note ?? 'failed').replaceAll('\n', ' ')}`,
-        ),
+        .filter((e) => e.outcome === outcome)
+        .map((e) => {
+          const note = (e.note ?? outcome).replaceAll('\n', ' ').replace(`${e.operation}: ${e.check}: `, '');
+          return `- ${target} ${s.service} \`${e.operation}\` ${e.check}: ${note}`;
+        }),
     );
   });
-  return `\n## Failing contract checks\n\n${lines.length ? lines.join('\n') : 'None.'}\n`;
+}
+
+/** The three verdicts of the contract runs: fails first, so the tracking issue quotes them even when the rest is cut. */
+function verdicts(): string {
+  const section = (title: string, lines: string[]) => `\n## ${title}\n\n${lines.length ? lines.join('\n') : 'None.'}\n`;
+  return [
+    section('Failing contract checks', checksWith('failed')),
+    section(
+      `Warnings (the server is more lenient than the spec; they fail the run only with CONTRACT_STRICT=1)`,
+      checksWith('warning'),
+    ),
+    section('Inconclusive (the request rested on a guess)', checksWith('inconclusive')),
+  ].join('');
 }
 
 const summary = [
@@ -76,7 +89,7 @@ const summary = [
   '| step | result | seconds |',
   '| --- | --- | --- |',
   ...results.map((r) => `| ${r.name} | ${r.code === 0 ? 'ok' : `FAILED (exit ${r.code})`} | ${r.seconds} |`),
-  failingChecks(),
+  verdicts(),
   section('Drift', join(root, 'specs', 'reports', 'drift.md')),
   section('Tool-server drift', join(root, 'specs', 'reports', 'mcp-drift.md')),
   section('Contract coverage (mock)', join(root, 'contract-tests', 'reports', 'mock', 'coverage.md')),

@@ -77,7 +77,9 @@ export class LiveBudget {
     }
     const cap = Number(env.CONTRACT_MAX_RETRY_AFTER ?? DEFAULT_MAX_RETRY_AFTER_S);
     if (!Number.isFinite(cap) || cap < 0) {
-      throw new Error(`CONTRACT_MAX_RETRY_AFTER must be a number of seconds ≥ 0, got "${env.CONTRACT_MAX_RETRY_AFTER}"`);
+      throw new Error(
+        `CONTRACT_MAX_RETRY_AFTER must be a number of seconds ≥ 0, got "${env.CONTRACT_MAX_RETRY_AFTER}"`,
+      );
     }
     this.#maxWaitMs = cap * 1_000;
   }

@@ -97,7 +97,10 @@ async function standIns(
 /** Fail / warn / inconclusive per service, as the closing note reports them. */
 const verdictTable = (summaries: ServiceSummary[]) =>
   summaries
-    .map((s) => `${s.service}: fail ${s.failed}, warn ${s.warnings ?? 0}, inconclusive ${s.inconclusive ?? 0}${s.skipped ? ` (skipped: ${s.skipped})` : ''}`)
+    .map(
+      (s) =>
+        `${s.service}: fail ${s.failed}, warn ${s.warnings ?? 0}, inconclusive ${s.inconclusive ?? 0}${s.skipped ? ` (skipped: ${s.skipped})` : ''}`,
+    )
     .join('\n');
 
 /** Lookups whose path ends in a parameter, and their outcome. */
@@ -217,9 +220,13 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     );
     expect(limitWarning).toMatchObject({
       outcome: 'warning',
-      note: expect.stringMatching(/query\.limit above its maximum 100 \(sent query\.limit=101\).*accepted it, answered 200/),
+      note: expect.stringMatching(
+        /query\.limit above its maximum 100 \(sent query\.limit=101\).*accepted it, answered 200/,
+      ),
     });
-    expect(directory.entries.find((e) => e.operation === 'search' && e.check === 'negative_data_rejection')).toMatchObject({
+    expect(
+      directory.entries.find((e) => e.operation === 'search' && e.check === 'negative_data_rejection'),
+    ).toMatchObject({
       outcome: 'warning',
       note: expect.stringMatching(/required query\.q missing.*answered 200/),
     });
@@ -240,6 +247,27 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     expect(junit).toMatch(/<failure type="warning" message="listProducts: negative_data_rejection: query\.limit/);
   }, 240_000);
 
+  it('a lenient trust service that bills malformed batches: the negative checks are reserved in CONTRACT_TRUST_BUDGET, never exceeded', async () => {
+    const services = await standIns({}, {}, 0, 'lenient');
+    const run = await contractLive(
+      { ...services.env, CONTRACT_TRUST_BUDGET: '20' },
+      [],
+      ['src/trust.contract.test.ts'],
+    );
+    expect(run.code).toBe(0);
+    const trust = await run.coverage('trust');
+    const negatives = trust.entries.filter((e) => e.check === 'negative_data_rejection' && e.outcome !== 'skipped');
+    // Some malformed batches were sent and billed by the lenient service; the run still stayed within 20 scans.
+    expect(negatives.length).toBeGreaterThan(0);
+    expect(services.trust.scans).toBeGreaterThan(10);
+    expect(services.trust.scans).toBeLessThanOrEqual(20);
+    expect(trust.budget?.scans).toBeGreaterThanOrEqual(services.trust.scans);
+    expect(trust.budget?.scans).toBeLessThanOrEqual(20);
+    console.log(
+      `lenient trust, budget 20: the service billed ${services.trust.scans} scans, the run booked ${trust.budget?.scans}`,
+    );
+  }, 120_000);
+
   const plantedRuns: {
     name: string;
     files: string[];
@@ -250,7 +278,8 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
       name: 'a string price in every product list entry',
       files: ['src/store.contract.test.ts'],
       start: () => standIns({ perSecond: 1000, perMinute: 100_000, plant: 'listField' }),
-      expected: /listProducts: response_schema_conformance: response body \(required\) \/0\/product\/price must be number/,
+      expected:
+        /listProducts: response_schema_conformance: response body \(required\) \/0\/product\/price must be number/,
     },
     {
       name: "a string price in one non-first product's lookup only",
@@ -269,7 +298,8 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
       name: 'a string stars in one directory list entry (not the first)',
       files: ['src/directory.contract.test.ts'],
       start: () => standIns({}, {}, 0, 'strict', { plant: 'listField' }),
-      expected: /listMcpServers: response_schema_conformance: response body \(required\) \/results\/\d+\/stars must be integer/,
+      expected:
+        /listMcpServers: response_schema_conformance: response body \(required\) \/results\/\d+\/stars must be integer/,
     },
   ];
   for (const planted of plantedRuns) {

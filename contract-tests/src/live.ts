@@ -315,7 +315,9 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
       return response;
     };
     const client = profile.createClient(target, fetch);
-    const lenient: OperationClient = { request: (op, callOptions) => client.request(withoutInputRules(op), callOptions) };
+    const lenient: OperationClient = {
+      request: (op, callOptions) => client.request(withoutInputRules(op), callOptions),
+    };
     try {
       await operationFunction(profile, operation.id)(lenient, { ...input, maxRetries: 0 });
     } catch (error) {
@@ -340,7 +342,10 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
         ? 'its body was made up from the schema (no published example)'
         : undefined,
     ].filter(Boolean);
-    return { ...(guesses.length ? { guess: guesses.join('; ') } : {}), ...(path.listed ? { listed: path.listed } : {}) };
+    return {
+      ...(guesses.length ? { guess: guesses.join('; ') } : {}),
+      ...(path.listed ? { listed: path.listed } : {}),
+    };
   };
 
   /**
@@ -382,7 +387,8 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
       else if (status === 404 && basis.listed)
         record('positive_data_acceptance', 'failed', `${what}: the record was listed by ${basis.listed}`);
       else record('positive_data_acceptance', 'warning', `${what} (a request the suite constructed)`);
-      if (!documented && !basis.guess) record('status_code_conformance', 'warning', `status ${status} is not documented`);
+      if (!documented && !basis.guess)
+        record('status_code_conformance', 'warning', `status ${status} is not documented`);
       return verdicts;
     }
     record('positive_data_acceptance', 'passed');
@@ -525,7 +531,9 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
         else {
           const own = await pathSamples(from, wanted, found);
           if (typeof own === 'string') return own;
-          fromPaths = [...new Map(own.map((o) => [JSON.stringify({ ...o.values, ...carry }), { ...o.values, ...carry }])).values()];
+          fromPaths = [
+            ...new Map(own.map((o) => [JSON.stringify({ ...o.values, ...carry }), { ...o.values, ...carry }])).values(),
+          ];
         }
         const candidates: PathSample[] = [];
         for (const fromPath of fromPaths) {
@@ -544,7 +552,8 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
               for (const [parameter, pointer] of Object.entries(pointers)) {
                 values[parameter] = atPointer(outcome.result, atIndex(pointer, index));
               }
-              if (Object.keys(pointers).some((p) => values[p] === undefined || values[p] === null || values[p] === '')) return;
+              if (Object.keys(pointers).some((p) => values[p] === undefined || values[p] === null || values[p] === ''))
+                return;
               const where = `${source.from}${page > 1 ? ` page ${page}` : ''} entry ${index}`;
               candidates.push({
                 values,
@@ -587,7 +596,10 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
       return { input: { ...broken.input, path }, what: `${broken.what}${sent}` };
     if (brokenPath)
       return {
-        input: { ...sampleInput(spec.document, operation, 'required'), path: { ...path, [brokenPath.name]: 'not-a-number' } },
+        input: {
+          ...sampleInput(spec.document, operation, 'required'),
+          path: { ...path, [brokenPath.name]: 'not-a-number' },
+        },
         what: `path.${brokenPath.name} not a number (sent "not-a-number")`,
       };
     if (broken?.what === 'body of the wrong type') return { input: broken.input, what: `${broken.what}${sent}` };
@@ -611,8 +623,7 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
     }
   }
   const planned = (operation: ContractOperation, what: string) => !quota || plan.has(`${operation.id} ${what}`);
-  const quotaSpent = () =>
-    `${quota?.unit} budget spent (${quota?.env}=${budget.figures.scanBudget})`;
+  const quotaSpent = () => `${quota?.unit} budget spent (${quota?.env}=${budget.figures.scanBudget})`;
 
   describe.concurrent(`${service} contract (live, ${target.baseUrl})`, () => {
     for (const operation of spec.operations) {
@@ -705,7 +716,12 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
                 : `${negative.what}: the server accepted it, answered ${answer.status} (more lenient than the spec)`,
             );
             const verdict = answer.status === 429 || operation.provisional ? 'inconclusive' : 'warning';
-            recorder.verdict(operation.id, check, verdict, operation.provisional && answer.status !== 429 ? `${text}; the operation is x-provisional` : text);
+            recorder.verdict(
+              operation.id,
+              check,
+              verdict,
+              operation.provisional && answer.status !== 429 ? `${text}; the operation is x-provisional` : text,
+            );
             found[verdict === 'warning' ? 'warning' : 'inconclusive'].push(text);
           }
         }

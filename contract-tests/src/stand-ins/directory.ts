@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import {
   type Answer,
   type HandlerRequest,
-  type LoggedRequest,
   type InputMode,
+  type LoggedRequest,
   loadDocument,
   readQuery,
   router,
