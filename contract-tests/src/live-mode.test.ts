@@ -181,6 +181,15 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     const notFound = services.store.requests.filter((r) => r.status === 404);
     expect(notFound.length).toBeGreaterThan(0);
     expect(notFound.filter((r) => !r.path.includes('not-a-number') && r.operation !== 'getCart')).toEqual([]);
+    // The raw request of ignored_auth is the client's own call without its credentials: the same path and the
+    // same query serialisation (an array parameter, `location_ids`, included), only the credential header left out.
+    const locations = services.store.requests.filter((r) => r.operation === 'listProductsLocations');
+    const answered = locations.find((r) => r.status === 200);
+    const bare = locations.find((r) => r.status === 401);
+    expect(answered?.search).toMatch(/location_ids=/);
+    expect(bare).toMatchObject({ path: answered?.path, search: answered?.search });
+    expect(answered?.headers).toContain('authorization');
+    expect(bare?.headers).not.toContain('authorization');
     // Lookups ran for every listed product, not just the first; the report says how many records each checked.
     expect(services.store.requests.filter((r) => r.operation === 'getProduct' && r.status === 200).length).toBe(4);
     expect(store.recordsChecked?.getProduct).toBe(4);

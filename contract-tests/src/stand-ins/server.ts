@@ -14,6 +14,8 @@ import { SPECS_DIST } from '../spec.ts';
 export interface LoggedRequest {
   method: string;
   path: string;
+  /** The query string as received (with its `?`, or empty). */
+  search: string;
   operation?: string;
   /** Header names as received (lower case). */
   headers: string[];
@@ -189,6 +191,7 @@ export function serve(
     const log: LoggedRequest = {
       method: request.method ?? 'GET',
       path: url.pathname,
+      search: url.search,
       headers: Object.keys(request.headers),
       status: 0,
     };

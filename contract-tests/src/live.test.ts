@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { recordsIn, sampleSize, spread } from './live.ts';
+
+describe('record sampling of live runs', () => {
+  it('spreads the sampled records over the whole list, the first always among them', () => {
+    const ids = Array.from({ length: 100 }, (_, i) => i);
+    expect(spread(ids, 10)).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
+    expect(spread(ids.slice(0, 3), 10)).toEqual([0, 1, 2]);
+    expect(spread(ids, 1)).toEqual([0]);
+  });
+
+  it('counts the records an answer carries: a list, the one list of an envelope, else one record', () => {
+    expect(recordsIn([{ product: {} }, { product: {} }])).toBe(2);
+    expect(recordsIn({ count: 3, total: 9, results: [{}, {}, {}] })).toBe(3);
+    expect(recordsIn({ product: { id: 1, images: [] } })).toBe(1);
+    expect(recordsIn(undefined)).toBe(0);
+  });
+
+  it('reads CONTRACT_SAMPLE (default 10) and refuses a value that is not a whole number ≥ 1', () => {
+    expect(sampleSize({})).toBe(10);
+    expect(sampleSize({ CONTRACT_SAMPLE: '3' })).toBe(3);
+    for (const value of ['0', '-2', '2.5', 'all']) {
+      expect(() => sampleSize({ CONTRACT_SAMPLE: value }), value).toThrow(/CONTRACT_SAMPLE/);
+    }
+  });
+});
