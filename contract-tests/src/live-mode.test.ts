@@ -183,9 +183,8 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     expect(notFound.filter((r) => !r.path.includes('not-a-number') && r.operation !== 'getCart')).toEqual([]);
     // The raw request of ignored_auth is the client's own call without its credentials: the same path and the
     // same query serialisation (an array parameter, `location_ids`, included), only the credential header left out.
-    const locations = services.store.requests.filter((r) => r.operation === 'listProductsLocations');
-    const answered = locations.find((r) => r.status === 200);
-    const bare = locations.find((r) => r.status === 401);
+    const answered = services.store.requests.find((r) => r.operation === 'listProductsLocations' && r.status === 200);
+    const bare = services.store.requests.find((r) => r.path === answered?.path && r.status === 401);
     expect(answered?.search).toMatch(/location_ids=/);
     expect(bare).toMatchObject({ path: answered?.path, search: answered?.search });
     expect(answered?.headers).toContain('authorization');
@@ -295,6 +294,13 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
       files: ['src/store.contract.test.ts'],
       start: () => standIns({ perSecond: 1000, perMinute: 100_000, plant: 'lookupField' }),
       expected: /getProduct: response_schema_conformance: response body \(required\) \/product\/price must be number/,
+    },
+    {
+      name: 'a 404 to the lookup of a product the list named (not the first)',
+      files: ['src/store.contract.test.ts'],
+      start: () => standIns({ perSecond: 1000, perMinute: 100_000, plant: 'lookupGone' }),
+      expected:
+        /getProduct: positive_data_acceptance: a valid request \(required\) got 404: the record was listed by listProducts entry 2/,
     },
     {
       name: 'a trust decision outside its enum',

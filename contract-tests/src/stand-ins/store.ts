@@ -38,9 +38,10 @@ export interface StoreStandInOptions {
   mode?: InputMode;
   /**
    * Planted violations: `listField`, a string `price` in every product list entry; `lookupField`, a string
-   * `price` in one product's lookup only (the last product, never the first), its list entry intact.
+   * `price` in one product's lookup only (the last product, never the first), its list entry intact;
+   * `lookupGone`, a 404 to the lookup of that listed product.
    */
-  plant?: 'listField' | 'lookupField';
+  plant?: 'listField' | 'lookupField' | 'lookupGone';
 }
 
 export interface StoreStandIn extends StandIn {
@@ -176,6 +177,7 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       if (fixture.singletons[found.operation.operationId]) return ok(fixture.singletons[found.operation.operationId]);
       const record = find(parent, decodeURIComponent(last));
       if (!record) return notFound;
+      if (options.plant === 'lookupGone' && parent === '/products' && record.id === plantedId) return notFound;
       if (options.plant === 'lookupField' && parent === '/products' && record.id === plantedId) {
         return ok(wrap({ ...record, price: String(record.price) }));
       }
