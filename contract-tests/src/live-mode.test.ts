@@ -317,6 +317,31 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
         /listMcpServers: response_schema_conformance: response body \(required\) \/results\/\d+\/stars must be integer/,
     },
   ];
+  it("planted violation in the last product's lookup, on the second page of the list: sampled and named", async () => {
+    const services = await standIns({ perSecond: 1000, perMinute: 100_000, plant: 'lookupField' });
+    // 52 more products (55 in all): the list's default page of 50 is full, so the run reads page 2 as well.
+    const authorization = `Basic ${Buffer.from(`${STORE.login}:${STORE.authToken}`).toString('base64')}`;
+    for (let i = 0; i < 52; i++) {
+      await fetch(`${services.store.url}/products.json`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ product: { name: `Tasting cup ${i + 1}`, price: 4.5, status: 'available' } }),
+      });
+    }
+    const run = await contractLive(
+      { ...services.env, CONTRACT_STORE_RATE_LIMIT: '1000/s,100000/min' },
+      [],
+      ['src/store.contract.test.ts'],
+    );
+    expect(run.code).not.toBe(0);
+    expect(run.output).toMatch(
+      /getProduct: response_schema_conformance: response body \(required\) \/product\/price must be number/,
+    );
+    const lookups = services.store.requests.filter((r) => r.operation === 'getProduct' && r.status === 200);
+    expect(lookups.map((r) => r.path)).toContain('/v1/products/20051.json');
+    expect((await run.coverage('store')).recordsChecked?.getProduct).toBe(11);
+  }, 120_000);
+
   for (const planted of plantedRuns) {
     it(`planted violation, ${planted.name}: exit non-zero naming the operation and the field`, async () => {
       const services = await planted.start();

@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { recordsIn, sampleSize, spread } from './live.ts';
+import { recordsIn, sampleSize, spread, spreadPages } from './live.ts';
 
 describe('record sampling of live runs', () => {
   it('spreads the sampled records over the whole list, the first always among them', () => {
     const ids = Array.from({ length: 100 }, (_, i) => i);
-    expect(spread(ids, 10)).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90]);
+    expect(spread(ids, 10)).toEqual([0, 11, 22, 33, 44, 55, 66, 77, 88, 99]);
     expect(spread(ids.slice(0, 3), 10)).toEqual([0, 1, 2]);
     expect(spread(ids, 1)).toEqual([0]);
+  });
+
+  it('gives every page read an equal share, what a short page lacks going to the others', () => {
+    const first = Array.from({ length: 50 }, (_, i) => i);
+    expect(spreadPages([first, [50, 51]], 10)).toEqual([0, 7, 14, 21, 28, 35, 42, 49, 50, 51]);
+    expect(spreadPages([first, [50, 51, 52, 53, 54, 55, 56]], 10)).toEqual([0, 12, 25, 37, 49, 50, 52, 53, 55, 56]);
+    expect(spreadPages([[1, 2], [3]], 10)).toEqual([1, 2, 3]);
   });
 
   it('counts the records an answer carries: a list, the one list of an envelope, else one record', () => {

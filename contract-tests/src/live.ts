@@ -134,10 +134,29 @@ export function recordsIn(body: unknown): number {
   return body === undefined ? 0 : 1;
 }
 
-/** `count` items of `items`, evenly spread, the first always among them. */
+/** `count` items of `items`, evenly spread, the first and the last always among them. */
 export function spread<T>(items: readonly T[], count: number): T[] {
   if (items.length <= count) return [...items];
-  return Array.from({ length: count }, (_, i) => items[Math.floor((i * items.length) / count)] as T);
+  if (count === 1) return items.slice(0, 1);
+  return Array.from({ length: count }, (_, i) => items[Math.round((i * (items.length - 1)) / (count - 1))] as T);
+}
+
+/** `count` items from several pages: an equal share of each (spread within it), what one page lacks to the others. */
+export function spreadPages<T>(pages: readonly (readonly T[])[], count: number): T[] {
+  const shares = pages.map(() => 0);
+  let left = Math.min(
+    count,
+    pages.reduce((n, page) => n + page.length, 0),
+  );
+  while (left > 0) {
+    for (const [i, page] of pages.entries()) {
+      if (left > 0 && (shares[i] ?? 0) < page.length) {
+        shares[i] = (shares[i] ?? 0) + 1;
+        left--;
+      }
+    }
+  }
+  return pages.flatMap((page, i) => spread(page, shares[i] ?? 0));
 }
 
 /** The pointer with its first array index replaced by `index` (`/0/product/id` → `/3/product/id`). */
@@ -535,7 +554,7 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
             ...new Map(own.map((o) => [JSON.stringify({ ...o.values, ...carry }), { ...o.values, ...carry }])).values(),
           ];
         }
-        const candidates: PathSample[] = [];
+        const pages: PathSample[][] = [];
         for (const fromPath of fromPaths) {
           let input: CallInput | undefined = inputFor(from, 'required', fromPath);
           for (let page = 1; input && page <= 2; page++) {
@@ -547,6 +566,8 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
             }
             const first = Object.values(pointers)[0] as string;
             const entries = listAt(outcome.result, first);
+            const candidates: PathSample[] = [];
+            pages.push(candidates);
             entries.forEach((_, index) => {
               const values: Record<string, unknown> = { ...sample.values };
               for (const [parameter, pointer] of Object.entries(pointers)) {
@@ -566,7 +587,7 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
             input = nextPage(from, input, entries.length);
           }
         }
-        next.push(...spread(candidates, wanted));
+        next.push(...spreadPages(pages, wanted));
       }
       samples = spread(next, wanted);
       if (samples.length === 0) return reason;

@@ -38,7 +38,7 @@ export interface StoreStandInOptions {
   mode?: InputMode;
   /**
    * Planted violations: `listField`, a string `price` in every product list entry; `lookupField`, a string
-   * `price` in one product's lookup only (the last product, never the first), its list entry intact;
+   * `price` in one product's lookup only (the last product at the time, never the first), its list entry intact;
    * `lookupGone`, a 404 to the lookup of that listed product.
    */
   plant?: 'listField' | 'lookupField' | 'lookupGone';
@@ -95,8 +95,11 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
   const find = (key: string, value: string) =>
     collectionOf(key)?.find((r) => String(r.id) === value || r.code === value || r.email === value);
 
-  const products = collections.get('/products') ?? [];
-  const plantedId = products.length > 1 ? products.at(-1)?.id : undefined;
+  // The planted record: the last product now (never the first), whatever page of the list it is on.
+  const plantedId = () => {
+    const products = collections.get('/products') ?? [];
+    return products.length > 1 ? products.at(-1)?.id : undefined;
+  };
   const standIn = await serve(({ method, path, query: rawQuery, headers, body }, log) => {
     const now = Date.now();
     while ((arrivals[0] ?? now) <= now - 60_000) arrivals.shift();
@@ -177,8 +180,8 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       if (fixture.singletons[found.operation.operationId]) return ok(fixture.singletons[found.operation.operationId]);
       const record = find(parent, decodeURIComponent(last));
       if (!record) return notFound;
-      if (options.plant === 'lookupGone' && parent === '/products' && record.id === plantedId) return notFound;
-      if (options.plant === 'lookupField' && parent === '/products' && record.id === plantedId) {
+      if (options.plant === 'lookupGone' && parent === '/products' && record.id === plantedId()) return notFound;
+      if (options.plant === 'lookupField' && parent === '/products' && record.id === plantedId()) {
         return ok(wrap({ ...record, price: String(record.price) }));
       }
       return ok(wrap(record));
