@@ -31,23 +31,20 @@
  * its own client, with only the input rules lifted: the same path and query serialisation and auth headers as
  * a user's call.
  */
-import {
-  APIError,
-  isCredentialHeader,
-  isCredentialQueryParam,
-  type Operation,
-  type OperationClient,
-} from '@agent-apis/core';
+import { APIError, type OperationClient } from '@agent-apis/core';
 import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
 import { describe, expect, it } from 'vitest';
 import { type CoverageRecorder, type Outcome, strictMode } from './coverage.ts';
 import { LiveBudget } from './live-budget.ts';
 import { operationFunction, peekBody, type ServiceProfile } from './profile.ts';
+import { withoutCredentials, withoutInputRules } from './raw-requests.ts';
+import { atIndex, listAt, recordsIn, sampleSize, spread, spreadPages } from './sampling.ts';
 import type { SpecSchemaValidator } from './schema-validator.ts';
 import { atPointer } from './sources.ts';
 import type { ContractOperation, ContractSpec } from './spec.ts';
 import type { ServiceTarget } from './targets.ts';
 import { breakInput, type CallInput, sampleInput } from './values.ts';
+import { type Basis, merge, noVerdicts, type Verdicts, worst } from './verdicts.ts';
 
 export const LIVE_CHECKS = [
   'not_a_server_error',
@@ -113,137 +110,9 @@ function documentedResponse(document: OpenApiDocument, operation: ContractOperat
     : (resolveRef(document, raw as never) as { content?: Record<string, unknown>; headers?: Record<string, unknown> });
 }
 
-/** CONTRACT_SAMPLE: how many records per operation a run looks up (default 10, at least 1). */
-export function sampleSize(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.CONTRACT_SAMPLE;
-  const value = Number(raw ?? 10);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new Error(`CONTRACT_SAMPLE must be a whole number of records ≥ 1, got "${raw}"`);
-  }
-  return value;
-}
-
-/** How many records an answer carries: a list's length, the one list inside an envelope, else one. */
-export function recordsIn(body: unknown): number {
-  if (Array.isArray(body)) return body.length;
-  if (body && typeof body === 'object') {
-    const lists = Object.values(body).filter(Array.isArray);
-    if (lists.length === 1) return (lists[0] as unknown[]).length;
-    return 1;
-  }
-  return body === undefined ? 0 : 1;
-}
-
-/** `count` items of `items`, evenly spread, the first and the last always among them. */
-export function spread<T>(items: readonly T[], count: number): T[] {
-  if (items.length <= count) return [...items];
-  if (count === 1) return items.slice(0, 1);
-  return Array.from({ length: count }, (_, i) => items[Math.round((i * (items.length - 1)) / (count - 1))] as T);
-}
-
-/** `count` items from several pages: an equal share of each (spread within it), what one page lacks to the others. */
-export function spreadPages<T>(pages: readonly (readonly T[])[], count: number): T[] {
-  const shares = pages.map(() => 0);
-  let left = Math.min(
-    count,
-    pages.reduce((n, page) => n + page.length, 0),
-  );
-  while (left > 0) {
-    for (const [i, page] of pages.entries()) {
-      if (left > 0 && (shares[i] ?? 0) < page.length) {
-        shares[i] = (shares[i] ?? 0) + 1;
-        left--;
-      }
-    }
-  }
-  return pages.flatMap((page, i) => spread(page, shares[i] ?? 0));
-}
-
-/** The pointer with its first array index replaced by `index` (`/0/product/id` → `/3/product/id`). */
-function atIndex(pointer: string, index: number): string {
-  return pointer.replace(/\/\d+(?=\/|$)/, `/${index}`);
-}
-
-/** The array a pointer's first index walks (`/results/0/slug` → the `results` array). */
-function listAt(body: unknown, pointer: string): unknown[] {
-  const before = pointer.split(/\/\d+(?:\/|$)/)[0] ?? '';
-  const list = before ? atPointer(body, before) : body;
-  return Array.isArray(list) ? list : [];
-}
-
-/** What a request rested on: a guess (a rejection says nothing), or a record the service itself listed. */
-interface Basis {
-  guess?: string;
-  listed?: string;
-}
-
 interface PathSample {
   values: Record<string, unknown>;
   basis: Basis;
-}
-
-/** The verdicts one or more checks reached, as "operation: check: detail" lines. */
-interface Verdicts {
-  fail: string[];
-  warning: string[];
-  inconclusive: string[];
-}
-
-const noVerdicts = (): Verdicts => ({ fail: [], warning: [], inconclusive: [] });
-
-function merge(into: Verdicts, from: Verdicts): Verdicts {
-  into.fail.push(...from.fail);
-  into.warning.push(...from.warning);
-  into.inconclusive.push(...from.inconclusive);
-  return into;
-}
-
-/** The gravest verdict of a set: fail, warning, inconclusive, else passed. */
-function worst(verdicts: Verdicts): { outcome: Exclude<Outcome, 'skipped'>; lines: string[] } {
-  if (verdicts.fail.length) return { outcome: 'failed', lines: verdicts.fail };
-  if (verdicts.warning.length) return { outcome: 'warning', lines: verdicts.warning };
-  if (verdicts.inconclusive.length) return { outcome: 'inconclusive', lines: verdicts.inconclusive };
-  return { outcome: 'passed', lines: [] };
-}
-
-/** The operation with its input rules lifted (what a raw request needs), serialisation rules kept. */
-function withoutInputRules(operation: Operation): Operation {
-  const query = Object.fromEntries(
-    Object.entries(operation.query ?? {}).map(([name, rule]) => [
-      name,
-      { type: 'unknown' as const, ...(rule.explode === false ? { explode: false } : {}) },
-    ]),
-  );
-  return {
-    id: operation.id,
-    method: operation.method,
-    path: operation.path,
-    query,
-    ...(operation.successJson === false ? { successJson: false } : {}),
-  };
-}
-
-/** `fetch` arguments without any credential header or credential query parameter; how many were removed. */
-async function withoutCredentials(
-  input: Parameters<typeof fetch>[0],
-  init: Parameters<typeof fetch>[1],
-): Promise<{ url: string; init: RequestInit; removed: number }> {
-  const request = new Request(input, init);
-  const headers = new Headers();
-  let removed = 0;
-  request.headers.forEach((value, name) => {
-    if (isCredentialHeader(name)) removed++;
-    else headers.set(name, value);
-  });
-  const url = new URL(request.url);
-  for (const name of [...url.searchParams.keys()]) {
-    if (isCredentialQueryParam(name)) {
-      url.searchParams.delete(name);
-      removed++;
-    }
-  }
-  const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await request.text();
-  return { url: url.href, init: { method: request.method, headers, ...(body ? { body } : {}) }, removed };
 }
 
 interface Family {

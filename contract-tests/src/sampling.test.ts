@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordsIn, sampleSize, spread, spreadPages } from './live.ts';
+import { recordsIn, sampleSize, spread, spreadPages } from './sampling.ts';
 
 describe('record sampling of live runs', () => {
   it('spreads the sampled records over the whole list, the first always among them', () => {

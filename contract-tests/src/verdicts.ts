@@ -1,0 +1,36 @@
+/**
+ * The three verdicts of a live check (see `coverage.ts` `Outcome`) and what decides between them for a rejected
+ * request: whether it rested on a guess (then inconclusive) or asked for a record the service itself listed (then
+ * a 404 fails).
+ */
+import type { Outcome } from './coverage.ts';
+
+/** What a request rested on: a guess (a rejection says nothing), or a record the service itself listed. */
+export interface Basis {
+  guess?: string;
+  listed?: string;
+}
+
+/** The verdicts one or more checks reached, as "operation: check: detail" lines. */
+export interface Verdicts {
+  fail: string[];
+  warning: string[];
+  inconclusive: string[];
+}
+
+export const noVerdicts = (): Verdicts => ({ fail: [], warning: [], inconclusive: [] });
+
+export function merge(into: Verdicts, from: Verdicts): Verdicts {
+  into.fail.push(...from.fail);
+  into.warning.push(...from.warning);
+  into.inconclusive.push(...from.inconclusive);
+  return into;
+}
+
+/** The gravest verdict of a set: fail, warning, inconclusive, else passed. */
+export function worst(verdicts: Verdicts): { outcome: Exclude<Outcome, 'skipped'>; lines: string[] } {
+  if (verdicts.fail.length) return { outcome: 'failed', lines: verdicts.fail };
+  if (verdicts.warning.length) return { outcome: 'warning', lines: verdicts.warning };
+  if (verdicts.inconclusive.length) return { outcome: 'inconclusive', lines: verdicts.inconclusive };
+  return { outcome: 'passed', lines: [] };
+}
