@@ -213,9 +213,9 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     expect(run.output).toMatch(/\| store +\| \d+ +\| \d+ +\| - +\| 20\/s,800\/min/);
   }, 240_000);
 
-  it('lenient conforming services (clamp limit, ignore unknown enums, search without q): exit 0 with warnings naming the parameter; CONTRACT_STRICT=1 exits non-zero', async () => {
-    const services = await standIns({ perSecond: 1000, perMinute: 100_000 }, {}, 0, 'lenient');
-    const env = { ...services.env, CONTRACT_STORE_RATE_LIMIT: '1000/s,100000/min' };
+  it('lenient conforming services (clamp limit, ignore unknown enums, search without q), a 20 req/s store: exit 0 with warnings naming the parameter; CONTRACT_STRICT=1 exits non-zero', async () => {
+    const services = await standIns({ perSecond: 20, perMinute: 800 }, {}, 20, 'lenient');
+    const env = { ...services.env, CONTRACT_STORE_RATE_LIMIT: '20/s,800/min' };
     const run = await contractLive(env);
     expect(run.output).not.toMatch(/FAIL/);
     expect(run.code).toBe(0);
@@ -247,6 +247,10 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     expect(services.trust.scans).toBeLessThanOrEqual(3);
     expect((await run.coverage('trust')).budget?.scans).toBeLessThanOrEqual(3);
     expect(services.store.tooManyRequests).toBe(0);
+    expect((await run.coverage('store')).budget?.tooManyRequests).toBe(0);
+    console.log(
+      `lenient run: store ${store.budget?.requests} requests, ${services.store.tooManyRequests} answered 429; trust ${services.trust.scans} scans of 3`,
+    );
 
     const strict = await contractLive({ ...env, CONTRACT_STRICT: '1' });
     expect(strict.code).not.toBe(0);
