@@ -275,39 +275,43 @@ describe('write-enabled live runs against a store holding records that look like
       },
       ['src/store.contract.test.ts', 'src/mcp.contract.test.ts'],
     );
-    expect(run.output).not.toMatch(/FAIL/);
-    expect(run.code).toBe(0);
-
     const coverage = await run.coverage('store');
     const lifecycles = coverage.entries.filter((e) => e.check.startsWith('lifecycle:'));
     const passed = lifecycles.filter((e) => e.outcome === 'passed');
     console.log(
-      `write-enabled run: ${passed.length} lifecycles passed of ${lifecycles.length}\n${passed.map((e) => `  ${e.check.slice(10)}: ${e.note}`).join('\n')}`,
+      `write-enabled run: exit ${run.code}, ${passed.length} lifecycles passed of ${lifecycles.length}\n${passed.map((e) => `  ${e.check.slice(10)}: ${e.note}`).join('\n')}`,
     );
     console.log(
       `stand-in counts before ${JSON.stringify(countsBefore)}\n                after  ${JSON.stringify(nonEmpty(store.counts()))}`,
     );
     console.log(
-      `foreign writes: ${store.foreignWrites.length}, dangerous calls: ${store.dangerousCalls.length}, requests: ${store.requests.length}, 429s: ${store.tooManyRequests}`,
+      `writes to records the run did not create: ${JSON.stringify(store.foreignWrites)}, dangerous calls: ${JSON.stringify(store.dangerousCalls)}, requests: ${store.requests.length}, 429s: ${store.tooManyRequests}`,
     );
-    expect(passed.length).toBe(STORE_LIFECYCLES.families.length - 1); // all but the dangerous promotions
-    expect(lifecycles.filter((e) => e.outcome !== 'passed')).toEqual([]);
-    for (const [family, counts] of Object.entries(coverage.records ?? {})) {
-      expect(counts.after, family).toBe(counts.before);
-    }
-    expect(coverage.records?.products).toMatchObject({ before: 10, after: 10, swept: 1 });
-    expect(nonEmpty(store.counts())).toEqual({ ...countsBefore, '/products': (countsBefore['/products'] ?? 0) - 1 });
+    const called = (tool: string) => tools.calls.filter((c) => c.tool === tool).map((c) => c.arguments.id);
+    console.log(
+      `tool server: update_product ${JSON.stringify(called('update_product'))}, delete_product ${JSON.stringify(called('delete_product'))}`,
+    );
     // No write reached a record the run did not create; nothing dangerous was called; no decoy changed.
     expect(store.foreignWrites).toEqual([]);
     expect(store.dangerousCalls).toEqual([]);
-    expect(store.tooManyRequests).toBe(0);
     expect(await readBack(store, seeded)).toEqual(seeded);
     // The tool server: only the record carrying the run's marker was read back, renamed and deleted.
-    const called = (tool: string) => tools.calls.filter((c) => c.tool === tool).map((c) => c.arguments.id);
     expect(called('update_product')).toEqual([4201]);
     expect(called('delete_product')).toEqual([4201]);
     expect(called('get_product')).toContain(4201);
     expect(called('update_order')).toEqual([]);
+    expect(run.output).not.toMatch(/FAIL/);
+    expect(run.code).toBe(0);
+    // Every family of the profile but the dangerous promotions, each leaving its counts as found.
+    expect(passed.length).toBe(STORE_LIFECYCLES.families.length - 1);
+    expect(lifecycles.filter((e) => e.outcome !== 'passed')).toEqual([]);
+    for (const [family, counts] of Object.entries(coverage.records ?? {})) {
+      expect(counts.after, family).toBe(counts.before);
+    }
+    // The crashed run's leftover is the only record swept.
+    expect(coverage.records?.products).toMatchObject({ before: 10, after: 10, swept: 1 });
+    expect(nonEmpty(store.counts())).toEqual({ ...countsBefore, '/products': (countsBefore['/products'] ?? 0) - 1 });
+    expect(store.tooManyRequests).toBe(0);
   }, 240_000);
 
   it('a tool server whose create answer shows only an existing product: the lifecycle fails, that product is not renamed or deleted', async () => {
