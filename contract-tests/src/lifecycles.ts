@@ -144,7 +144,8 @@ export interface LifecycleProfile {
 interface Outcome {
   result?: unknown;
   error?: unknown;
-  seen?: { status: number };
+  /** The last answer seen, its body parsed. */
+  seen?: { status: number; body?: unknown };
 }
 
 /** What `live.ts` lends the lifecycles: its budgeted call, its response checks and the coverage recorder. */
@@ -383,20 +384,28 @@ function defineLifecycles(
             if (step.family.marker) fields = withValueAt(fields, step.family.marker.at, markerValue(step.family));
             const countBefore = isTarget ? (await listAll(step, parentPath)).length : 0;
             const outcome = await call(step.ops.create, { path: parentPath, body: wrapFields(step, fields) });
+            // The id the service answered, even in an answer the client refused, so a record that was created
+            // is still found, checked and removed.
+            const answered =
+              'error' in outcome
+                ? outcome.seen && outcome.seen.status < 300
+                  ? outcome.seen.body
+                  : undefined
+                : outcome.result;
+            const id = unwrap(step, answered)?.id;
+            const path = { ...parentPath, [step.family.idParam]: id };
+            const record = { step, path, updated: false, gone: false };
+            // Read back before anything else: the record is this run's only if it shows this run's marker.
+            const readBack = id === undefined ? undefined : await call(step.ops.get, { path });
+            const own = readBack && ownRecord(step, path, readBack, false);
+            if (own) made.push(record);
             if (isTarget) expectOk(step.ops.create, outcome, 'create');
             else if ('error' in outcome) {
               throw new Error(`${step.family.name} create: ${(outcome.error as Error).message}`);
             }
-            const id = unwrap(step, outcome.result)?.id;
             expect(id, `${step.family.name}: the create answer names the new record's id`).toBeDefined();
-            const path = { ...parentPath, [step.family.idParam]: id };
-            // Read back before anything else: the record is this run's only if it shows this run's marker.
-            const readBack = await call(step.ops.get, { path });
-            if (isTarget) expectOk(step.ops.get, readBack, 'read back');
-            const own = ownRecord(step, path, readBack, false);
+            if (isTarget && readBack) expectOk(step.ops.get, readBack, 'read back');
             expect(own, `${step.family.name} ${id}: read back, it carries this run's marker`).toBeDefined();
-            const record = { step, path, updated: false, gone: false };
-            made.push(record);
             if (!isTarget) continue;
 
             if (step.ops.update && step.family.change) {
