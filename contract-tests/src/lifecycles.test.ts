@@ -340,6 +340,32 @@ describe('write-enabled live runs against a store holding records that look like
     expect(called('delete_product')).toEqual([4201]);
   }, 120_000);
 
+  it("a store whose create answer names an existing product: that product is neither updated nor deleted, the run's own is found by its marker and removed", async () => {
+    const seeded = decoys(Date.now());
+    const store = await startStoreStandIn({
+      ...STORE,
+      perSecond: 1000,
+      perMinute: 100_000,
+      records: seeded,
+      createAnswers: { '/products': 1101 },
+    });
+    running.push(store);
+    const countsBefore = nonEmpty(store.counts());
+    const authorization = `Basic ${Buffer.from(`${STORE.login}:${STORE.authToken}`).toString('base64')}`;
+    const product = async () => (await fetch(`${store.url}/products/1101.json`, { headers: { authorization } })).json();
+    const before = await product();
+    const run = await contractLive(storeEnv(store), ['src/store.contract.test.ts']);
+    console.log(
+      `hostile create answer: exit ${run.code}, writes to records the run did not create: ${JSON.stringify(store.foreignWrites)}`,
+    );
+    expect(run.code).not.toBe(0);
+    expect(run.output).toMatch(/products 1101: read back, it carries this run's marker/);
+    expect(store.foreignWrites).toEqual([]);
+    expect(await product()).toEqual(before);
+    expect(nonEmpty(store.counts())).toEqual(countsBefore);
+    expect(await readBack(store, seeded)).toEqual(seeded);
+  }, 240_000);
+
   it('CONTRACT_ALLOW_DANGEROUS: only the promotions lifecycle on its own record, once each, with credentials; nothing left behind', async () => {
     const { store, seeded } = await storeWithDecoys();
     const countsBefore = nonEmpty(store.counts());

@@ -399,6 +399,13 @@ function defineLifecycles(
             const readBack = id === undefined ? undefined : await call(step.ops.get, { path });
             const own = readBack && ownRecord(step, path, readBack, false);
             if (own) made.push(record);
+            else if (step.family.marker) {
+              // The answer named no record of this run (or another one): look for this run's marker in the list,
+              // so what was created is removed; the lifecycle still fails below.
+              const listed = (await listAll(step, parentPath)).find((e) => carriesOwnMarker(step.family, e, false));
+              const found = listed && { ...parentPath, [step.family.idParam]: listed.id };
+              if (found && (await readOwn(step, found, false))) made.push({ ...record, path: found });
+            }
             if (isTarget) expectOk(step.ops.create, outcome, 'create');
             else if ('error' in outcome) {
               throw new Error(`${step.family.name} create: ${(outcome.error as Error).message}`);

@@ -33,6 +33,8 @@ export function storeWrites(
   collections: Map<string, StoreRecord[]>,
   collectionOf: (collection: string) => StoreRecord[] | undefined,
   find: (collection: string, value: string) => StoreRecord | undefined,
+  /** A hostile store: the create answer of these collections names this other record instead of the new one. */
+  createAnswers: Readonly<Record<string, number>> = {},
 ): StoreWrites {
   const created = new Set<string>();
   const foreignWrites: string[] = [];
@@ -62,7 +64,9 @@ export function storeWrites(
         const record = { ...fields, id: nextId++ };
         collections.set(concrete, [...(collections.get(concrete) ?? []), record]);
         created.add(`${concrete}/${record.id}`);
-        return { status: 'ok', body: wrap(request, record) };
+        const other =
+          createAnswers[concrete] === undefined ? undefined : find(concrete, String(createAnswers[concrete]));
+        return { status: 'ok', body: wrap(request, other ?? record) };
       }
       const parent = concrete.slice(0, concrete.lastIndexOf('/'));
       const last = decodeURIComponent(concrete.slice(concrete.lastIndexOf('/') + 1));

@@ -25,6 +25,8 @@ export interface StoreStandInOptions {
   latencyMs?: number;
   /** Records added to the fixture's (decoys a write run must leave alone), by collection (`/products`). */
   records?: Record<string, StoreRecord[]>;
+  /** A hostile store: the create answer of a collection (`/products`) names this existing record's id instead. */
+  createAnswers?: Record<string, number>;
   /** Planted violations: a string `price` in product list entries; a string `stock` in the single product. */
   plant?: { listEntryType?: boolean; singleRecordField?: boolean };
 }
@@ -80,7 +82,7 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
   const collectionOf = (key: string) => collections.get(fixture.aliases[key] ?? key);
   const find = (key: string, value: string) =>
     collectionOf(key)?.find((r) => String(r.id) === value || r.code === value || r.email === value);
-  const writes = storeWrites(collections, collectionOf, find);
+  const writes = storeWrites(collections, collectionOf, find, options.createAnswers);
 
   const standIn = await serve(({ method, path, query, headers, body }, log) => {
     const now = Date.now();
