@@ -23,7 +23,7 @@ export const STORE_LIFECYCLES: LifecycleProfile = {
       marker: { at: 'name' },
       fields: () => ({ status: 'disabled', price: 0, stock: 0 }),
       change: { fields: (m) => ({ name: m.updated, price: 0, status: 'disabled' }), check: 'name' },
-      hidden: { at: 'status', value: 'disabled', note: 'disabled (not shown in the shop)' },
+      hidden: { at: 'status', values: ['disabled'], note: 'disabled (not shown in the shop)' },
     },
     {
       name: 'product_variants',
@@ -128,7 +128,8 @@ export const STORE_LIFECYCLES: LifecycleProfile = {
       marker: { at: 'title' },
       fields: () => ({ status: 'hidden', body: 'Created and deleted by a contract run.' }),
       change: { fields: (m) => ({ title: m.updated, status: 'hidden' }), check: 'title' },
-      hidden: { at: 'status', value: 'hidden', note: 'hidden' },
+      // A draft page is not shown either (the tool server's create_page makes drafts).
+      hidden: { at: 'status', values: ['hidden', 'draft'], note: 'hidden' },
     },
     {
       name: 'page_images',
@@ -179,7 +180,7 @@ export const STORE_LIFECYCLES: LifecycleProfile = {
         }),
         check: 'billing_address.address',
       },
-      hidden: { at: 'status', value: 'disabled', note: 'disabled, e-mail at example.com' },
+      hidden: { at: 'status', values: ['disabled'], note: 'disabled, e-mail at example.com' },
     },
     {
       name: 'customer_categories',
@@ -206,7 +207,7 @@ export const STORE_LIFECYCLES: LifecycleProfile = {
       marker: { at: 'label' },
       fields: () => ({ type: 'selection', product_visibility: false }),
       change: { fields: (m) => ({ label: m.updated, product_visibility: false }), check: 'label' },
-      hidden: { at: 'product_visibility', value: false, note: 'not shown on product pages' },
+      hidden: { at: 'product_visibility', values: [false], note: 'not shown on product pages' },
     },
     {
       name: 'custom_field_select_options',
@@ -236,7 +237,7 @@ export const STORE_LIFECYCLES: LifecycleProfile = {
       marker: { at: 'name' },
       fields: () => ({ enabled: false, discount_amount_percent: 1, max_times_used: 1 }),
       change: { fields: (m) => ({ name: m.updated, enabled: false }), check: 'name' },
-      hidden: { at: 'enabled', value: false, note: 'disabled' },
+      hidden: { at: 'enabled', values: [false], note: 'disabled' },
     },
   ],
   without: {

@@ -130,8 +130,8 @@ export interface LifecycleFamily {
   change?: { fields: (marker: RunMarker) => Fields; check?: string };
   /** Query of the update call, for an update that takes its change in the query. */
   changeQuery?: Record<string, unknown>;
-  /** The field and value that keep a record of this family from shoppers; only such records are ever swept. */
-  hidden?: { at: string; value: unknown; note: string };
+  /** The field and the values of it that keep a record of this family from shoppers; only such records are swept. */
+  hidden?: { at: string; values: readonly unknown[]; note: string };
 }
 
 /** What a service's contract file passes in: its families, and why each other write-classed create has none. */
@@ -504,7 +504,7 @@ function defineLifecycles(
       return isStaleMarker(value) && parseMarker(value)?.secret !== marker.secret;
     };
     const hidden = (record: Fields | undefined) =>
-      family.hidden !== undefined && valueAt(record, family.hidden.at) === family.hidden.value;
+      family.hidden?.values.includes(valueAt(record, family.hidden.at)) === true;
     for (const listed of await listAll(entry, {})) {
       if (!stale(listed)) continue;
       if (!hidden(listed)) {

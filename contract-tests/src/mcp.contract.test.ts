@@ -327,7 +327,9 @@ for (const service of ['store', 'directory'] as const) {
           const hasId = (record: Args) => typeof record.id === 'number' || typeof record.id === 'string';
           /** The record `id` as the server shows it now, if it still carries this run's marker. */
           const readOwn = async (id: unknown, updated: boolean) => {
-            const answer = creates.get ? await callLive(creates.get, { id }) : await callLive(creates.list, {});
+            const answer = creates.get
+              ? await callLive(creates.get, { id })
+              : await callLive(creates.list, creates.listArguments ?? {});
             return findRecord(toolAnswer(answer), (r) => String(r.id) === String(id) && carries(r, updated));
           };
           const answer = toolAnswer(await callLive(name, { ...creates.arguments, [creates.marker]: runMarker.text }));
@@ -336,7 +338,10 @@ for (const service of ['store', 'directory'] as const) {
           const created = findRecord(answer, (r) => hasId(r) && carries(r, false));
           const id =
             created?.id ??
-            findRecord(toolAnswer(await callLive(creates.list, {})), (r) => hasId(r) && carries(r, false))?.id;
+            findRecord(
+              toolAnswer(await callLive(creates.list, creates.listArguments ?? {})),
+              (r) => hasId(r) && carries(r, false),
+            )?.id;
           let updated = false;
           try {
             expect(created, `${name}'s answer shows a record carrying this run's marker`).toBeDefined();

@@ -22,6 +22,8 @@ export interface ToolClass {
     delete: string;
     get?: string;
     list: string;
+    /** Arguments of the list call that narrow it to records like the run's (`status: disabled`, a large page). */
+    listArguments?: Record<string, unknown>;
   };
 }
 
