@@ -360,6 +360,8 @@ describe('write-enabled live runs against a store holding records that look like
     );
     expect(run.code).not.toBe(0);
     expect(run.output).toMatch(/products 1101: read back, it carries this run's marker/);
+    const products = (await run.coverage('store')).entries.find((e) => e.check === 'lifecycle:products');
+    expect(products).toMatchObject({ outcome: 'failed', note: expect.stringMatching(/products 1101: read back/) });
     expect(store.foreignWrites).toEqual([]);
     expect(await product()).toEqual(before);
     expect(nonEmpty(store.counts())).toEqual(countsBefore);

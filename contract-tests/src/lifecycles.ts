@@ -350,138 +350,143 @@ function defineLifecycles(
         const counts = { before: 0, after: 0, swept: 0, left: 0, collection: root.family.name };
         recorder.attach(`records:${family.name}`, counts);
         const done = recorder.begin(entry.ops.create.id, `lifecycle:${family.name}`);
-        const failures: string[] = [];
-        const expectOk = (operation: ContractOperation, outcome: Outcome, step: string) => {
-          const found = checkAnswer(operation, outcome, `${family.name} ${step}`);
-          if ('error' in outcome) {
-            throw new Error(`${family.name} ${step}: ${operation.id} failed: ${(outcome.error as Error).message}`);
-          }
-          failures.push(...found);
-          return outcome.result;
-        };
-        /** The record a read answered, if it is this run's own (same id, this run's marker), else undefined. */
-        const ownRecord = (step: Resolved, path: Record<string, unknown>, outcome: Outcome, updated: boolean) => {
-          if ('error' in outcome) return undefined;
-          const record = unwrap(step, outcome.result);
-          const idOk = String(record?.id) === String(path[step.family.idParam]);
-          return idOk && carriesOwnMarker(step.family, record, updated) ? record : undefined;
-        };
-        /** The record at `path`, read now, if it is this run's own. */
-        const readOwn = async (step: Resolved, path: Record<string, unknown>, updated: boolean) =>
-          ownRecord(step, path, await call(step.ops.get, { path }), updated);
-
-        // The sweeper, on the collection this lifecycle counts (only families that can be hidden).
-        if (entry.chain.length === 0) await sweep(entry, counts);
-        counts.before = (await listAll(root, {})).length;
-
-        // Parents first: each created, read back and checked; deleted in reverse order in `finally`.
-        const made: { step: Resolved; path: Record<string, unknown>; updated: boolean; gone: boolean }[] = [];
         try {
-          for (const step of [...entry.chain, entry]) {
-            const isTarget = step === entry;
-            const parentPath = made.at(-1)?.path ?? {};
-            let fields = step.family.fields(marker);
-            if (step.family.marker) fields = withValueAt(fields, step.family.marker.at, markerValue(step.family));
-            const countBefore = isTarget ? (await listAll(step, parentPath)).length : 0;
-            const outcome = await call(step.ops.create, { path: parentPath, body: wrapFields(step, fields) });
-            // The id the service answered, even in an answer the client refused, so a record that was created
-            // is still found, checked and removed.
-            const answered =
-              'error' in outcome
-                ? outcome.seen && outcome.seen.status < 300
-                  ? outcome.seen.body
-                  : undefined
-                : outcome.result;
-            const id = unwrap(step, answered)?.id;
-            const path = { ...parentPath, [step.family.idParam]: id };
-            const record = { step, path, updated: false, gone: false };
-            // Read back before anything else: the record is this run's only if it shows this run's marker.
-            const readBack = id === undefined ? undefined : await call(step.ops.get, { path });
-            const own = readBack && ownRecord(step, path, readBack, false);
-            if (own) made.push(record);
-            else if (step.family.marker) {
-              // The answer named no record of this run (or another one): look for this run's marker in the list,
-              // so what was created is removed; the lifecycle still fails below.
-              const listed = (await listAll(step, parentPath)).find((e) => carriesOwnMarker(step.family, e, false));
-              const found = listed && { ...parentPath, [step.family.idParam]: listed.id };
-              if (found && (await readOwn(step, found, false))) made.push({ ...record, path: found });
+          const failures: string[] = [];
+          const expectOk = (operation: ContractOperation, outcome: Outcome, step: string) => {
+            const found = checkAnswer(operation, outcome, `${family.name} ${step}`);
+            if ('error' in outcome) {
+              throw new Error(`${family.name} ${step}: ${operation.id} failed: ${(outcome.error as Error).message}`);
             }
-            if (isTarget) expectOk(step.ops.create, outcome, 'create');
-            else if ('error' in outcome) {
-              throw new Error(`${step.family.name} create: ${(outcome.error as Error).message}`);
-            }
-            expect(id, `${step.family.name}: the create answer names the new record's id`).toBeDefined();
-            if (isTarget && readBack) expectOk(step.ops.get, readBack, 'read back');
-            expect(own, `${step.family.name} ${id}: read back, it carries this run's marker`).toBeDefined();
-            if (!isTarget) continue;
+            failures.push(...found);
+            return outcome.result;
+          };
+          /** The record a read answered, if it is this run's own (same id, this run's marker), else undefined. */
+          const ownRecord = (step: Resolved, path: Record<string, unknown>, outcome: Outcome, updated: boolean) => {
+            if ('error' in outcome) return undefined;
+            const record = unwrap(step, outcome.result);
+            const idOk = String(record?.id) === String(path[step.family.idParam]);
+            return idOk && carriesOwnMarker(step.family, record, updated) ? record : undefined;
+          };
+          /** The record at `path`, read now, if it is this run's own. */
+          const readOwn = async (step: Resolved, path: Record<string, unknown>, updated: boolean) =>
+            ownRecord(step, path, await call(step.ops.get, { path }), updated);
 
-            if (step.ops.update && step.family.change) {
-              const change = step.family.change.fields(marker);
-              const updated = await call(step.ops.update, {
-                path,
-                ...(step.ops.update.body ? { body: wrapFields(step, change) } : {}),
-                ...(step.family.changeQuery ? { query: step.family.changeQuery } : {}),
-              });
-              expectOk(step.ops.update, updated, 'update');
-              record.updated = true;
-              const after = await readOwn(step, path, true);
-              expect(after, `${step.family.name} ${id}: still this run's record after the update`).toBeDefined();
-              const check = step.family.change.check;
-              if (check !== undefined) {
-                const sent = valueAt(change, check) ?? valueAt(step.family.changeQuery, check);
-                expect(valueAt(after, check), `${step.family.name}: the update reads back (${check})`).toEqual(sent);
+          // The sweeper, on the collection this lifecycle counts (only families that can be hidden).
+          if (entry.chain.length === 0) await sweep(entry, counts);
+          counts.before = (await listAll(root, {})).length;
+
+          // Parents first: each created, read back and checked; deleted in reverse order in `finally`.
+          const made: { step: Resolved; path: Record<string, unknown>; updated: boolean; gone: boolean }[] = [];
+          try {
+            for (const step of [...entry.chain, entry]) {
+              const isTarget = step === entry;
+              const parentPath = made.at(-1)?.path ?? {};
+              let fields = step.family.fields(marker);
+              if (step.family.marker) fields = withValueAt(fields, step.family.marker.at, markerValue(step.family));
+              const countBefore = isTarget ? (await listAll(step, parentPath)).length : 0;
+              const outcome = await call(step.ops.create, { path: parentPath, body: wrapFields(step, fields) });
+              // The id the service answered, even in an answer the client refused, so a record that was created
+              // is still found, checked and removed.
+              const answered =
+                'error' in outcome
+                  ? outcome.seen && outcome.seen.status < 300
+                    ? outcome.seen.body
+                    : undefined
+                  : outcome.result;
+              const id = unwrap(step, answered)?.id;
+              const path = { ...parentPath, [step.family.idParam]: id };
+              const record = { step, path, updated: false, gone: false };
+              // Read back before anything else: the record is this run's only if it shows this run's marker.
+              const readBack = id === undefined ? undefined : await call(step.ops.get, { path });
+              const own = readBack && ownRecord(step, path, readBack, false);
+              if (own) made.push(record);
+              else if (step.family.marker) {
+                // The answer named no record of this run (or another one): look for this run's marker in the list,
+                // so what was created is removed; the lifecycle still fails below.
+                const listed = (await listAll(step, parentPath)).find((e) => carriesOwnMarker(step.family, e, false));
+                const found = listed && { ...parentPath, [step.family.idParam]: listed.id };
+                if (found && (await readOwn(step, found, false))) made.push({ ...record, path: found });
+              }
+              if (isTarget) expectOk(step.ops.create, outcome, 'create');
+              else if ('error' in outcome) {
+                throw new Error(`${step.family.name} create: ${(outcome.error as Error).message}`);
+              }
+              expect(id, `${step.family.name}: the create answer names the new record's id`).toBeDefined();
+              if (isTarget && readBack) expectOk(step.ops.get, readBack, 'read back');
+              expect(own, `${step.family.name} ${id}: read back, it carries this run's marker`).toBeDefined();
+              if (!isTarget) continue;
+
+              if (step.ops.update && step.family.change) {
+                const change = step.family.change.fields(marker);
+                const updated = await call(step.ops.update, {
+                  path,
+                  ...(step.ops.update.body ? { body: wrapFields(step, change) } : {}),
+                  ...(step.family.changeQuery ? { query: step.family.changeQuery } : {}),
+                });
+                expectOk(step.ops.update, updated, 'update');
+                record.updated = true;
+                const after = await readOwn(step, path, true);
+                expect(after, `${step.family.name} ${id}: still this run's record after the update`).toBeDefined();
+                const check = step.family.change.check;
+                if (check !== undefined) {
+                  const sent = valueAt(change, check) ?? valueAt(step.family.changeQuery, check);
+                  expect(valueAt(after, check), `${step.family.name}: the update reads back (${check})`).toEqual(sent);
+                }
+              }
+              const listed = await listAll(step, parentPath);
+              expect(
+                listed.some((e) => String(e.id) === String(id)),
+                `${step.family.name}: the list contains the record`,
+              ).toBe(true);
+              if (step.ops.remove) {
+                const still = await readOwn(step, path, record.updated);
+                expect(still, `${step.family.name} ${id}: this run's record before the delete`).toBeDefined();
+                expectOk(step.ops.remove, await call(step.ops.remove, { path }), 'delete');
+                record.gone = true;
+                await expectNotFound(step, path, 'read after delete');
+                const countAfter = (await listAll(step, parentPath)).length;
+                expect(countAfter, `${step.family.name}: count in its collection after the delete`).toBe(countBefore);
               }
             }
-            const listed = await listAll(step, parentPath);
-            expect(
-              listed.some((e) => String(e.id) === String(id)),
-              `${step.family.name}: the list contains the record`,
-            ).toBe(true);
-            if (step.ops.remove) {
-              const still = await readOwn(step, path, record.updated);
-              expect(still, `${step.family.name} ${id}: this run's record before the delete`).toBeDefined();
-              expectOk(step.ops.remove, await call(step.ops.remove, { path }), 'delete');
-              record.gone = true;
-              await expectNotFound(step, path, 'read after delete');
-              const countAfter = (await listAll(step, parentPath)).length;
-              expect(countAfter, `${step.family.name}: count in its collection after the delete`).toBe(countBefore);
+          } finally {
+            // Reverse order: the target (if its delete did not run), then its parents; each re-read and checked.
+            const cleanup: string[] = [];
+            for (const record of made.reverse()) {
+              if (record.gone || !record.step.ops.remove) continue;
+              const own = await readOwn(record.step, record.path, record.updated);
+              if (!own) {
+                cleanup.push(
+                  `${record.step.family.name} ${JSON.stringify(record.path)} no longer shows this run's marker: left alone`,
+                );
+                continue;
+              }
+              const removed = await call(record.step.ops.remove, { path: record.path });
+              if ('error' in removed)
+                cleanup.push(`${record.step.family.name} delete failed: ${(removed.error as Error).message}`);
+              else record.gone = true;
             }
-          }
-        } finally {
-          // Reverse order: the target (if its delete did not run), then its parents; each re-read and checked.
-          const cleanup: string[] = [];
-          for (const record of made.reverse()) {
-            if (record.gone || !record.step.ops.remove) continue;
-            const own = await readOwn(record.step, record.path, record.updated);
-            if (!own) {
-              cleanup.push(
-                `${record.step.family.name} ${JSON.stringify(record.path)} no longer shows this run's marker: left alone`,
-              );
-              continue;
+            // A record without its own delete went with its parent.
+            for (const record of made) {
+              if (!record.step.ops.remove && made.some((m) => m.gone && m !== record)) {
+                await expectNotFound(record.step, record.path, `read after the ${root.family.name} delete`);
+              }
             }
-            const removed = await call(record.step.ops.remove, { path: record.path });
-            if ('error' in removed)
-              cleanup.push(`${record.step.family.name} delete failed: ${(removed.error as Error).message}`);
-            else record.gone = true;
+            counts.after = (await listAll(root, {})).length;
+            failures.push(...cleanup);
           }
-          // A record without its own delete went with its parent.
-          for (const record of made) {
-            if (!record.step.ops.remove && made.some((m) => m.gone && m !== record)) {
-              await expectNotFound(record.step, record.path, `read after the ${root.family.name} delete`);
-            }
-          }
-          counts.after = (await listAll(root, {})).length;
-          failures.push(...cleanup);
+          expect(failures, `${family.name} lifecycle`).toEqual([]);
+          expect(counts.after, `${family.name}: ${root.family.name} count after the run equals the count before`).toBe(
+            counts.before,
+          );
+          done(
+            `${root.family.name} before ${counts.before}, after ${counts.after}, swept ${counts.swept}` +
+              `${counts.left ? `, left ${counts.left} marked record(s) the sweeper may not take` : ''}` +
+              `${family.hidden ? `, created ${family.hidden.note}` : ''}`,
+          );
+        } catch (error) {
+          recorder.fail(entry.ops.create.id, `lifecycle:${family.name}`, (error as Error).message);
+          throw error;
         }
-        expect(failures, `${family.name} lifecycle`).toEqual([]);
-        expect(counts.after, `${family.name}: ${root.family.name} count after the run equals the count before`).toBe(
-          counts.before,
-        );
-        done(
-          `${root.family.name} before ${counts.before}, after ${counts.after}, swept ${counts.swept}` +
-            `${counts.left ? `, left ${counts.left} marked record(s) the sweeper may not take` : ''}` +
-            `${family.hidden ? `, created ${family.hidden.note}` : ''}`,
-        );
       });
     }
   });
