@@ -1,10 +1,12 @@
 /**
  * What the generic contract runner (`suite.ts` for mocks, `live.ts` for live services) needs to know about one
  * service, passed in by that service's contract file: how to build its client, the client's own operation
- * functions, its response validators, and what a live run may spend. The runner itself names no service.
+ * functions, its response validators, what a live run may spend, and the record families a write-enabled run
+ * may create. The runner itself names no service.
  */
 import type { OperationCallOptions, OperationClient } from '@agent-apis/core';
 import type { ServiceName } from '@agent-apis/specs/services';
+import type { LifecycleProfile } from './lifecycles.ts';
 import type { ServiceTarget } from './targets.ts';
 import type { CallInput } from './values.ts';
 
@@ -38,6 +40,8 @@ export interface ServiceProfile {
   createClient(target: ServiceTarget & { baseUrl: string }, fetch: typeof globalThis.fetch): OperationClient;
   validators: ResponseValidators;
   budget: BudgetProfile;
+  /** The record families a write-enabled live run may create and remove (`lifecycles.ts`); none when left out. */
+  lifecycles?: LifecycleProfile;
 }
 
 /** The profile's function for `operationId`, or a clear error when the client lacks the operation. */

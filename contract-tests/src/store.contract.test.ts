@@ -1,6 +1,7 @@
 import * as functions from '@agent-apis/store';
 import { createStoreClient } from '@agent-apis/store';
 import { validators } from '@agent-apis/store/validators';
+import { STORE_LIFECYCLES } from './lifecycles-store.ts';
 import { defineContractSuite } from './suite.ts';
 
 await defineContractSuite({
@@ -12,4 +13,6 @@ await defineContractSuite({
   validators,
   // The store's documented limits, 20 a second and 800 a minute, kept with a margin (see live-budget.ts).
   budget: { rateLimit: { env: 'CONTRACT_STORE_RATE_LIMIT', default: '20/s,800/min' } },
+  // The record families a write-enabled run creates, reads back and removes (see lifecycles.ts).
+  lifecycles: STORE_LIFECYCLES,
 });
