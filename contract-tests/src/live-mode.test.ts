@@ -301,7 +301,7 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
       files: ['src/store.contract.test.ts'],
       start: () => standIns({ perSecond: 1000, perMinute: 100_000, plant: 'lookupGone' }),
       expected:
-        /getProduct: positive_data_acceptance: a valid request \(required\) got 404: the record was listed by listProducts entry 2/,
+        /getProduct: positive_data_acceptance: a valid request \(required, sent path\.id=1103\) got 404: the record was listed by listProducts entry 2/,
     },
     {
       name: 'a trust decision outside its enum',

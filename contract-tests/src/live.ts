@@ -39,7 +39,7 @@ import { dangerousOperations, planLifecycles } from './lifecycles.ts';
 import { LiveBudget } from './live-budget.ts';
 import { operationFunction, peekBody, type ServiceProfile } from './profile.ts';
 import { withoutCredentials, withoutInputRules } from './raw-requests.ts';
-import { atIndex, listAt, recordsIn, sampleSize, spread, spreadPages } from './sampling.ts';
+import { atIndex, describeInput, listAt, recordsIn, sampleSize, spread, spreadPages } from './sampling.ts';
 import type { SpecSchemaValidator } from './schema-validator.ts';
 import { atPointer } from './sources.ts';
 import type { ContractOperation, ContractSpec } from './spec.ts';
@@ -192,6 +192,7 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
     return {
       ...(guesses.length ? { guess: guesses.join('; ') } : {}),
       ...(path.listed ? { listed: path.listed } : {}),
+      sent: describeInput(input),
     };
   };
 
@@ -229,7 +230,8 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
       return verdicts;
     }
     if (status >= 300) {
-      const what = `a valid request (${label}) got ${status}${documented ? '' : ', a status the spec does not document'}`;
+      const sent = basis.sent ? `, sent ${basis.sent}` : '';
+      const what = `a valid request (${label}${sent}) got ${status}${documented ? '' : ', a status the spec does not document'}`;
       if (basis.guess) record('positive_data_acceptance', 'inconclusive', `${what}, but ${basis.guess}`);
       else if (status === 404 && basis.listed)
         record('positive_data_acceptance', 'failed', `${what}: the record was listed by ${basis.listed}`);

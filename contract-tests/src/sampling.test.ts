@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordsIn, sampleSize, spread, spreadPages } from './sampling.ts';
+import { describeInput, recordsIn, sampleSize, spread, spreadPages } from './sampling.ts';
 
 describe('record sampling of live runs', () => {
   it('spreads the sampled records over the whole list, the first always among them', () => {
@@ -29,5 +29,13 @@ describe('record sampling of live runs', () => {
     for (const value of ['0', '-2', '2.5', 'all']) {
       expect(() => sampleSize({ CONTRACT_SAMPLE: value }), value).toThrow(/CONTRACT_SAMPLE/);
     }
+  });
+
+  it('describes the inputs of a rejected call shortly, naming each parameter', () => {
+    expect(describeInput({ path: { id: 1101 }, query: { limit: 50, status: 'available' }, body: {} })).toBe(
+      'path.id=1101, query.limit=50, query.status="available", a body',
+    );
+    expect(describeInput({ query: { q: 'x'.repeat(60) } })).toBe(`query.q="${'x'.repeat(39)}…`);
+    expect(describeInput({})).toBe('no inputs');
   });
 });

@@ -61,3 +61,21 @@ export function listAt(body: unknown, pointer: string): unknown[] {
   const list = before ? atPointer(body, before) : body;
   return Array.isArray(list) ? list : [];
 }
+
+/** The inputs of a call, shortly: `path.id=1101, query.limit=50, a body` (values cut at 40 characters). */
+export function describeInput(input: {
+  path?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}): string {
+  const value = (v: unknown) => {
+    const text = JSON.stringify(v) ?? String(v);
+    return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  };
+  const parts = [
+    ...Object.entries(input.path ?? {}).map(([name, v]) => `path.${name}=${value(v)}`),
+    ...Object.entries(input.query ?? {}).map(([name, v]) => `query.${name}=${value(v)}`),
+    ...(input.body === undefined ? [] : ['a body']),
+  ];
+  return parts.length ? parts.join(', ') : 'no inputs';
+}

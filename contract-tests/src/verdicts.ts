@@ -9,6 +9,8 @@ import type { Outcome } from './coverage.ts';
 export interface Basis {
   guess?: string;
   listed?: string;
+  /** The inputs the request carried, for the message of a rejection (`path.id=1101, query.limit=50, a body`). */
+  sent?: string;
 }
 
 /** The verdicts one or more checks reached, as "operation: check: detail" lines. */
