@@ -230,7 +230,7 @@ describe('response validation', () => {
   });
 
   it('refuses a wrong-shaped decision with a typed error, not a TypeError, with validateResponses off', async () => {
-    for (const body of [{}, { decision: null }, [], 'proceed', { ...decisionResult(), validity: { valid_until: 7 } }]) {
+    for (const body of [{}, { decision: null }, [], 'proceed', { ...decisionResult(), validity: {} }]) {
       const client = clientWith(vi.fn(async () => Response.json(body)));
       const error = await client.decide('example.com').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseValidationError);
