@@ -97,6 +97,23 @@ describe('answers too large', () => {
     await tools.close();
   });
 
+  it('refuses an answer that announces more than the cap before reading it', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(1024));
+      },
+    });
+    const server = interceptingCalls(
+      () => new Response(body, { headers: { 'content-type': 'application/json', 'content-length': String(64 * MiB) } }),
+    );
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    await expect(tools.getStoreInfo()).rejects.toBeInstanceOf(ResponseTooLargeError);
+    expect(pulled).toBeLessThan(3);
+    await tools.close();
+  });
+
   it('refuses a bad maxResponseBytes with a typed error', () => {
     expect(() => new StoreTools({ ...CANARY, maxResponseBytes: -1 })).toThrow(AgentApiError);
   });

@@ -170,12 +170,17 @@ function boundedResponse(
   onTooLarge: (error: ResponseTooLargeError) => void,
 ): Response {
   if (!response.body) return response;
-  const source = response.body.getReader();
   const tooLarge = () => {
     const error = new ResponseTooLargeError(response.url, maxBytes);
     onTooLarge(error);
     return error;
   };
+  const declared = Number(response.headers.get('content-length'));
+  if (!response.headers.has('content-encoding') && Number.isFinite(declared) && declared > maxBytes) {
+    response.body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const source = response.body.getReader();
   let total = 0;
   let stopped: (() => void) | undefined;
   const body = new ReadableStream<Uint8Array>({
@@ -213,11 +218,6 @@ function boundedResponse(
       return source.cancel(reason);
     },
   });
-  const declared = Number(response.headers.get('content-length'));
-  if (!response.headers.has('content-encoding') && Number.isFinite(declared) && declared > maxBytes) {
-    source.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
