@@ -52,8 +52,11 @@ async function genuine(id: number): Promise<{ status: number; printed: boolean }
   });
   await response.text();
   // Printed before the answer was sent; stdout may still be on its way.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  return { status: response.status, printed: printed.includes(`Order ${id} paid: ${10 + id}`) };
+  const line = `Order ${id} paid: ${10 + id}`;
+  for (let waited = 0; !printed.includes(line) && waited < 2_000; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { status: response.status, printed: printed.includes(line) };
 }
 
 /** Opens a raw connection and sends a request head announcing `length` body bytes. */
