@@ -3,8 +3,9 @@
  * fetch every request of the run goes through (client calls and raw requests alike):
  *
  * - `rateLimit`: a shared limiter inside the service's limits (e.g. the store's `CONTRACT_STORE_RATE_LIMIT`,
- *   default `20/s,800/min`, applied with a margin: 2 a second and 80 a minute below, which leaves room for the
- *   tool server's paced calls, one a second; requests evenly spaced);
+ *   default `20/s,800/min`), requests evenly spaced, with a margin: a fifth below the per-second limit (16 of 20:
+ *   network and event-loop delays shift arrivals, so evenly spaced sends can still reach the server's one-second
+ *   window bunched) and 80 a minute below, which also leaves room for the tool server's paced calls, one a second;
  * - a 429 answered by waiting its `Retry-After` (seconds or an HTTP date), counted and retried at most 3 times.
  *   A wait longer than CONTRACT_MAX_RETRY_AFTER seconds (default 120) is not waited out: the 429 reaches the
  *   check, which reports it inconclusive;
@@ -54,7 +55,7 @@ export class LiveBudget {
       const text = env[profile.rateLimit.env] ?? profile.rateLimit.default;
       const { perSecond, perMinute } = parseRateLimit(text);
       this.figures.rateLimit = text;
-      const rate = Math.max(1, perSecond - 2);
+      const rate = Math.max(1, Math.min(perSecond - 2, Math.floor(perSecond * 0.8)));
       this.#limiter = new RateLimiter({
         windows: [
           // Evenly spaced, so uneven network delays cannot bunch a second's requests into the server's window.
