@@ -37,6 +37,8 @@ export interface LocalToolServerOptions {
   tools: readonly McpTool[];
   /** Header name → value every request must carry. */
   credentials?: Readonly<Record<string, string>>;
+  /** The loopback port to listen on (default: a free one; fixed ports are for `pnpm mock`, never for tests). */
+  port?: number;
 }
 
 /** What a valid call answers (see the module comment). */
@@ -107,7 +109,7 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(0, '127.0.0.1', resolve);
+    http.listen(options.port ?? 0, '127.0.0.1', resolve);
   });
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : 0;

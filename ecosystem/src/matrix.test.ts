@@ -18,7 +18,6 @@ import { startToolServer } from '@agent-apis/contract-tests/mcp-server';
 import { type PrismServer, startPrism } from '@agent-apis/contract-tests/prism';
 import { SPECS_DIST } from '@agent-apis/contract-tests/spec';
 import { startDirectoryStandIn } from '@agent-apis/contract-tests/stand-ins/directory';
-import type { StandIn } from '@agent-apis/contract-tests/stand-ins/server';
 import { STORE_RECORDS, startStoreStandIn } from '@agent-apis/contract-tests/stand-ins/store';
 import { startTrustStandIn } from '@agent-apis/contract-tests/stand-ins/trust';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
