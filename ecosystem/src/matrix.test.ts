@@ -19,7 +19,6 @@ import { type PrismServer, startPrism } from '@agent-apis/contract-tests/prism';
 import { SPECS_DIST } from '@agent-apis/contract-tests/spec';
 import { startDirectoryStandIn } from '@agent-apis/contract-tests/stand-ins/directory';
 import { STORE_RECORDS, startStoreStandIn } from '@agent-apis/contract-tests/stand-ins/store';
-import { startTrustStandIn } from '@agent-apis/contract-tests/stand-ins/trust';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import chromium from '@sparticuz/chromium';
 import { build } from 'esbuild';
@@ -62,10 +61,34 @@ function expectedResults(): Record<PackageName, Record<string, unknown>> {
         .slice(0, 5),
       server: `${LOOKUP.owner}/${LOOKUP.repo}`,
     },
-    trust: { action: 'proceed', guarded: 'proceed', refused: 'AgentApiError' },
+    trust: { action: trustExampleAction(), guarded: trustExampleAction(), refused: 'AgentApiError' },
     store: { ids: products.map((p) => p.id), name: products[0]?.name, missing: 'NotFoundError 404' },
     mcp: { blocks: 1 },
   };
+}
+
+/** The action of the first example of the trust spec's decide answer: what Prism serves. */
+function trustExampleAction(): string {
+  const spec = JSON.parse(readFileSync(join(SPECS_DIST, 'trust.openapi.json'), 'utf8')) as {
+    paths: Record<
+      string,
+      {
+        post: {
+          responses: Record<
+            string,
+            {
+              content: Record<
+                string,
+                { examples: Record<string, { value: { decision: { recommended_action: string } } }> }
+              >;
+            }
+          >;
+        };
+      }
+    >;
+  };
+  const examples = spec.paths['/v1/decide']?.post.responses['200']?.content['application/json']?.examples ?? {};
+  return Object.values(examples)[0]?.value.decision.recommended_action ?? '';
 }
 
 interface Row {
@@ -99,19 +122,22 @@ interface Services {
   stop(): Promise<void>;
 }
 
-/** Loopback stand-ins of the three APIs and a local directory tool server, and the consumer's config for them. */
-async function startServices(): Promise<Services> {
-  const [directory, trust, store, tools] = await Promise.all([
+/**
+ * Loopback stand-ins of the directory and the store and a local directory tool server, and the consumer's config
+ * for them and for the shared Prism mock of trust (the trust stand-in refuses a call that arrives before it has
+ * released the previous one, which a fast runtime's back-to-back decide and guard can do on a loaded machine).
+ */
+async function startServices(trustUrl: string): Promise<Services> {
+  const [directory, store, tools] = await Promise.all([
     startDirectoryStandIn(),
-    startTrustStandIn({ apiKey: TRUST_KEY }),
     startStoreStandIn(STORE),
     readSyncedToolList('directory').then(({ list }) => startToolServer({ tools: list.tools })),
   ]);
-  const running: { close(): Promise<void> }[] = [directory, trust, store, tools];
+  const running: { close(): Promise<void> }[] = [directory, store, tools];
   return {
     config: {
       directory: { baseUrl: directory.url, lookup: LOOKUP },
-      trust: { baseUrl: trust.url, apiKey: TRUST_KEY, domain: TRUST_DOMAIN },
+      trust: { baseUrl: trustUrl, apiKey: TRUST_KEY, domain: TRUST_DOMAIN },
       store: { baseUrl: store.url, ...STORE, missingId: MISSING_PRODUCT },
       mcp: { url: tools.url },
     },
@@ -165,17 +191,30 @@ function workerdDate(): string {
 describe('ecosystem: the packed packages in every runtime an agent runs in', () => {
   let work: string;
   let project: ConsumerProject;
+  const prisms = {} as Record<'trust' | 'directory', PrismServer>;
 
   beforeAll(async () => {
     const started = Date.now();
     work = await mkdtemp(join(tmpdir(), 'agent-apis-ecosystem-'));
-    project = await installConsumer(work);
+    // Prism mocks of trust (every runtime) and of the directory (the browser: it answers with CORS headers, as
+    // the directory does; the stand-ins do not).
+    const mock = async (service: 'trust' | 'directory') => {
+      prisms[service] = await startPrism({
+        name: `ecosystem-${service}`,
+        spec: join(SPECS_DIST, `${service}.openapi.json`),
+        logDir: join(work, 'prism'),
+        readyTimeoutMs: 90_000,
+      });
+    };
+    [project] = await Promise.all([installConsumer(work), mock('trust'), mock('directory')]);
     console.info(`packed and installed in ${Math.round((Date.now() - started) / 1000)} s`);
   });
 
   afterAll(async () => {
-    await project?.stop();
-    if (work) await rm(work, { recursive: true, force: true });
+    await Promise.all([project?.stop(), ...Object.values(prisms).map((prism) => prism.stop())]);
+    // ECOSYSTEM_KEEP=1 leaves the consumer project in place to look into a failure.
+    if (work && !process.env.ECOSYSTEM_KEEP) await rm(work, { recursive: true, force: true });
+    else if (work) console.info(`consumer project kept in ${work}`);
     console.info(`\nEcosystem matrix (runtime × package):\n${table()}\n`);
   });
 
@@ -187,7 +226,7 @@ describe('ecosystem: the packed packages in every runtime an agent runs in', () 
   it.concurrent.each(PROCESS_RUNTIMES)('runs the calls on $name', async (runtime) => {
     const version = await execute(runtime.command, runtime.versionArgs, tmpdir());
     expect(version.failure, version.stderr).toBeUndefined();
-    const services = await startServices();
+    const services = await startServices(prisms.trust.url);
     try {
       const dir = await runtimeFolder(project, runtime.name, services.config);
       const run = await execute(runtime.command, [...runtime.args, 'main.mjs'], dir);
@@ -203,7 +242,7 @@ describe('ecosystem: the packed packages in every runtime an agent runs in', () 
   });
 
   it.concurrent('loads every entry point of every package in workerd (Miniflare) and runs the calls', async () => {
-    const services = await startServices();
+    const services = await startServices(prisms.trust.url);
     const dir = await runtimeFolder(project, 'workerd', services.config);
     const imports = [...project.entryPoints.values()].flat();
     await writeFile(
@@ -215,11 +254,8 @@ describe('ecosystem: the packed packages in every runtime an agent runs in', () 
       ].join('\n'),
     );
     const compatibilityDate = workerdDate();
-    const mf = new Miniflare({
-      modules: true,
-      script: await bundle(join(dir, 'worker.mjs'), ['workerd', 'worker', 'browser']),
-      compatibilityDate,
-    });
+    const script = await bundle(join(dir, 'worker.mjs'), ['workerd', 'worker', 'browser']);
+    const mf = new Miniflare({ modules: true, script, compatibilityDate });
     try {
       const response = await mf.dispatchFetch('http://worker.local/');
       const text = await response.text();
@@ -232,14 +268,24 @@ describe('ecosystem: the packed packages in every runtime an agent runs in', () 
         Object.fromEntries(Object.entries(expectedResults()).map(([name, detail]) => [name, { ok: true, detail }])),
       );
     } catch (error) {
+      // A load failure names a line of the bundle: say which installed file it came from.
+      // The outermost frame is the module-scope statement that ran at load.
+      const line = [...String((error as Error).message).matchAll(/script-0:(\d+):\d+/g)].at(-1)?.[1];
+      const origin = line ? bundleOrigin(script, Number(line)) : undefined;
       if (!rows.some((row) => row.runtime.startsWith('workerd'))) {
+        const reason = origin ? `does not load: ${origin}` : String(error).slice(0, 60);
         rows.push({
-          runtime: 'workerd (Miniflare)',
+          runtime: `workerd (Miniflare, compat ${compatibilityDate})`,
           version: workerdVersion(),
-          results: Object.fromEntries(PACKAGES.map((name) => [name, `FAIL (${String(error).slice(0, 60)})`])),
+          results: Object.fromEntries(
+            PACKAGES.map((name) => [
+              name,
+              origin?.includes(`@agent-apis/${name}/`) ? `FAIL (${reason})` : 'FAIL (bundle did not load)',
+            ]),
+          ),
         });
       }
-      throw error;
+      throw origin ? new Error(`${(error as Error).message}\n(bundle line ${line} comes from ${origin})`) : error;
     } finally {
       await mf.dispose();
       await services.stop();
@@ -247,13 +293,7 @@ describe('ecosystem: the packed packages in every runtime an agent runs in', () 
   });
 
   it.concurrent('calls the directory on another origin from a page in headless Chromium (CORS)', async () => {
-    // The directory answers browsers with CORS headers; Prism does too, the stand-ins do not.
-    const prism: PrismServer = await startPrism({
-      name: 'ecosystem-directory',
-      spec: join(SPECS_DIST, 'directory.openapi.json'),
-      logDir: join(work, 'prism'),
-      readyTimeoutMs: 90_000,
-    });
+    const prism = prisms.directory;
     const dir = await runtimeFolder(project, 'chromium', {
       directory: { baseUrl: prism.url, lookup: LOOKUP },
     });
@@ -303,7 +343,6 @@ describe('ecosystem: the packed packages in every runtime an agent runs in', () 
     } finally {
       await browser.close();
       await new Promise((resolve) => page.close(resolve));
-      await prism.stop();
     }
   });
 
@@ -323,4 +362,11 @@ function workerdVersion(): string {
   return JSON.parse(
     readFileSync(join(dirname(require.resolve('miniflare/package.json')), '..', 'workerd', 'package.json'), 'utf8'),
   ).version;
+}
+
+/** The installed file a line of an esbuild bundle comes from (esbuild heads each module with a `// path` comment). */
+function bundleOrigin(bundle: string, line: number): string | undefined {
+  const lines = bundle.split('\n').slice(0, line);
+  const header = lines.findLast((text) => /^\/\/ \S*node_modules\//.test(text));
+  return header?.replace(/^\/\/ \S*?node_modules\//, '');
 }
