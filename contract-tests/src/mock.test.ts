@@ -4,6 +4,7 @@
  * stopping every server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NotFoundError } from '@agent-apis/core';
 import { DirectoryClient } from '@agent-apis/directory';
@@ -68,6 +69,14 @@ describe('pnpm mock', () => {
       env.STORE_MCP_URL,
       env.DIRECTORY_MCP_URL,
     ]);
+  });
+
+  it('prints what the README documents, on other ports', async () => {
+    const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Mocks'), readme.indexOf('## Runtimes'));
+    const documented = [...section.matchAll(/^export (\w+)=(\S+)$/gm)].map(([, name, value]) => `${name}=${value}`);
+    const anyPort = (line: string) => line.replace(/127\.0\.0\.1:\d+/, '127.0.0.1:PORT');
+    expect(Object.entries(env).map(([name, value]) => anyPort(`${name}=${value}`))).toEqual(documented.map(anyPort));
   });
 
   it('keeps the real base paths: the store under /v1, trust under /api', async () => {
