@@ -128,7 +128,7 @@ describe('pnpm mock', () => {
     ).toBe(true);
     expect(
       message.endsWith(
-        `(hint: the URL has no /v1 in its path; the API lives under /v1, so the base URL probably needs it, e.g. ${origin}/v1)`,
+        `(hint: the URL has no /v1; the API lives under it, so the base URL probably needs it: ${origin}/v1)`,
       ),
     ).toBe(true);
   });

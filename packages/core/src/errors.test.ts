@@ -146,7 +146,7 @@ describe('APIError messages that say what to do', () => {
     });
     const error = await APIError.fromResponse(new Response(null, { status: 404 }), context);
     expect(error.message).toBe(
-      '404 Not Found on countProducts (GET /products/count.json) at http://127.0.0.1:4010/products/count.json (hint: the URL has no /v1 in its path; the API lives under /v1, so the base URL probably needs it, e.g. http://127.0.0.1:4010/v1)',
+      '404 Not Found on countProducts (GET /products/count.json) at http://127.0.0.1:4010/products/count.json (hint: the URL has no /v1; the API lives under it, so the base URL probably needs it: http://127.0.0.1:4010/v1)',
     );
   });
 

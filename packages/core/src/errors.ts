@@ -120,34 +120,25 @@ function detailOf(body: unknown): string {
 
 /**
  * A server's validation messages as one line: `{ name: ["can't be blank"], price: ["is not a number"] }` →
- * `name can't be blank; price is not a number`; a list of strings or of `{ field, message }` objects likewise.
+ * `name can't be blank; price is not a number`; a list of strings or of `{ field, message }` records likewise.
  */
 function fieldProblems(errors: unknown): string {
-  const text = (value: unknown): string =>
-    Array.isArray(value) ? value.map(text).filter(Boolean).join(', ') : typeof value === 'string' ? value : '';
-  if (Array.isArray(errors)) {
-    return errors
-      .map((entry) => {
-        if (typeof entry === 'string') return entry;
-        const record = (entry ?? {}) as Record<string, unknown>;
-        const field =
-          typeof record.field === 'string' ? record.field : typeof record.path === 'string' ? record.path : '';
-        const message = text(record.message ?? record.detail);
-        return [field, message].filter(Boolean).join(' ');
-      })
-      .filter(Boolean)
-      .join('; ');
-  }
-  if (errors && typeof errors === 'object') {
-    return Object.entries(errors as Record<string, unknown>)
-      .map(([field, messages]) => {
-        const message = text(messages);
-        return message ? `${field} ${message}` : '';
-      })
-      .filter(Boolean)
-      .join('; ');
-  }
-  return typeof errors === 'string' ? errors : '';
+  if (!errors || typeof errors !== 'object') return typeof errors === 'string' ? errors : '';
+  const entries: [string, unknown][] = Array.isArray(errors)
+    ? errors.map((entry) =>
+        typeof entry === 'string' ? ['', entry] : [String(entry?.field ?? entry?.path ?? ''), entry?.message],
+      )
+    : Object.entries(errors);
+  return entries
+    .map(([field, messages]) => {
+      const text = [messages]
+        .flat()
+        .filter((message) => typeof message === 'string')
+        .join(', ');
+      return text && (field ? `${field} ${text}` : text);
+    })
+    .filter(Boolean)
+    .join('; ');
 }
 
 function truncate(text: string): string {
@@ -160,15 +151,13 @@ function truncate(text: string): string {
  * such a client is a 404, and the message says so instead of blaming the record.
  */
 function basePathHint(context: RequestContext, status: number): string {
-  if (status !== 404 || !context.basePath) return '';
-  let url: URL;
-  try {
-    url = new URL(context.request.url);
-  } catch {
-    return '';
-  }
-  if (url.pathname.includes(`${context.basePath}/`)) return '';
-  return ` (hint: the URL has no ${context.basePath} in its path; the API lives under ${context.basePath}, so the base URL probably needs it, e.g. ${url.origin}${context.basePath})`;
+  const base = context.basePath;
+  if (status !== 404 || !base) return '';
+  // URL.parse is newer than the Node 20 the packages support.
+  const url = URL.canParse(context.request.url) ? new URL(context.request.url) : undefined;
+  return url && !url.pathname.includes(`${base}/`)
+    ? ` (hint: the URL has no ${base}; the API lives under it, so the base URL probably needs it: ${url.origin}${base})`
+    : '';
 }
 
 /** The server answered with a non-success status. Subclasses exist for the common statuses. */
