@@ -1,6 +1,7 @@
 /**
  * The consumer's type check: every entry point of every package imported and used with its types, compiled by the
- * ecosystem test under `moduleResolution` `nodenext` and `bundler` with the strictest flags (`tsconfig.*.json`).
+ * ecosystem test under `moduleResolution` `nodenext` and `bundler` with the strictest flags (`tsconfig.*.json`);
+ * the `bundler` check skips the packages' declaration files, which the `nodenext` one checks (`skipLibCheck: false`).
  */
 import { AgentApiError, RequestValidationError } from '@agent-apis/core';
 import type { AgentApiError as ErrorsEntryError } from '@agent-apis/core/errors';

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startToolServer } from '@agent-apis/contract-tests/mcp-server';
 import { type PrismServer, startPrism } from '@agent-apis/contract-tests/prism';
+import { startOutboundTrap } from '@agent-apis/contract-tests/registry';
 import { SPECS_DIST } from '@agent-apis/contract-tests/spec';
 import { startDirectoryStandIn } from '@agent-apis/contract-tests/stand-ins/directory';
 import { STORE_RECORDS, startStoreStandIn } from '@agent-apis/contract-tests/stand-ins/store';
@@ -192,6 +193,17 @@ describe('ecosystem: the packed packages in every runtime an agent runs in', () 
   let work: string;
   let project: ConsumerProject;
   const prisms = {} as Record<'trust' | 'directory', PrismServer>;
+  let trap: Awaited<ReturnType<typeof startOutboundTrap>>;
+  /** Proxies and npm registry of the runtimes point at the trap: whatever would leave loopback lands there. */
+  const trapEnv = () => ({
+    HTTP_PROXY: trap.url,
+    HTTPS_PROXY: trap.url,
+    http_proxy: trap.url,
+    https_proxy: trap.url,
+    NO_PROXY: '127.0.0.1,localhost',
+    no_proxy: '127.0.0.1,localhost',
+    NPM_CONFIG_REGISTRY: `${trap.url}/`,
+  });
 
   beforeAll(async () => {
     const started = Date.now();
@@ -206,12 +218,12 @@ describe('ecosystem: the packed packages in every runtime an agent runs in', () 
         readyTimeoutMs: 90_000,
       });
     };
-    [project] = await Promise.all([installConsumer(work), mock('trust'), mock('directory')]);
+    [project, trap] = await Promise.all([installConsumer(work), startOutboundTrap(), mock('trust'), mock('directory')]);
     console.info(`packed and installed in ${Math.round((Date.now() - started) / 1000)} s`);
   });
 
   afterAll(async () => {
-    await Promise.all([project?.stop(), ...Object.values(prisms).map((prism) => prism.stop())]);
+    await Promise.all([project?.stop(), trap?.stop(), ...Object.values(prisms).map((prism) => prism.stop())]);
     // ECOSYSTEM_KEEP=1 leaves the consumer project in place to look into a failure.
     if (work && !process.env.ECOSYSTEM_KEEP) await rm(work, { recursive: true, force: true });
     else if (work) console.info(`consumer project kept in ${work}`);
@@ -229,7 +241,7 @@ describe('ecosystem: the packed packages in every runtime an agent runs in', () 
     const services = await startServices(prisms.trust.url);
     try {
       const dir = await runtimeFolder(project, runtime.name, services.config);
-      const run = await execute(runtime.command, [...runtime.args, 'main.mjs'], dir);
+      const run = await execute(runtime.command, [...runtime.args, 'main.mjs'], dir, 60_000, trapEnv());
       expect(run.failure, `${run.stderr}\n${run.stdout}`).toBeUndefined();
       const results = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as Results;
       record(runtime.name, runtime.version(version.stdout), results);
@@ -355,6 +367,10 @@ describe('ecosystem: the packed packages in every runtime an agent runs in', () 
       results: Object.fromEntries(PACKAGES.map((name) => [name, check.failure ? 'FAIL' : 'pass'])),
     });
     expect(check.failure, check.stdout).toBeUndefined();
+  });
+  // Not concurrent and declared last: it runs once every runtime above has finished.
+  it('lets no runtime reach beyond loopback (their proxies and npm registry point at a trap)', () => {
+    expect(trap.connections()).toBe(0);
   });
 });
 

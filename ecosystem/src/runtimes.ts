@@ -63,9 +63,19 @@ export interface Execution {
   failure?: string;
 }
 
-/** Runs `command` with only a minimal environment (the packages get their settings as options, not variables). */
-export function execute(command: string, args: readonly string[], cwd: string, timeoutMs = 60_000): Promise<Execution> {
+/**
+ * Runs `command` with only a minimal environment (the packages get their settings as options, not variables),
+ * plus `extra` (the outbound trap as proxy and npm registry, so a runtime that would download something fails).
+ */
+export function execute(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  timeoutMs = 60_000,
+  extra: Record<string, string> = {},
+): Promise<Execution> {
   const env = {
+    ...extra,
     PATH: process.env.PATH ?? '',
     HOME: cwd,
     NO_COLOR: '1',
