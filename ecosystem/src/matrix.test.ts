@@ -110,9 +110,25 @@ function record(runtime: string, version: string, results: Partial<Results>, exp
   rows.push({ runtime, version, results: cells });
 }
 
+/** Rows in a fixed order whatever order the concurrent tests finished in. */
+const ROW_ORDER = [
+  'Node 20',
+  'Node 22',
+  'Node 24',
+  'Bun',
+  'Deno',
+  'workerd',
+  'Chromium',
+  'tsc nodenext',
+  'tsc bundler',
+];
+const rank = (row: Row) => ROW_ORDER.findIndex((prefix) => row.runtime.startsWith(prefix));
+
 function table(): string {
   const header = ['runtime', 'version', ...PACKAGES];
-  const lines = rows.map((row) => [row.runtime, row.version, ...PACKAGES.map((name) => row.results[name] ?? '—')]);
+  const lines = [...rows]
+    .sort((a, b) => rank(a) - rank(b))
+    .map((row) => [row.runtime, row.version, ...PACKAGES.map((name) => row.results[name] ?? '—')]);
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => (line[i] ?? '').length)));
   const format = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
   return [format(header), format(widths.map((width) => '-'.repeat(width))), ...lines.map(format)].join('\n');
