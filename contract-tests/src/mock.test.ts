@@ -56,8 +56,6 @@ describe('pnpm mock', () => {
         'STORE_AUTH_TOKEN',
         'STORE_BASE_URL',
         'STORE_LOGIN',
-        'STORE_MCP_AUTH_TOKEN',
-        'STORE_MCP_LOGIN_KEY',
         'STORE_MCP_URL',
         'TRUST_BASE_URL',
       ].sort(),
@@ -103,8 +101,8 @@ describe('pnpm mock', () => {
   it('answers the tool clients configured from the printed lines', async () => {
     const storeTools = new StoreTools({
       url: env.STORE_MCP_URL,
-      loginKey: env.STORE_MCP_LOGIN_KEY ?? '',
-      authToken: env.STORE_MCP_AUTH_TOKEN ?? '',
+      loginKey: env.STORE_LOGIN ?? '',
+      authToken: env.STORE_AUTH_TOKEN ?? '',
     });
     const directoryTools = new DirectoryTools({ url: env.DIRECTORY_MCP_URL });
     try {

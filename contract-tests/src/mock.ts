@@ -31,13 +31,14 @@ export const DEFAULT_FIRST_PORT = 4010;
 /** The path each API lives under on its real host, which the mock keeps. */
 const BASE_PATHS = { directory: '', store: '/v1', trust: '/api' } as const;
 
-/** Credentials the mocks accept: Prism wants credentials present (any value); the store tool server wants these. */
+/**
+ * Credentials the mocks accept: Prism wants credentials present (any value); the store tool server wants the
+ * store's pair, which the REST and the tool clients share.
+ */
 export const MOCK_CREDENTIALS = {
   storeLogin: 'mock-login',
   storeAuthToken: 'mock-auth-token',
   trustApiKey: 'sk_ent0_mock',
-  storeToolsLoginKey: 'mock-login-key',
-  storeToolsAuthToken: 'mock-auth-token',
 } as const;
 
 export interface RunningMock {
@@ -120,8 +121,8 @@ export async function startMocks(services: readonly MockService[], firstPort = D
                 startToolServer({
                   tools: list.tools,
                   credentials: {
-                    'X-LOGIN-KEY': MOCK_CREDENTIALS.storeToolsLoginKey,
-                    'X-AUTH-TOKEN': MOCK_CREDENTIALS.storeToolsAuthToken,
+                    'X-LOGIN-KEY': MOCK_CREDENTIALS.storeLogin,
+                    'X-AUTH-TOKEN': MOCK_CREDENTIALS.storeAuthToken,
                   },
                   port: port(PORT_OFFSETS.storeTools),
                 }),
@@ -136,8 +137,8 @@ export async function startMocks(services: readonly MockService[], firstPort = D
               url: storeTools.url,
               env: {
                 [STORE_MCP_ENV.url]: storeTools.url,
-                [STORE_MCP_ENV.loginKey]: MOCK_CREDENTIALS.storeToolsLoginKey,
-                [STORE_MCP_ENV.authToken]: MOCK_CREDENTIALS.storeToolsAuthToken,
+                [STORE_MCP_ENV.loginKey]: MOCK_CREDENTIALS.storeLogin,
+                [STORE_MCP_ENV.authToken]: MOCK_CREDENTIALS.storeAuthToken,
               },
             });
             running.push({
@@ -167,7 +168,8 @@ export function describeMocks(running: readonly RunningMock[]): string {
     ...running.map((mock) => `  ${mock.service.padEnd(width)}  ${mock.url}`),
     '',
     'Paste into your shell (or an .env file without `export`):',
-    ...running.flatMap((mock) => Object.entries(mock.env).map(([name, value]) => `export ${name}=${value}`)),
+    // A variable two servers share (the store's credential pair) is printed once.
+    ...new Set(running.flatMap((mock) => Object.entries(mock.env).map(([name, value]) => `export ${name}=${value}`))),
     '',
   ].join('\n');
 }

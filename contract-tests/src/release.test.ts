@@ -467,10 +467,11 @@ describe('a release published to a local registry and installed by version', { t
 
   it('runs the agent program against the mocks and a local store tool server', async () => {
     const dir = await installAgent();
-    const credentials = { loginKey: 'agent-login-key', authToken: 'agent-auth-token' };
+    // The store's credential pair serves its REST API and its tool server alike.
+    const credentials = { login: 'agent', authToken: 'agent-token' };
     const tools = await startToolServer({
       tools: (await readSyncedToolList('store')).list.tools,
-      credentials: { 'X-LOGIN-KEY': credentials.loginKey, 'X-AUTH-TOKEN': credentials.authToken },
+      credentials: { 'X-LOGIN-KEY': credentials.login, 'X-AUTH-TOKEN': credentials.authToken },
     });
     try {
       const output = await run(process.execPath, ['agent.ts'], {
@@ -481,11 +482,9 @@ describe('a release published to a local registry and installed by version', { t
           TRUST_BASE_URL: mockUrl('trust'),
           ENTROPY0_API_KEY: 'sk_ent0_agent',
           STORE_BASE_URL: mockUrl('store'),
-          STORE_LOGIN: 'agent',
-          STORE_AUTH_TOKEN: 'agent-token',
+          STORE_LOGIN: credentials.login,
+          STORE_AUTH_TOKEN: credentials.authToken,
           STORE_MCP_URL: tools.url,
-          STORE_MCP_LOGIN_KEY: credentials.loginKey,
-          STORE_MCP_AUTH_TOKEN: credentials.authToken,
         },
       });
       const summary = JSON.parse(output.trim().split('\n').at(-1) ?? '') as {
