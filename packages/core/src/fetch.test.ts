@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { recordingFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -224,6 +225,40 @@ describe('createFetch: retries', () => {
 });
 
 describe('createFetch: timeouts and aborts', () => {
+  it('100 concurrent calls on one signal put one listener on it: no MaxListenersExceededWarning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      let release = () => {};
+      const allInFlight = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let inFlight = 0;
+      const server = recordingFetch(async () => {
+        inFlight += 1;
+        if (inFlight === 100) release();
+        await allInFlight;
+        return Response.json({ ok: true });
+      });
+      const { call } = transport({ fetch: server.fetch });
+      const controller = new AbortController();
+      // Node's default threshold, set explicitly: the test runner may have raised it for its own signals.
+      setMaxListeners(10, controller.signal);
+      const added = vi.spyOn(controller.signal, 'addEventListener');
+      const answers = await Promise.all(Array.from({ length: 100 }, () => call({ signal: controller.signal })));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(200));
+      expect(added).toHaveBeenCalledTimes(1);
+      // Warnings are emitted on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.includes('MaxListeners'))).toEqual([]);
+      // Aborting after every call settled reaches none of them.
+      controller.abort();
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('retries a timed-out attempt, then throws APIConnectionTimeoutError', async () => {
     const server = recordingFetch(neverAnswers);
     const { send, sleeps } = transport({ fetch: server.fetch, timeout: 15 });

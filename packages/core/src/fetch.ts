@@ -18,7 +18,7 @@ import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './log
 import { toRequest } from './request.js';
 import { ResponseParseError } from './response-validation.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
-import { sleep as defaultSleep, raceWithSignal, type Sleep } from './timers.js';
+import { sleep as defaultSleep, onAbort, type Sleep, startDeadline } from './timers.js';
 
 /** Per-attempt timeout unless configured otherwise: 60 s. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -132,7 +132,7 @@ export interface CreateFetchOptions {
   now?: (() => number) | undefined;
 }
 
-/** A response whose body was read into memory: `response` carries status and headers (its stream is spent). */
+/** A response whose body was read into memory: `response` carries status and headers (its body is spent). */
 export interface BufferedResponse {
   response: Response;
   bytes: Uint8Array;
@@ -149,15 +149,24 @@ export interface Transport {
 /** A fresh `Response` over the bytes, for anyone who reads the body again. */
 export function bufferedToResponse({ response, bytes }: BufferedResponse): Response {
   const body = NULL_BODY_STATUSES.has(response.status) ? null : (bytes as Uint8Array<ArrayBuffer>);
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  // The head is copied entry by entry: a fetch may hand back a Headers of another implementation (test
+  // environments, interceptors) that this realm's Headers constructor does not read.
+  const headers = response.headers instanceof Headers ? [...response.headers] : response.headers;
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 type AttemptOutcome =
   | { buffered: BufferedResponse }
   | { failure: 'timeout' | 'connection' | 'too-large'; cause: unknown };
 
-/** The signal of calls that pass none: never aborts. */
-const NEVER_ABORTED = new AbortController().signal;
+let neverAbortedSignal: AbortSignal | undefined;
+
+/** The signal hooks see for calls that pass none: never aborts (made at first use, never at import). */
+function neverAborted(): AbortSignal {
+  neverAbortedSignal ??= new AbortController().signal;
+  return neverAbortedSignal;
+}
+
 const NO_BYTES = new Uint8Array(0);
 
 /** Statuses whose responses cannot carry a body. */
@@ -184,6 +193,8 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   const followRedirects = options.redirects !== 'none';
   const defaultHeaders = options.defaultHeaders ? [...new Headers(options.defaultHeaders)] : [];
   const { hooks = {} } = options;
+  /** Whether any hook runs per attempt (else no hook context is built). */
+  const needsContext = Boolean(options.beforeRequest || options.afterResponse || hooks.onRequest || hooks.onResponse);
 
   const headersOf = (call: TransportCall): Headers => {
     const headers = call.headers instanceof Headers ? call.headers : new Headers(call.headers);
@@ -203,7 +214,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
     call: TransportCall,
     first: { method: string; url: string; headers: Headers },
   ): Promise<BufferedResponse> => {
-    const callerSignal = call.signal ?? NEVER_ABORTED;
+    const callerSignal = call.signal ?? undefined;
     const timeoutMs = call.timeout ?? options.timeout ?? DEFAULT_TIMEOUT_MS;
     const maxRetries = call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES;
     let lastRequest: Request | undefined;
@@ -218,67 +229,86 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       const route = call.operation?.route ?? `${first.method} ${new URL(first.url).pathname}`;
       return { operation: call.operation?.id ?? route, route };
     };
-    if (callerSignal.aborted) throw new APIUserAbortError(names());
+    if (callerSignal?.aborted) throw new APIUserAbortError(names());
+    const contextFor = (attempt: number): AttemptContext => {
+      const { operation, route } = names();
+      return { attempt, operation, route, signal: callerSignal ?? neverAborted() };
+    };
 
     const attemptOnce = async (attempt: number): Promise<AttemptOutcome> => {
-      // One controller per attempt, aborted by the timer or by the caller (cheaper than AbortSignal.any).
+      // One controller per attempt, so a timeout or the caller's abort tears the request down; it is aborted by
+      // the realm's shared clock (no timer of its own) or by the one registry listener on the caller's signal.
       const controller = new AbortController();
-      const signal = controller.signal;
       let timedOut = false;
-      const onCallerAbort = () => controller.abort(callerSignal.reason);
-      if (callerSignal !== NEVER_ABORTED) callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-      let request = requestFor(first, call.body, signal);
+      let interrupted = false;
+      let interruptReason: unknown;
+      let rejectWait: ((reason: unknown) => void) | undefined;
+      const interrupt = (reason: unknown) => {
+        if (interrupted) return;
+        interrupted = true;
+        interruptReason = reason;
+        controller.abort(reason);
+        rejectWait?.(reason);
+      };
+      /** Settles like `promise`, or rejects as soon as the attempt is interrupted (a fetch may ignore the signal). */
+      const guard = <T>(promise: Promise<T>): Promise<T> =>
+        interrupted
+          ? Promise.reject(interruptReason)
+          : new Promise<T>((resolve, reject) => {
+              rejectWait = reject;
+              promise.then(resolve, reject);
+            });
+      const stopWatchingCaller = callerSignal ? onAbort(callerSignal, () => interrupt(callerSignal.reason)) : undefined;
+      let request = requestFor(first, call.body, controller.signal);
       lastRequest = request;
-      const { operation, route } = names();
-      const hookContext: AttemptContext = { attempt, operation, route, signal: callerSignal };
-      try {
-        await options.beforeRequest?.(request, hookContext);
-        await hooks.onRequest?.(request, hookContext);
-      } catch (error) {
-        callerSignal.removeEventListener('abort', onCallerAbort);
-        if (callerSignal.aborted) throw new APIUserAbortError(names());
-        throw error;
+      const hookContext = needsContext ? contextFor(attempt) : undefined;
+      if (hookContext) {
+        try {
+          await options.beforeRequest?.(request, hookContext);
+          await hooks.onRequest?.(request, hookContext);
+        } catch (error) {
+          stopWatchingCaller?.();
+          if (callerSignal?.aborted) throw new APIUserAbortError(names());
+          throw error;
+        }
       }
-      if (debug) logger.debug(`${first.method} ${first.url} (attempt ${attempt}, ${operation})`);
+      if (debug) logger.debug(`${first.method} ${first.url} (attempt ${attempt}, ${names().operation})`);
       const startedAt = debug ? now() : 0;
-      const timer = setTimeout(() => {
+      const stopDeadline = startDeadline(timeoutMs, () => {
         timedOut = true;
-        controller.abort();
-      }, timeoutMs);
+        interrupt(new Error('timeout'));
+      });
       let response: Response;
       let bytes: Uint8Array;
       try {
-        response = await raceWithSignal(baseFetch(request), signal);
+        response = await guard(baseFetch(request));
         for (let hops = 0; followRedirects && isRedirect(response) && hops < MAX_REDIRECTS; hops++) {
           const next = sameOriginRedirect(request, response);
           if (!next) break;
           await response.body?.cancel().catch(() => undefined);
-          request = requestFor(next, next.method === 'GET' ? undefined : call.body, signal);
+          request = requestFor(next, next.method === 'GET' ? undefined : call.body, controller.signal);
           lastRequest = request;
-          response = await raceWithSignal(baseFetch(request), signal);
+          response = await guard(baseFetch(request));
         }
         // Every body is read here, inside the timeout and under the size cap: a body that stalls, breaks off or
         // grows without end is a failure of this attempt, not a raw error or an unbounded buffer later.
-        bytes = await readBody(response, signal, maxBytes);
+        bytes = await readBody(response, guard, maxBytes);
       } catch (error) {
-        if (callerSignal.aborted) throw new APIUserAbortError(names());
+        if (callerSignal?.aborted) throw new APIUserAbortError(names());
         if (error instanceof ResponseTooLargeError) return { failure: 'too-large', cause: error };
         return { failure: timedOut ? 'timeout' : 'connection', cause: error };
       } finally {
-        clearTimeout(timer);
-        callerSignal.removeEventListener('abort', onCallerAbort);
+        stopDeadline();
+        stopWatchingCaller?.();
       }
-      if (debug) logger.debug(`${response.status} from ${operation} in ${now() - startedAt} ms`);
-      // The head is copied entry by entry: a fetch may hand back a Headers of another implementation (test
-      // environments, interceptors) that this realm's Headers constructor does not read.
-      const head = new Response(null, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: [...response.headers],
-      });
-      const buffered = { response: head, bytes };
-      await options.afterResponse?.(response, request, hookContext);
-      await hooks.onResponse?.(bufferedToResponse(buffered), hookContext);
+      if (debug) logger.debug(`${response.status} from ${names().operation} in ${now() - startedAt} ms`);
+      // The response itself carries status and headers (its body is spent); a copy is made only for whoever
+      // reads the body again (hooks, validation, errors, the cache).
+      const buffered = { response, bytes };
+      if (hookContext) {
+        await options.afterResponse?.(response, request, hookContext);
+        await hooks.onResponse?.(bufferedToResponse(buffered), hookContext);
+      }
       return { buffered };
     };
 
@@ -304,7 +334,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
           attempt: retriesSoFar + 1,
           operation,
           route,
-          signal: callerSignal,
+          signal: callerSignal ?? neverAborted(),
         });
         return outcome.buffered;
       }
@@ -335,7 +365,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         attempt: retriesSoFar + 1,
         operation,
         route,
-        signal: callerSignal,
+        signal: callerSignal ?? neverAborted(),
         delayMs: decision.delayMs,
         reason,
       });
@@ -415,7 +445,11 @@ function sameOriginRedirect(
  * The body of `response`, read into memory under `maxBytes` (counted as the bytes arrive, after any
  * decompression), so it can no longer stall, break off or grow without bound.
  */
-async function readBody(response: Response, signal: AbortSignal, maxBytes: number): Promise<Uint8Array> {
+async function readBody(
+  response: Response,
+  guard: <T>(promise: Promise<T>) => Promise<T>,
+  maxBytes: number,
+): Promise<Uint8Array> {
   if (!response.body || NULL_BODY_STATUSES.has(response.status)) return NO_BYTES;
   const declared = Number(response.headers.get('content-length'));
   const encoded = response.headers.has('content-encoding');
@@ -434,7 +468,7 @@ async function readBody(response: Response, signal: AbortSignal, maxBytes: numbe
   let inSized = 0;
   try {
     for (;;) {
-      const { done, value } = await raceWithSignal(reader.read(), signal);
+      const { done, value } = await guard(reader.read());
       if (done) break;
       if (total + value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
       if (sized && chunks.length === 0 && inSized + value.byteLength <= sized.byteLength) {
