@@ -100,9 +100,12 @@ function arm(state: Clock, at: number): void {
   if (state.timer !== undefined && state.armedWith === setTimeout) clearTimeout(state.timer);
   state.armedAt = at;
   state.armedWith = setTimeout;
-  const timer: Timer = setTimeout(() => {
-    if (state.timer === timer) fire(state);
-  }, Math.max(0, at - Date.now()));
+  const timer: Timer = setTimeout(
+    () => {
+      if (state.timer === timer) fire(state);
+    },
+    Math.max(0, at - Date.now()),
+  );
   state.timer = timer;
 }
 
@@ -129,12 +132,8 @@ function fire(state: Clock): void {
  * none is pending the timer does not keep a Node process alive (it is released where `unref` is missing).
  */
 export function startDeadline(ms: number, expire: () => void): () => void {
-  const state = (clock ??= {
-    pending: new Set(),
-    timer: undefined,
-    armedAt: Number.POSITIVE_INFINITY,
-    armedWith: undefined,
-  });
+  clock ??= { pending: new Set(), timer: undefined, armedAt: Number.POSITIVE_INFINITY, armedWith: undefined };
+  const state = clock;
   const deadline: Deadline = { at: Date.now() + ms, expire };
   const wasIdle = state.pending.size === 0;
   state.pending.add(deadline);
