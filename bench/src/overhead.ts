@@ -31,7 +31,7 @@ const STORE_LOGIN = 'bench-login';
 const STORE_TOKEN = 'bench-auth-token';
 const TRUST_KEY = 'sk_ent0_bench_key';
 
-type Mode = 'sequential' | `concurrency ${number}` | 'in-memory fetch, sequential' | 'large response';
+type Mode = 'sequential' | `concurrency ${number}` | 'in-memory fetch, sequential' | 'large response' | 'cold start';
 
 interface Variant {
   group: 'directory' | 'store' | 'trust';
