@@ -277,6 +277,37 @@ describe('createFetch: timeouts and aborts', () => {
     await expect(send(URL_)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
   });
 
+  it('sends no signal when the caller passes none, and cancels the body of an answer that comes after the timeout', async () => {
+    let cancelled = false;
+    let answered = () => {};
+    const answeredLate = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    const server = recordingFetch(async (request) => {
+      expect(request.signal.aborted).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      const body = new ReadableStream({
+        cancel() {
+          cancelled = true;
+        },
+      });
+      answered();
+      return new Response(body);
+    });
+    const { send } = transport({ fetch: server.fetch, timeout: 10, maxRetries: 0 });
+    await expect(send(URL_)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    await answeredLate;
+    await vi.waitFor(() => expect(cancelled).toBe(true));
+  });
+
+  it('gives the request a signal that aborts on timeout when the caller passes one', async () => {
+    const server = recordingFetch(neverAnswers);
+    const { call } = transport({ fetch: server.fetch, timeout: 10, maxRetries: 0 });
+    await expect(call({ signal: new AbortController().signal })).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    expect(server.fetch.mock.calls[0]?.[0]).toBeInstanceOf(Request);
+    expect((server.fetch.mock.calls[0]?.[0] as Request).signal.aborted).toBe(true);
+  });
+
   it('recovers when a retry answers in time', async () => {
     const server = recordingFetch((request, call) =>
       call === 1 ? neverAnswers(request) : new Response('late but fine'),

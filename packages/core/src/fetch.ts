@@ -169,6 +169,8 @@ function neverAborted(): AbortSignal {
 
 const NO_BYTES = new Uint8Array(0);
 
+const noop = () => undefined;
+
 /** Statuses whose responses cannot carry a body. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -206,8 +208,14 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   const requestFor = (
     source: { method: string; url: string; headers: Headers },
     body: string | undefined,
-    signal: AbortSignal,
-  ) => new Request(source.url, { method: source.method, headers: source.headers, body, signal, redirect: 'manual' });
+    signal: AbortSignal | undefined,
+  ) =>
+    new Request(
+      source.url,
+      signal
+        ? { method: source.method, headers: source.headers, body, signal, redirect: 'manual' }
+        : { method: source.method, headers: source.headers, body, redirect: 'manual' },
+    );
 
   /** One call through retries; `first` is the request as the cache saw it (headers, URL). */
   const run = async (
@@ -236,9 +244,11 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
     };
 
     const attemptOnce = async (attempt: number): Promise<AttemptOutcome> => {
-      // One controller per attempt, so a timeout or the caller's abort tears the request down; it is aborted by
-      // the realm's shared clock (no timer of its own) or by the one registry listener on the caller's signal.
-      const controller = new AbortController();
+      // A signal on the request costs undici a follow per `Request` (listener, weak reference, finalisation
+      // registration): the largest share of a call's own work. So the request carries one only when the caller
+      // passed a signal; the timeout comes from the realm's shared clock and interrupts the waits below, and a
+      // response that arrives after it is torn down at once (its body cancelled).
+      const controller = callerSignal ? new AbortController() : undefined;
       let timedOut = false;
       let interrupted = false;
       let interruptReason: unknown;
@@ -247,7 +257,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         if (interrupted) return;
         interrupted = true;
         interruptReason = reason;
-        controller.abort(reason);
+        controller?.abort(reason);
         rejectWait?.(reason);
       };
       /** Settles like `promise`, or rejects as soon as the attempt is interrupted (a fetch may ignore the signal). */
@@ -259,7 +269,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
               promise.then(resolve, reject);
             });
       const stopWatchingCaller = callerSignal ? onAbort(callerSignal, () => interrupt(callerSignal.reason)) : undefined;
-      let request = requestFor(first, call.body, controller.signal);
+      let request = requestFor(first, call.body, controller?.signal);
       lastRequest = request;
       const hookContext = needsContext ? contextFor(attempt) : undefined;
       if (hookContext) {
@@ -280,20 +290,25 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       });
       let response: Response;
       let bytes: Uint8Array;
+      let sent: Promise<Response> | undefined;
       try {
-        response = await guard(baseFetch(request));
+        sent = baseFetch(request);
+        response = await guard(sent);
         for (let hops = 0; followRedirects && isRedirect(response) && hops < MAX_REDIRECTS; hops++) {
           const next = sameOriginRedirect(request, response);
           if (!next) break;
           await response.body?.cancel().catch(() => undefined);
-          request = requestFor(next, next.method === 'GET' ? undefined : call.body, controller.signal);
+          request = requestFor(next, next.method === 'GET' ? undefined : call.body, controller?.signal);
           lastRequest = request;
-          response = await guard(baseFetch(request));
+          sent = baseFetch(request);
+          response = await guard(sent);
         }
         // Every body is read here, inside the timeout and under the size cap: a body that stalls, breaks off or
         // grows without end is a failure of this attempt, not a raw error or an unbounded buffer later.
         bytes = await readBody(response, guard, maxBytes);
       } catch (error) {
+        // Interrupted before the response came: whenever it comes, its body is cancelled, freeing the connection.
+        if (interrupted) sent?.then((late) => late.body?.cancel().catch(noop), noop);
         if (callerSignal?.aborted) throw new APIUserAbortError(names());
         if (error instanceof ResponseTooLargeError) return { failure: 'too-large', cause: error };
         return { failure: timedOut ? 'timeout' : 'connection', cause: error };
