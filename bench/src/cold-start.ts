@@ -35,7 +35,7 @@ function coldVariants(): ColdVariant[] {
       group: 'directory',
       name: 'fetch',
       baseline: true,
-      code: 'await (await fetch(`${origin}/api/stats`)).json();',
+      code: "await (await fetch(origin + '/api/stats')).json();",
     },
     {
       group: 'directory',

@@ -304,8 +304,9 @@ describe('createFetch: timeouts and aborts', () => {
     const server = recordingFetch(neverAnswers);
     const { call } = transport({ fetch: server.fetch, timeout: 10, maxRetries: 0 });
     await expect(call({ signal: new AbortController().signal })).rejects.toBeInstanceOf(APIConnectionTimeoutError);
-    expect(server.fetch.mock.calls[0]?.[0]).toBeInstanceOf(Request);
-    expect((server.fetch.mock.calls[0]?.[0] as Request).signal.aborted).toBe(true);
+    const [sent] = server.fetch.mock.calls[0] ?? [];
+    expect(sent).toBeInstanceOf(Request);
+    expect((sent as Request).signal.aborted).toBe(true);
   });
 
   it('recovers when a retry answers in time', async () => {
