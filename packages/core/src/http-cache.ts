@@ -83,6 +83,14 @@ function hasValidators(headers: Headers): boolean {
   return headers.has('etag') || headers.has('last-modified');
 }
 
+/**
+ * Whether {@link HttpCache.fetchThrough} may read the body of `response` (to store it): only a 200 with
+ * `Cache-Control` or validators can be stored. For any other answer the cache reads status and headers only.
+ */
+export function mayStoreResponse(response: Pick<Response, 'status' | 'headers'>): boolean {
+  return response.status === 200 && (response.headers.has('cache-control') || hasValidators(response.headers));
+}
+
 function varyNamesOf(headers: Headers): string[] {
   return (headers.get('vary') ?? '')
     .split(',')
