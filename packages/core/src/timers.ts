@@ -6,9 +6,7 @@
 /** A wait of `ms` milliseconds that rejects with the signal's reason when the signal aborts first. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-type AbortWatchers = Set<() => void>;
-
-let abortWatchers: WeakMap<AbortSignal, AbortWatchers> | undefined;
+let abortWatchers: WeakMap<AbortSignal, Set<() => void>> | undefined;
 
 /**
  * Runs `callback` once when `signal` aborts; returns the function that stops watching. However many calls wait
@@ -19,13 +17,12 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   abortWatchers ??= new WeakMap();
   let watchers = abortWatchers.get(signal);
   if (!watchers) {
-    const created: AbortWatchers = new Set();
+    const created = new Set<() => void>();
     watchers = created;
     abortWatchers.set(signal, created);
     signal.addEventListener(
       'abort',
       () => {
-        abortWatchers?.delete(signal);
         for (const watcher of created) watcher();
         created.clear();
       },
@@ -34,9 +31,7 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   }
   const own = watchers;
   own.add(callback);
-  return () => {
-    own.delete(callback);
-  };
+  return () => own.delete(callback);
 }
 
 /** The default {@link Sleep}, built on `setTimeout` (so fake timers control it). */
@@ -83,70 +78,60 @@ interface Deadline {
 
 type Timer = ReturnType<typeof setTimeout> & { ref?: () => unknown; unref?: () => unknown };
 
-/** The one clock of every pending deadline in this realm. */
-interface Clock {
-  pending: Set<Deadline>;
-  timer: Timer | undefined;
-  /** When the timer fires (ms since epoch); `Infinity` when none is set. */
-  armedAt: number;
-  /** The `setTimeout` the timer was set with: another one (fake timers installed or removed) means set it again. */
-  armedWith: typeof setTimeout | undefined;
+// The one clock of every pending deadline in this realm: a timer set for the earliest of them.
+let pending: Set<Deadline> | undefined;
+let timer: Timer | undefined;
+/** When `timer` fires (ms since epoch); infinite when none is set. */
+let armedAt = Number.POSITIVE_INFINITY;
+/** The `setTimeout` that set `timer`: another one (fake timers installed or removed) means setting it again. */
+let armedWith: typeof setTimeout | undefined;
+
+function arm(at: number): void {
+  // A timer of another `setTimeout` cannot be cleared with this one: it is ignored when it fires instead.
+  if (timer !== undefined && armedWith === setTimeout) clearTimeout(timer);
+  armedAt = at;
+  armedWith = setTimeout;
+  const own: Timer = setTimeout(() => {
+    if (timer === own) fire();
+  }, at - Date.now());
+  timer = own;
 }
 
-let clock: Clock | undefined;
-
-function arm(state: Clock, at: number): void {
-  // A timer of another `setTimeout` (fake timers came or went) cannot be cleared here: `fire` ignores it instead.
-  if (state.timer !== undefined && state.armedWith === setTimeout) clearTimeout(state.timer);
-  state.armedAt = at;
-  state.armedWith = setTimeout;
-  const timer: Timer = setTimeout(
-    () => {
-      if (state.timer === timer) fire(state);
-    },
-    Math.max(0, at - Date.now()),
-  );
-  state.timer = timer;
-}
-
-function fire(state: Clock): void {
+function fire(): void {
   // The timer was set for `armedAt`: whatever the wall clock says (fake timers may move one and not the other),
   // everything due by then expires now.
-  const now = Math.max(Date.now(), state.armedAt);
-  state.timer = undefined;
-  state.armedAt = Number.POSITIVE_INFINITY;
-  for (const deadline of state.pending) {
-    if (deadline.at <= now) {
-      state.pending.delete(deadline);
-      deadline.expire();
-    }
-  }
+  const now = Math.max(Date.now(), armedAt);
+  timer = undefined;
+  armedAt = Number.POSITIVE_INFINITY;
   let next = Number.POSITIVE_INFINITY;
-  for (const deadline of state.pending) if (deadline.at < next) next = deadline.at;
-  if (next !== Number.POSITIVE_INFINITY && next < state.armedAt) arm(state, next);
+  for (const deadline of pending ?? []) {
+    if (deadline.at <= now) {
+      pending?.delete(deadline);
+      deadline.expire();
+    } else if (deadline.at < next) next = deadline.at;
+  }
+  if (next < armedAt) arm(next);
 }
 
 /**
  * Calls `expire` once `ms` milliseconds have passed, unless the returned function is called first. Every
  * deadline of the realm shares one timer set for the earliest of them, so a call costs no timer of its own; while
- * none is pending the timer does not keep a Node process alive (it is released where `unref` is missing).
+ * none is pending the timer does not keep a Node process alive (it is cleared where `unref` is missing).
  */
 export function startDeadline(ms: number, expire: () => void): () => void {
-  clock ??= { pending: new Set(), timer: undefined, armedAt: Number.POSITIVE_INFINITY, armedWith: undefined };
-  const state = clock;
   const deadline: Deadline = { at: Date.now() + ms, expire };
-  const wasIdle = state.pending.size === 0;
-  state.pending.add(deadline);
-  if (deadline.at < state.armedAt || state.armedWith !== setTimeout) arm(state, deadline.at);
-  else if (wasIdle) state.timer?.ref?.();
+  pending ??= new Set();
+  const wasIdle = pending.size === 0;
+  pending.add(deadline);
+  if (deadline.at < armedAt || armedWith !== setTimeout) arm(deadline.at);
+  else if (wasIdle) timer?.ref?.();
   return () => {
-    if (!state.pending.delete(deadline) || state.pending.size > 0) return;
-    const { timer } = state;
+    if (!pending?.delete(deadline) || pending.size > 0) return;
     if (timer?.unref) timer.unref();
     else if (timer !== undefined) {
-      if (state.armedWith === setTimeout) clearTimeout(timer);
-      state.timer = undefined;
-      state.armedAt = Number.POSITIVE_INFINITY;
+      if (armedWith === setTimeout) clearTimeout(timer);
+      timer = undefined;
+      armedAt = Number.POSITIVE_INFINITY;
     }
   };
 }
