@@ -13,7 +13,7 @@ import {
   type RequestContext,
   ResponseTooLargeError,
 } from './errors.js';
-import { type HttpCache, mayStoreResponse } from './http-cache.js';
+import type { HttpCache } from './http-cache.js';
 import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
 import { toRequest } from './request.js';
 import { ResponseParseError } from './response-validation.js';
@@ -403,7 +403,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       // A readable copy only for an answer the cache may store; any other it reads the head of only.
       fetched = {
         buffered,
-        response: mayStoreResponse(buffered.response) ? bufferedToResponse(buffered) : buffered.response,
+        response: cache.mayStore(buffered.response) ? bufferedToResponse(buffered) : buffered.response,
       };
       return fetched.response;
     });

@@ -84,14 +84,6 @@ function hasValidators(headers: Headers): boolean {
   return headers.has('etag') || headers.has('last-modified');
 }
 
-/**
- * Whether {@link HttpCache.fetchThrough} may read the body of `response` (to store it): only a 200 with
- * `Cache-Control` or validators can be stored. For any other answer the cache reads status and headers only.
- */
-export function mayStoreResponse(response: Pick<Response, 'status' | 'headers'>): boolean {
-  return response.status === 200 && (response.headers.has('cache-control') || hasValidators(response.headers));
-}
-
 function varyNamesOf(headers: Headers): string[] {
   return (headers.get('vary') ?? '')
     .split(',')
@@ -142,6 +134,14 @@ export class HttpCache {
   /** Bytes of stored bodies. */
   get bytes(): number {
     return this.#bytes;
+  }
+
+  /**
+   * Whether {@link HttpCache.fetchThrough} may read the body of `response` (to store it): only a 200 with
+   * `Cache-Control` or validators can be stored. Of any other answer the cache reads status and headers only.
+   */
+  mayStore(response: Pick<Response, 'status' | 'headers'>): boolean {
+    return response.status === 200 && (response.headers.has('cache-control') || hasValidators(response.headers));
   }
 
   /** A fetch that answers GETs from this cache when it can and stores cacheable responses of `next`. */
