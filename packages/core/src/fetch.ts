@@ -248,6 +248,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       // registration): the largest share of a call's own work. So the request carries one only when the caller
       // passed a signal; the timeout comes from the realm's shared clock and interrupts the waits below, and a
       // response that arrives after it is torn down at once (its body cancelled).
+      if (callerSignal?.aborted) throw new APIUserAbortError(names());
       const controller = callerSignal ? new AbortController() : undefined;
       let timedOut = false;
       let interrupted = false;

@@ -9,7 +9,7 @@ export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 let abortWatchers: WeakMap<AbortSignal, Set<() => void>> | undefined;
 
 /**
- * Runs `callback` once when `signal` aborts; returns the function that stops watching. However many calls wait
+ * Runs `callback` once when `signal` (not aborted yet) aborts; returns the function that stops watching. However many calls wait
  * on one signal, the signal carries a single listener of ours (no `MaxListenersExceededWarning` when a hundred
  * calls share one), and a settled call leaves nothing behind on it.
  */
