@@ -30,7 +30,6 @@ export {
   createTransport,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
-  type RequestOptions,
   type RetryEvent,
   type Transport,
   type TransportCall,
@@ -55,6 +54,7 @@ export {
   parseLogLevel,
   resolveLogLevel,
 } from './logger.js';
+export { ApiPromise } from './api-promise.js';
 export {
   type BoundOperation,
   type BoundOperations,
@@ -62,8 +62,8 @@ export {
   type CallHeaders,
   type CallOptions,
   callHeaders,
-  callOperation,
   expandPath,
+  type HttpMethod,
   type Operation,
   type OperationCallOptions,
   type OperationClient,
@@ -71,8 +71,12 @@ export {
   type OperationOptions,
   type OperationShape,
   operationMatcher,
+  type PageNumberListingOptions,
+  pageNumberListing,
   type QueryConstraint,
+  type RequestOptions,
   routeOf,
+  sendOperation,
   serializeQuery,
   validateOperationInput,
   type WithResponse,
