@@ -121,7 +121,7 @@ function checkTypeNames(typesModule: string, names: readonly string[]): void {
   const exported = new Set([...typesModule.matchAll(/^export type (\w+)/gm)].map((match) => match[1]));
   const missing = names.filter((name) => !exported.has(name));
   if (missing.length > 0) {
-    throw new Error(\`hey-api's types module has no type named \${missing.join(', ')} (its naming changed)\`);
+    throw new Error(`hey-api's types module has no type named ${missing.join(', ')} (its naming changed)`);
   }
 }
 

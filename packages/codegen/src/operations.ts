@@ -202,7 +202,7 @@ export type OperationId = keyof typeof operations;
 `;
 }
 
-/** The name of an operation's descriptor constant: \`getProduct\` → \`getProductOperation\`. */
+/** The name of an operation's descriptor constant: `getProduct` → `getProductOperation`. */
 export function operationConstName(operationId: string): string {
   return `${operationId.replace(/[^\w$]/g, '_')}Operation`;
 }
@@ -210,9 +210,9 @@ export function operationConstName(operationId: string): string {
 /** What the generated function of an operation needs: hey-api's type names for it and whether options are optional. */
 export interface ApiSignature {
   id: string;
-  /** The \`…Data\` type of its options. */
+  /** The `…Data` type of its options. */
   data: string;
-  /** The \`…Responses\` type, keyed by status. */
+  /** The `…Responses` type, keyed by status. */
   responses: string;
   /** Whether the options may be left out: no path parameter, no required query parameter, no required body. */
   optional: boolean;
@@ -237,8 +237,8 @@ export function apiSignatures(table: Record<string, OperationDescriptor>): ApiSi
 }
 
 /**
- * Source of \`api.gen.ts\` (without banner): one tree-shakable function per operation that takes a client, e.g.
- * \`getProduct(client, { path: { id } })\`, typed with hey-api's types and sending the operation's row of the table.
+ * Source of `api.gen.ts` (without banner): one tree-shakable function per operation that takes a client, e.g.
+ * `getProduct(client, { path: { id } })`, typed with hey-api's types and sending the operation's row of the table.
  */
 export function renderApiModule(signatures: readonly ApiSignature[]): string {
   const types = signatures.flatMap((signature) => [signature.data, signature.responses]).sort();

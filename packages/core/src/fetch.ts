@@ -15,6 +15,7 @@ import {
 } from './errors.js';
 import type { HttpCache } from './http-cache.js';
 import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
+import { sameOriginRedirect } from './redirect.js';
 import { toRequest } from './request.js';
 import { ResponseParseError } from './response-validation.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
@@ -392,23 +393,6 @@ function isRedirect(response: Response): boolean {
   return (
     response.status >= 301 && response.status <= 308 && response.status !== 304 && response.headers.has('location')
   );
-}
-
-/** Where a redirect leads when it stays on the request's origin (303 and 301/302 of a POST become a GET). */
-function sameOriginRedirect(
-  request: Request,
-  response: Response,
-): { method: string; url: string; headers: Headers } | undefined {
-  let target: URL;
-  try {
-    target = new URL(response.headers.get('location') ?? '', request.url);
-  } catch {
-    return undefined;
-  }
-  if (target.origin !== new URL(request.url).origin) return undefined;
-  const toGet =
-    response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST');
-  return { method: toGet ? 'GET' : request.method, url: target.href, headers: new Headers(request.headers) };
 }
 
 /**

@@ -2,6 +2,7 @@
  * @agent-apis/core: the runtime shared by the @agent-apis clients. Internal; applications use the service packages.
  */
 export { ApiClient, checkBaseUrl, type ServiceClientConfig } from './api-client.js';
+export { ApiPromise } from './api-promise.js';
 export * from './client-errors.js';
 export {
   type ClientOptions,
@@ -54,7 +55,6 @@ export {
   parseLogLevel,
   resolveLogLevel,
 } from './logger.js';
-export { ApiPromise } from './api-promise.js';
 export {
   type BoundOperation,
   type BoundOperations,
@@ -119,6 +119,7 @@ export {
   redactValue,
   secretsFromRequest,
 } from './redact.js';
+export { type RedirectHop, redirectHop } from './redirect.js';
 export { type SchemaLike, schemaResponseValidator } from './response-validation.js';
 export {
   backoffDelayMs,

@@ -1,7 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { ApiPromise } from './api-promise.js';
+import type { ApiPromise } from './api-promise.js';
 import { RequestValidationError } from './errors.js';
-import { ResponseParseError } from './response-validation.js';
 import {
   bindOperations,
   expandPath,
@@ -13,6 +12,7 @@ import {
   serializeQuery,
   validateOperationInput,
 } from './operations.js';
+import { ResponseParseError } from './response-validation.js';
 
 const listProducts = {
   method: 'GET',
@@ -149,8 +149,8 @@ describe('pageNumberListing', () => {
     const queries: unknown[] = [];
     const client: OperationClient = {
       request: async (_operation, options) => {
+        const { page, limit } = (options?.query ?? {}) as { page: number; limit: number };
         queries.push(options?.query);
-        const { page, limit } = options?.query as { page: number; limit: number };
         const from = (page - 1) * limit;
         const data = Array.from({ length: Math.max(0, Math.min(limit, records - from)) }, (_, i) => ({
           product: { id: from + i + 1 },

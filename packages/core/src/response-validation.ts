@@ -4,7 +4,6 @@
  * handing the caller a shape its types do not describe.
  */
 import { AgentApiError } from './errors.js';
-import type { AttemptContext } from './fetch.js';
 
 /** The part of a zod schema the validator uses. */
 export interface SchemaLike {
@@ -62,7 +61,7 @@ export class ResponseParseError extends AgentApiError {
  */
 export function schemaResponseValidator(
   schemaFor: (operation: string) => SchemaLike | undefined | Promise<SchemaLike | undefined>,
-): (response: Response, context: AttemptContext) => Promise<void> {
+): (response: Response, context: { readonly operation: string }) => Promise<void> {
   return async (response, context) => {
     if (response.status === 204 || !(response.headers.get('content-type') ?? '').includes('json')) return;
     const schema = await schemaFor(context.operation);

@@ -20,7 +20,7 @@
  * `status`), not on the kind alone, or give each hook URL a secret path of its own and pass a `kindOf` that reads it.
  */
 import { AgentApiError } from '@agent-apis/core';
-import type { CustomerFields, HookEditFields, OrderFields, ProductFields } from './gen/sdk/types.gen.js';
+import type { CustomerFields, HookEditFields, OrderFields, ProductFields } from './gen/types.gen.js';
 
 /** The header carrying the signature. */
 export const SIGNATURE_HEADER = 'Jumpseller-Hmac-Sha256';

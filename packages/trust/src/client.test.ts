@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DECIDE_ENUMS } from './decide-request.js';
 import { operations } from './gen/operations.gen.js';
-import type { DecideRequest } from './gen/sdk/types.gen.js';
+import type { DecideRequest } from './gen/types.gen.js';
 import { DecideBody } from './gen/zod/trust.zod.gen.js';
 import {
   AgentApiError,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecommendedAction } from './gen/sdk/types.gen.js';
+import type { RecommendedAction } from './gen/types.gen.js';
 import { TrustClient, TrustDecision } from './index.js';
 import { CANARY_KEY, decideFetch, decisionResult, sentBodies, T0 } from './test/fixtures.js';
 

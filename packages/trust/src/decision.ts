@@ -2,7 +2,7 @@
  * A decision with the questions an agent asks of it answered up front: may I fetch, is it denied, does a
  * person need to look, until when does it hold.
  */
-import type { DecisionResult, ReasonCode, RecommendedAction } from './gen/sdk/types.gen.js';
+import type { DecisionResult, ReasonCode, RecommendedAction } from './gen/types.gen.js';
 
 /** Actions under which the agent may fetch the target. */
 const FETCHABLE_ACTIONS: ReadonlySet<RecommendedAction> = new Set(['proceed', 'proceed_with_caution']);

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
-import type { RecommendedAction } from './gen/sdk/types.gen.js';
+import type { RecommendedAction } from './gen/types.gen.js';
 import {
   APIUserAbortError,
   InternalServerError,

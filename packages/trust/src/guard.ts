@@ -2,21 +2,12 @@
  * Enforcement of a decision before an agent touches a target: what runs for each action, and the errors thrown
  * when the action stops the agent.
  */
-import { AgentApiError, redactUrl } from '@agent-apis/core';
+import { AgentApiError, type RequestOptions, redactUrl } from '@agent-apis/core';
 import type { TrustDecision } from './decision.js';
-import type { Interaction, Policy } from './gen/sdk/types.gen.js';
+import type { Interaction, Policy } from './gen/types.gen.js';
 
-/** Per-call options of the hand-written methods (`decide`, `guard`). */
-export interface TrustRequestOptions {
-  /** Extra request headers. */
-  headers?: HeadersInit | undefined;
-  /** Stops waiting for the decision (`APIUserAbortError`). */
-  signal?: AbortSignal | undefined;
-  /** Per-attempt timeout in ms. */
-  timeout?: number | undefined;
-  /** Retries after the first attempt (decide is a POST, which is never retried). */
-  maxRetries?: number | undefined;
-}
+/** Per-call options of `decide` and `guard`: core's `RequestOptions`, the one per-call options type of every client. */
+export type TrustRequestOptions = RequestOptions;
 
 /** What every guard accepts. */
 export interface GuardContext {
