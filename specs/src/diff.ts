@@ -26,6 +26,7 @@ import {
   classifyChanges,
   overlaidPair,
   parseDocument,
+  type ServiceDrift,
   type SpecChange,
 } from './drift-classify.ts';
 import { type DriftFailure, type DriftReport, isFailure, writeDriftReport } from './drift-report.ts';
@@ -34,24 +35,7 @@ import { readOverlay } from './overlay.ts';
 import { DEFAULT_SPECS_ROOT, type ServiceName, specPaths } from './services.ts';
 import { readUpstream, type SourceOptions, SpecSourceError, sha256 } from './source.ts';
 
-export type { Bump, ChangeKind, ComparisonBasis, SpecChange } from './drift-classify.ts';
-
-export interface ServiceDrift {
-  service: ServiceName;
-  /** The npm package generated from this service. */
-  packageName: string;
-  pinnedSha256: string;
-  currentSha256: string;
-  /** Where the current document was read (URL or mirror file). */
-  currentOrigin: string;
-  drifted: boolean;
-  basis?: ComparisonBasis;
-  /** Overlay actions (by description and target) that select nothing in the current document. */
-  staleOverlayActions: string[];
-  changes: SpecChange[];
-  /** The release this drift calls for; undefined when nothing the clients see changed. */
-  bump?: Bump;
-}
+export type { Bump, ChangeKind, ComparisonBasis, ServiceDrift, SpecChange } from './drift-classify.ts';
 
 export interface DiffOptions extends SourceOptions {
   /** The `specs/` folder (locks, overlays, `.cache/`). */

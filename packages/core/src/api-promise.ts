@@ -2,7 +2,12 @@
  * The promise every call of a client returns: awaiting it gives the parsed body; `.withResponse()` gives the
  * body next to the raw response, `.asResponse()` the response alone (status, headers; its body already read).
  */
-import type { WithResponse } from './operations.js';
+
+/** A call's parsed body next to the raw response it came from (status, headers; the body is already read). */
+export interface WithResponse<T> {
+  data: T;
+  response: Response;
+}
 
 /** A call's answer: a promise of its data that can also hand out the response it came from. */
 export class ApiPromise<T> extends Promise<T> {

@@ -2,7 +2,7 @@
  * @agent-apis/core: the runtime shared by the @agent-apis clients. Internal; applications use the service packages.
  */
 export { ApiClient, checkBaseUrl, type ServiceClientConfig } from './api-client.js';
-export { ApiPromise } from './api-promise.js';
+export { ApiPromise, type WithResponse } from './api-promise.js';
 export * from './client-errors.js';
 export {
   type ClientOptions,
@@ -79,7 +79,6 @@ export {
   sendOperation,
   serializeQuery,
   validateOperationInput,
-  type WithResponse,
 } from './operations.js';
 export {
   type CursorScheme,

@@ -2,7 +2,7 @@
  * Operations as the runtime sees them: the descriptor codegen emits for each one, the checks of a call's inputs
  * against it before anything is sent, and how its URL is built.
  */
-import { ApiPromise } from './api-promise.js';
+import { ApiPromise, type WithResponse } from './api-promise.js';
 import { type OperationInfo, RequestValidationError } from './errors.js';
 import type { RequestOptions as TransportOptions } from './fetch.js';
 import { type CursorScheme, type Paginator, pageNumberCursor, paginate } from './pagination.js';
@@ -195,12 +195,6 @@ export interface RequestOptions extends CallOptions {
 
 /** Everything one call of an operation takes: its inputs plus the {@link RequestOptions}. */
 export interface OperationCallOptions extends OperationInput, RequestOptions {}
-
-/** A call's parsed body next to the raw response it came from (status, headers; the body is already read). */
-export interface WithResponse<T> {
-  data: T;
-  response: Response;
-}
 
 /** What sends an operation call: one row of the table and the call's options in, the parsed body and response out. */
 export interface OperationClient {
