@@ -3,6 +3,7 @@
  * {@link createFetch} options of its transport.
  */
 import type { CreateFetchOptions, TransportHooks } from './fetch.js';
+import type { HeadersInput } from './fetch-types.js';
 import type { Logger, LogLevel } from './logger.js';
 import { type SchemaLike, schemaResponseValidator } from './response-validation.js';
 
@@ -20,7 +21,7 @@ export interface ClientOptions {
   /** Retries of a failed idempotent request after the first attempt (default 2). */
   maxRetries?: number | undefined;
   /** Headers sent with every request that does not set them itself. */
-  defaultHeaders?: HeadersInit | undefined;
+  defaultHeaders?: HeadersInput | undefined;
   /** Destination of log lines (default `console`); lines are redacted first. */
   logger?: Logger | undefined;
   /** Log level (default: the `AGENT_APIS_LOG` environment variable, else `off`). */

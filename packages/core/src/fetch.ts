@@ -13,6 +13,7 @@ import {
   type RequestContext,
   ResponseTooLargeError,
 } from './errors.js';
+import type { HeadersInput } from './fetch-types.js';
 import type { HttpCache } from './http-cache.js';
 import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
 import { sameOriginRedirect } from './redirect.js';
@@ -44,7 +45,7 @@ export interface TransportCall extends RequestOptions {
   /** Absolute URL, query included. */
   url: string;
   /** Headers of this call; the transport adds the default headers under them (to a `Headers` given, in place). */
-  headers?: HeadersInit | undefined;
+  headers?: HeadersInput | undefined;
   /** The body, already serialised, so every attempt can send it again. */
   body?: string | undefined;
   /** The caller's signal. */
@@ -109,7 +110,7 @@ export interface CreateFetchOptions {
   /** Environment variable holding the log level, e.g. `AGENT_APIS_LOG`. */
   logEnvVar?: string | undefined;
   /** Headers added to every request that does not set them itself. */
-  defaultHeaders?: HeadersInit | undefined;
+  defaultHeaders?: HeadersInput | undefined;
   /** Secret values (keys, tokens, passwords) to mask in errors and logs, besides those found in the request. */
   redactSecrets?: readonly string[] | undefined;
   /** Runs before every attempt, e.g. a rate limiter's `acquire`. May wait; should honour `context.signal`. */

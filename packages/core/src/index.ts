@@ -13,6 +13,7 @@ export {
   type ValidatorsModule,
 } from './client-options.js';
 export { readEnv } from './env.js';
+export type { HeadersInput } from './fetch-types.js';
 export {
   createRequestContext,
   type ErrorResponse,

@@ -4,6 +4,7 @@
  */
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import { type OperationInfo, RequestValidationError } from './errors.js';
+import type { HeadersInput } from './fetch-types.js';
 import type { RequestOptions as TransportOptions } from './fetch.js';
 import { type CursorScheme, type Paginator, pageNumberCursor, paginate } from './pagination.js';
 import { ResponseParseError } from './response-validation.js';
@@ -180,7 +181,7 @@ export function operationMatcher(
 export type CallOptions = Pick<TransportOptions, 'timeout' | 'maxRetries'>;
 
 /** Header values a call may pass: `undefined` leaves the header out. */
-export type CallHeaders = HeadersInit | Record<string, string | number | boolean | undefined>;
+export type CallHeaders = HeadersInput | Readonly<Record<string, string | number | boolean | undefined>>;
 
 /**
  * The per-call options of every method of every client (resource methods, `api.*`, directory, trust): extra
