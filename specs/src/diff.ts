@@ -19,16 +19,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeChangeset } from './drift-changeset.ts';
-import {
-  type Bump,
-  bumpFor,
-  type ComparisonBasis,
-  classifyChanges,
-  overlaidPair,
-  parseDocument,
-  type ServiceDrift,
-  type SpecChange,
-} from './drift-classify.ts';
+import { bumpFor, classifyChanges, overlaidPair, parseDocument, type ServiceDrift } from './drift-classify.ts';
 import { type DriftFailure, type DriftReport, isFailure, writeDriftReport } from './drift-report.ts';
 import { readLock } from './lock.ts';
 import { readOverlay } from './overlay.ts';

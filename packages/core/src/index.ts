@@ -13,7 +13,6 @@ export {
   type ValidatorsModule,
 } from './client-options.js';
 export { readEnv } from './env.js';
-export type { HeadersInput } from './fetch-types.js';
 export {
   createRequestContext,
   type ErrorResponse,
@@ -37,6 +36,7 @@ export {
   type TransportCall,
   type TransportHooks,
 } from './fetch.js';
+export type { HeadersInput } from './fetch-types.js';
 export { fingerprint } from './fingerprint.js';
 export {
   CACHE_STATUS_HEADER,

@@ -4,8 +4,8 @@
  */
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import { type OperationInfo, RequestValidationError } from './errors.js';
-import type { HeadersInput } from './fetch-types.js';
 import type { RequestOptions as TransportOptions } from './fetch.js';
+import type { HeadersInput } from './fetch-types.js';
 import { type CursorScheme, type Paginator, pageNumberCursor, paginate } from './pagination.js';
 import { ResponseParseError } from './response-validation.js';
 

@@ -3,7 +3,7 @@ import { onlyRequest } from '@agent-apis/test-utils/fetch';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { DECIDE_ENUMS } from './decide-request.js';
 import { operations } from './gen/operations.gen.js';
-import type { DecideRequest } from './gen/types.gen.js';
+import type { DecideRequest, DecisionResult } from './gen/types.gen.js';
 import { DecideBody } from './gen/zod/trust.zod.gen.js';
 import {
   AgentApiError,
@@ -305,7 +305,7 @@ describe('one call surface', () => {
     const call = client.decide('example.com');
     expectTypeOf(call).toEqualTypeOf<ApiPromise<TrustDecision>>();
     expectTypeOf(call.withResponse()).resolves.toEqualTypeOf<WithResponse<TrustDecision>>();
-    expectTypeOf(client.api.decide({ body: request }).asResponse()).resolves.toEqualTypeOf<Response>();
+    expectTypeOf<ReturnType<TrustClient['api']['decide']>>().toEqualTypeOf<ApiPromise<DecisionResult>>();
     const { data, response } = await call.withResponse();
     expect(data.action).toBe((await call).action);
     expect(response.status).toBe(200);
