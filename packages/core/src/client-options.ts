@@ -1,6 +1,6 @@
 /**
  * What every service client accepts, and how those options (plus a service's own extras) become the
- * {@link createFetch} options of its transport.
+ * {@link createTransport} options of its transport.
  */
 import type { CreateFetchOptions, TransportHooks } from './fetch.js';
 import type { HeadersInput } from './fetch-types.js';

@@ -27,7 +27,6 @@ export {
   type BufferedResponse,
   bufferedToResponse,
   type CreateFetchOptions,
-  createFetch,
   createTransport,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,

@@ -55,7 +55,7 @@ export class ResponseParseError extends AgentApiError {
 }
 
 /**
- * A `validateResponse` hook for {@link createFetch}: `schemaFor(operationId)` returns the success-response
+ * A `validateResponse` hook of the transport: `schemaFor(operationId)` returns the success-response
  * schema (or undefined to skip, e.g. for non-JSON bodies). It may be async so that schemas load lazily and stay
  * out of bundles that never validate.
  */
