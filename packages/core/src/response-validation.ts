@@ -7,11 +7,11 @@ import { AgentApiError } from './errors.js';
 
 /** The part of a zod schema the validator uses. */
 export interface SchemaLike {
-  safeParse(
-    value: unknown,
-  ):
-    | { success: true }
-    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  safeParse(value: unknown): {
+    success: boolean;
+    /** Set when `success` is false. */
+    error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } | undefined;
+  };
 }
 
 /** One way the response differs from its schema. */
@@ -72,7 +72,10 @@ export function schemaResponseValidator(
       throw new ResponseValidationError(
         context.operation,
         response.status,
-        result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+        (result.error?.issues ?? []).map((issue) => ({
+          path: issue.path.map(String).join('.'),
+          message: issue.message,
+        })),
       );
     }
   };
