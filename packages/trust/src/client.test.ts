@@ -25,7 +25,7 @@ import {
   TrustUnavailableError,
   type WithResponse,
 } from './index.js';
-import { CANARY_KEY, decideFetch, decisionResult, errorFetch, sentBodies, T0 } from './test/fixtures.js';
+import { CANARY_KEY, decideFetch, decisionResult, errorFetch, sentBodies, T0 } from './test-support.js';
 
 const request: DecideRequest = { target: { type: 'domain', value: 'example.com' } };
 

@@ -8,7 +8,7 @@ import { setupServer } from 'msw/node';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getDecideMockHandler, getScoreDomainMockHandler } from './gen/msw.gen.js';
 import type { AppliedInteraction, DecideRequest } from './gen/types.gen.js';
-import { CANARY_KEY, type DecisionFixture, decisionResult } from './test/fixtures.js';
+import { CANARY_KEY, type DecisionFixture, decisionResult } from './test-support.js';
 
 const packageRoot = new URL('../', import.meta.url);
 
