@@ -29,7 +29,6 @@ export {
   DEFAULT_PAGE_SIZE,
   type ListFilters,
   type ListMethod,
-  type ListOptions,
   type PagedItem,
   type PagedOperationId,
   type PaginateArgs,

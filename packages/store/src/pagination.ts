@@ -35,13 +35,10 @@ export type PaginateOptions<Id extends PagedOperationId> = Omit<StoreOperationOp
 export type PaginateArgs<Id extends PagedOperationId> =
   PaginateOptions<Id> extends { path: unknown } ? [options: PaginateOptions<Id>] : [options?: PaginateOptions<Id>];
 
-/** Per-listing options of the resource helpers (`products.list(filters, options)`). */
-export type ListOptions = RequestOptions;
-
 /** `list(filters?, options?)` of a resource: every record of listing `Id`, fetched page by page. */
 export type ListMethod<Id extends PagedOperationId> = (
   filters?: ListFilters<Id>,
-  options?: ListOptions,
+  options?: RequestOptions,
 ) => Paginator<PagedItem<Id>[], PagedItem<Id>>;
 
 /** The spec's default page size of listing `id`, else {@link DEFAULT_PAGE_SIZE}. */

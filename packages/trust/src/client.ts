@@ -11,6 +11,7 @@ import {
   type ClientOptions,
   LOG_ENV_VAR,
   MissingCredentialsError,
+  type RequestOptions,
   RequestValidationError,
   raceWithSignal,
   readEnv,
@@ -36,7 +37,6 @@ import {
   type GuardContext,
   type GuardedFetchOptions,
   type GuardOptions,
-  type TrustRequestOptions,
   TrustUnavailableError,
 } from './guard.js';
 
@@ -129,23 +129,23 @@ export class TrustClient {
    * Decisions are reused until their validity window ends (unless `cache: false`); `.withResponse()` then gives
    * the response the decision came with.
    */
-  decide(target: string, context?: DecideContext, options?: TrustRequestOptions): ApiPromise<TrustDecision>;
-  decide(input: DecideInput, options?: TrustRequestOptions): ApiPromise<TrustDecision>;
+  decide(target: string, context?: DecideContext, options?: RequestOptions): ApiPromise<TrustDecision>;
+  decide(input: DecideInput, options?: RequestOptions): ApiPromise<TrustDecision>;
   decide(
     input: DecideInput | string,
-    contextOrOptions?: DecideContext | TrustRequestOptions,
-    lastOptions?: TrustRequestOptions,
+    contextOrOptions?: DecideContext | RequestOptions,
+    lastOptions?: RequestOptions,
   ): ApiPromise<TrustDecision> {
     return new ApiPromise(this.#decide(input, contextOrOptions, lastOptions));
   }
 
   async #decide(
     input: DecideInput | string,
-    contextOrOptions?: DecideContext | TrustRequestOptions,
-    lastOptions?: TrustRequestOptions,
+    contextOrOptions?: DecideContext | RequestOptions,
+    lastOptions?: RequestOptions,
   ): Promise<WithResponse<TrustDecision>> {
     const context = typeof input === 'string' ? (contextOrOptions as DecideContext | undefined) : undefined;
-    const options = (typeof input === 'string' ? lastOptions : (contextOrOptions as TrustRequestOptions)) ?? {};
+    const options = (typeof input === 'string' ? lastOptions : (contextOrOptions as RequestOptions)) ?? {};
     // Checked here once: #send passes the body to the bound operation, which does not check it again.
     const request = toDecideRequest(input, context);
     if (!this.#decisions) return this.#send(request, options);
@@ -218,17 +218,13 @@ export class TrustClient {
     };
   }
 
-  async #send(body: CompleteDecideRequest, options: TrustRequestOptions): Promise<WithResponse<TrustDecision>> {
+  async #send(body: CompleteDecideRequest, options: RequestOptions): Promise<WithResponse<TrustDecision>> {
     const { data, response } = await this.#bound.decide({ ...options, body }).withResponse();
     return { data: new TrustDecision(data), response };
   }
 
   /** The decision on `url`'s host; a service failure becomes TrustUnavailableError, or undefined under failOpen. */
-  async #decideForGuard(
-    url: URL,
-    context: GuardContext,
-    options?: TrustRequestOptions,
-  ): Promise<TrustDecision | undefined> {
+  async #decideForGuard(url: URL, context: GuardContext, options?: RequestOptions): Promise<TrustDecision | undefined> {
     try {
       return await this.decide(
         { target: { type: 'domain', value: url.hostname }, interaction: context.interaction, policy: context.policy },

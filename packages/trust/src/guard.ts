@@ -6,9 +6,6 @@ import { AgentApiError, type RequestOptions, redactUrl } from '@agent-apis/core'
 import type { TrustDecision } from './decision.js';
 import type { Interaction, Policy } from './gen/types.gen.js';
 
-/** Per-call options of `decide` and `guard`: core's `RequestOptions`, the one per-call options type of every client. */
-export type TrustRequestOptions = RequestOptions;
-
 /** What every guard accepts. */
 export interface GuardContext {
   /** The interaction the agent is about to perform (default fetch / read_only / medium). */
@@ -22,8 +19,11 @@ export interface GuardContext {
   failOpen?: boolean | undefined;
 }
 
-/** Options of `client.guard(url)`. A handler that returns lets the agent go ahead; one that throws stops it. */
-export interface GuardOptions extends GuardContext, TrustRequestOptions {
+/**
+ * Options of `client.guard(url)`: the decision's context, the per-call `RequestOptions` of every client, and
+ * handlers. A handler that returns lets the agent go ahead; one that throws stops it.
+ */
+export interface GuardOptions extends GuardContext, RequestOptions {
   /** Runs for `sandbox`; without it the guard throws {@link TrustSandboxRequiredError}. */
   onSandbox?: ((decision: TrustDecision, url: URL) => void | Promise<void>) | undefined;
   /** Runs for `escalate_to_human`; without it the guard throws {@link TrustEscalationRequiredError}. */

@@ -32,7 +32,6 @@ export {
   TrustActionError,
   TrustDeniedError,
   TrustEscalationRequiredError,
-  type TrustRequestOptions,
   TrustSandboxRequiredError,
   TrustUnavailableError,
 } from './guard.js';
