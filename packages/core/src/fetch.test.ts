@@ -76,7 +76,7 @@ describe('createFetch: success and errors', () => {
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).body).toEqual({ message: 'limit must be positive' });
     expect((error as BadRequestError).message).toBe(
-      '400 Bad Request on GET /v1/products/p1.json: limit must be positive',
+      '400 Bad Request on GET /v1/products/p1.json at https://api.example.test/v1/products/p1.json?limit=0: limit must be positive',
     );
   });
 
