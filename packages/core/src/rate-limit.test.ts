@@ -34,6 +34,24 @@ function busiestWindow(grantedAt: readonly number[], windowMs: number): number {
 }
 
 describe('RateLimiter', () => {
+  it('100 waiters on one signal put one listener on it, and an abort drops only the waiters still queued', async () => {
+    const limiter = new RateLimiter({ windows: [{ limit: 20, windowMs: 1_000 }] });
+    const controller = new AbortController();
+    const added = vi.spyOn(controller.signal, 'addEventListener');
+    const outcomes = Array.from({ length: 100 }, () =>
+      limiter.acquire(controller.signal).then(
+        () => 'granted',
+        () => 'aborted',
+      ),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    controller.abort();
+    const settled = await Promise.all(outcomes);
+    expect(added).toHaveBeenCalledTimes(1);
+    expect(settled.filter((outcome) => outcome === 'granted')).toHaveLength(20);
+    expect(settled.filter((outcome) => outcome === 'aborted')).toHaveLength(80);
+  });
+
   it('spreads 45 acquires at 20 per second over 2 s of fake time, never 21 in one second', async () => {
     const limiter = new RateLimiter({ windows: [{ limit: 20, windowMs: 1_000 }] });
     const { grantedAt, done } = acquireMany(limiter, 45);

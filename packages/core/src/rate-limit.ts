@@ -4,7 +4,7 @@
 import type { CreateFetchOptions } from './fetch.js';
 import { fingerprint } from './fingerprint.js';
 import { DEFAULT_RETRY_POLICY, retryAfterMs } from './retry.js';
-import { sleep as defaultSleep, type Sleep } from './timers.js';
+import { sleep as defaultSleep, onAbort, type Sleep } from './timers.js';
 
 /** At most `limit` requests in any `windowMs` interval. */
 export interface RateLimitWindow {
@@ -89,20 +89,22 @@ export class RateLimiter {
   acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        const position = this.#queue.indexOf(waiter);
-        if (position >= 0) this.#queue.splice(position, 1);
-        // Nobody left waiting: stop the serving loop's sleep so it does not keep the process alive.
-        if (this.#queue.length === 0) this.#idle?.abort();
-        reject(signal?.reason);
-      };
+      // One listener per signal however many wait on it (`onAbort`), removed when the turn comes.
+      const stopWatching = signal
+        ? onAbort(signal, () => {
+            const position = this.#queue.indexOf(waiter);
+            if (position >= 0) this.#queue.splice(position, 1);
+            // Nobody left waiting: stop the serving loop's sleep so it does not keep the process alive.
+            if (this.#queue.length === 0) this.#idle?.abort();
+            reject(signal.reason);
+          })
+        : undefined;
       const waiter: Waiter = {
         grant: () => {
-          signal?.removeEventListener('abort', onAbort);
+          stopWatching?.();
           resolve();
         },
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(waiter);
       void this.#serve();
     });
