@@ -23,6 +23,7 @@ const client = new ApiClient(
     authHeaders: { authorization: 'Bearer example-token' },
     redactSecrets: ['example-token'],
     loadValidators: async () => ({ validators: {} }),
+    validatorsEntry: '@agent-apis/example/validators',
   },
 );
 

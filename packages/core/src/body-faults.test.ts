@@ -66,7 +66,12 @@ describe('operation calls', () => {
         fetch: async () =>
           new Response('{"secret":"sk_ent0_canary', { headers: { 'content-type': 'application/json' } }),
       },
-      { client: 'TestClient', baseUrl: 'https://api.test', loadValidators: async () => ({ validators: {} }) },
+      {
+        client: 'TestClient',
+        baseUrl: 'https://api.test',
+        loadValidators: async () => ({ validators: {} }),
+        validatorsEntry: '@agent-apis/test/validators',
+      },
     );
     const getStats = {
       id: 'getStats',
@@ -98,7 +103,12 @@ describe('a success answer that is not the JSON the operation promises', () => {
   it('is expected from an operation whose descriptor leaves successJson out; only successJson: false takes text', async () => {
     const client = new ApiClient(
       { fetch: async () => html() },
-      { client: 'TestClient', baseUrl: 'https://api.test', loadValidators: async () => ({ validators: {} }) },
+      {
+        client: 'TestClient',
+        baseUrl: 'https://api.test',
+        loadValidators: async () => ({ validators: {} }),
+        validatorsEntry: '@agent-apis/test/validators',
+      },
     );
     const stats = { id: 'getStats', method: 'GET', path: '/api/stats' } as const;
     await expect(sendOperation(client, stats)).rejects.toThrow(ResponseParseError);

@@ -39,6 +39,12 @@ import type {
 } from './gen/types.gen.js';
 import { DirectoryResource } from './resource.js';
 
+/**
+ * The generated validators, loaded only when `validateResponses` is `true`. Not a literal on purpose: bundlers leave
+ * the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
+ */
+const VALIDATORS_MODULE = './gen/validators.gen.js';
+
 /** Environment variable read for the base URL when `baseUrl` is not passed. */
 export const BASE_URL_ENV_VAR = 'DIRECTORY_BASE_URL';
 
@@ -143,7 +149,8 @@ export function createDirectoryClient(options: DirectoryClientOptions = {}): Api
   return new ApiClient(options, {
     client: 'DirectoryClient',
     baseUrl,
-    loadValidators: () => import('./gen/validators.gen.js'),
+    loadValidators: () => import(VALIDATORS_MODULE),
+    validatorsEntry: '@agent-apis/directory/validators',
     cache: resolveCache(options.cache),
   });
 }

@@ -32,6 +32,12 @@ import {
 } from './rate-limit.js';
 import { bindResources } from './resources.js';
 
+/**
+ * The generated validators, loaded only when `validateResponses` is `true`. Not a literal on purpose: bundlers leave
+ * the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
+ */
+const VALIDATORS_MODULE = './gen/validators.gen.js';
+
 /** The spec's server. */
 export const DEFAULT_BASE_URL = 'https://api.jumpseller.com/v1';
 
@@ -118,7 +124,8 @@ export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
     basePathSuffix: '/v1',
     authHeaders: authHeaders(credentials),
     credentials: credentialOptions(credentials),
-    loadValidators: () => import('./gen/validators.gen.js'),
+    loadValidators: () => import(VALIDATORS_MODULE),
+    validatorsEntry: '@agent-apis/store/validators',
     redactSecrets: credentialSecrets(credentials),
     ...storeBanGuard(baseUrl, credentialIdentity(credentials), limiterHooks),
   });

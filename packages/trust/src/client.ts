@@ -40,6 +40,12 @@ import {
   TrustUnavailableError,
 } from './guard.js';
 
+/**
+ * The generated validators, loaded only when `validateResponses` is `true`. Not a literal on purpose: bundlers leave
+ * the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
+ */
+const VALIDATORS_MODULE = './gen/validators.gen.js';
+
 /** Redirect hops `guardedFetch` follows, each decided on. */
 const MAX_GUARDED_REDIRECTS = 10;
 
@@ -253,7 +259,8 @@ export function createTrustClient(options: TrustClientOptions = {}): ApiClient {
     baseUrl: options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL,
     authHeaders: options.authScheme === 'bearer' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey },
     credentials: { apiKey },
-    loadValidators: () => import('./gen/validators.gen.js'),
+    loadValidators: () => import(VALIDATORS_MODULE),
+    validatorsEntry: '@agent-apis/trust/validators',
     redactSecrets: [apiKey],
     // A redirect would carry the key elsewhere or swap the decision for another origin's: none is followed.
     redirects: 'none',
