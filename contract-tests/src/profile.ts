@@ -4,7 +4,7 @@
  * functions, its response validators, what a live run may spend, and the record families a write-enabled run
  * may create. The runner itself names no service.
  */
-import type { OperationCallOptions, OperationClient } from '@agent-apis/core';
+import type { OperationCallOptions, OperationClient, SchemaLike } from '@agent-apis/core';
 import type { ServiceName } from '@agent-apis/specs/services';
 import type { LifecycleProfile } from './lifecycles.ts';
 import type { ServiceTarget } from './targets.ts';
@@ -12,10 +12,6 @@ import type { CallInput } from './values.ts';
 
 /** A generated per-operation function of a client package: `getProduct(client, options)`. */
 export type OperationFunction = (client: OperationClient, options?: OperationCallOptions) => Promise<unknown>;
-
-export interface SchemaLike {
-  safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
-}
 
 export type ResponseValidators = Record<string, { response?: SchemaLike } | undefined>;
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/codegen/testing';
 import { resetSharedRateLimiters } from '@agent-apis/core';
+import { expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/test-utils/readme';
 import { faker } from '@faker-js/faker';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';

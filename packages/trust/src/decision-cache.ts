@@ -8,15 +8,17 @@ import type { TrustDecision } from './decision.js';
 export const DEFAULT_DECISION_CACHE_ENTRIES = 1_000;
 
 /** Options of {@link DecisionCache}. */
-export interface DecisionCacheOptions {
+export interface DecisionCacheOptions<T = TrustDecision> {
   /** Most decisions kept; the least recently used one goes first (default 1 000). */
-  maxEntries?: number;
+  maxEntries?: number | undefined;
   /** Clock in ms (default `Date.now`). */
-  now?: () => number;
+  now?: (() => number) | undefined;
+  /** The decision a stored value holds, for its expiry (default: the value is the decision). */
+  decisionOf?: ((value: T) => TrustDecision) | undefined;
 }
 
-interface CachedDecision {
-  decision: TrustDecision;
+interface CachedDecision<T> {
+  decision: T;
   expiresAt: number;
 }
 
@@ -24,13 +26,15 @@ interface CachedDecision {
  * An in-memory, bounded LRU of decisions. A decision expires at `validity.valid_until` or `ttl_seconds` after it
  * arrived, whichever comes first, so a skewed server clock cannot stretch it. Failures are never stored.
  */
-export class DecisionCache {
-  readonly #entries = new Map<string, CachedDecision>();
-  readonly #inFlight = new Map<string, Promise<TrustDecision>>();
+export class DecisionCache<T = TrustDecision> {
+  readonly #entries = new Map<string, CachedDecision<T>>();
+  readonly #inFlight = new Map<string, Promise<T>>();
   readonly #maxEntries: number;
+  readonly #decisionOf: (value: T) => TrustDecision;
   readonly #now: () => number;
 
-  constructor(options: DecisionCacheOptions = {}) {
+  constructor(options: DecisionCacheOptions<T> = {}) {
+    this.#decisionOf = options.decisionOf ?? ((value) => value as unknown as TrustDecision);
     const maxEntries = options.maxEntries ?? DEFAULT_DECISION_CACHE_ENTRIES;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new RangeError(`maxEntries must be an integer ≥ 1, got ${maxEntries}`);
@@ -45,7 +49,7 @@ export class DecisionCache {
   }
 
   /** The stored decision for `key` while it is valid; otherwise the call in flight for `key`, or a new `load()`. */
-  get(key: string, load: () => Promise<TrustDecision>): Promise<TrustDecision> {
+  get(key: string, load: () => Promise<T>): Promise<T> {
     const cached = this.#fresh(key);
     if (cached) return Promise.resolve(cached);
     const pending = this.#inFlight.get(key);
@@ -55,7 +59,7 @@ export class DecisionCache {
     return call;
   }
 
-  #fresh(key: string): TrustDecision | undefined {
+  #fresh(key: string): T | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     this.#entries.delete(key);
@@ -64,10 +68,10 @@ export class DecisionCache {
     return entry.decision;
   }
 
-  async #loadAndStore(key: string, load: () => Promise<TrustDecision>): Promise<TrustDecision> {
+  async #loadAndStore(key: string, load: () => Promise<T>): Promise<T> {
     try {
       const decision = await load();
-      const expiresAt = expiryOf(decision, this.#now());
+      const expiresAt = expiryOf(this.#decisionOf(decision), this.#now());
       if (expiresAt > this.#now()) this.#store(key, { decision, expiresAt });
       return decision;
     } finally {
@@ -75,7 +79,7 @@ export class DecisionCache {
     }
   }
 
-  #store(key: string, entry: CachedDecision): void {
+  #store(key: string, entry: CachedDecision<T>): void {
     this.#entries.delete(key);
     this.#entries.set(key, entry);
     for (const oldest of this.#entries.keys()) {
