@@ -47,6 +47,48 @@ interface WindowState extends RateLimitWindow {
 
 interface Waiter {
   grant(): void;
+  reject(reason: unknown): void;
+  /** Set once the waiter's signal aborted: the serving loop skips it. */
+  cancelled: boolean;
+}
+
+/**
+ * The waiters of every signal, with one abort listener per signal however many calls wait on it (a signal shared
+ * by 100 calls gets one listener, not 100), and cancelling them costs O(1) each: no queue search.
+ */
+class SignalWaiters {
+  readonly #bySignal = new WeakMap<AbortSignal, { waiters: Set<Waiter>; onAbort: () => void }>();
+
+  /** Calls `onCancel` after rejecting every waiter of `signal` when it aborts. */
+  add(signal: AbortSignal, waiter: Waiter, onCancel: (count: number) => void): void {
+    let entry = this.#bySignal.get(signal);
+    if (!entry) {
+      const waiters = new Set<Waiter>();
+      const onAbort = () => {
+        this.#bySignal.delete(signal);
+        for (const each of waiters) {
+          each.cancelled = true;
+          each.reject(signal.reason);
+        }
+        onCancel(waiters.size);
+        waiters.clear();
+      };
+      entry = { waiters, onAbort };
+      this.#bySignal.set(signal, entry);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    entry.waiters.add(waiter);
+  }
+
+  /** Forgets a granted waiter; the listener goes when its signal has no waiter left. */
+  remove(signal: AbortSignal, waiter: Waiter): void {
+    const entry = this.#bySignal.get(signal);
+    if (!entry) return;
+    entry.waiters.delete(waiter);
+    if (entry.waiters.size > 0) return;
+    this.#bySignal.delete(signal);
+    signal.removeEventListener('abort', entry.onAbort);
+  }
 }
 
 /**
@@ -55,7 +97,11 @@ interface Waiter {
  */
 export class RateLimiter {
   readonly #windows: WindowState[];
-  readonly #queue: Waiter[] = [];
+  /** Waiters in arrival order from `#head` on; cancelled ones stay until the loop reaches or compacts them. */
+  #queue: Waiter[] = [];
+  #head = 0;
+  #live = 0;
+  readonly #signals = new SignalWaiters();
   readonly #now: () => number;
   readonly #sleep: Sleep;
   #pausedUntil = 0;
@@ -82,30 +128,63 @@ export class RateLimiter {
 
   /** Number of callers waiting in `acquire`. */
   get pending(): number {
-    return this.#queue.length;
+    return this.#live;
   }
 
-  /** Resolves once every window has room for one more request; rejects with the signal's reason on abort. */
+  /**
+   * Resolves once every window has room for one more request; rejects with the signal's reason on abort. However
+   * many calls wait on one signal, it gets one abort listener, and aborting any number of waiters is cheap.
+   */
   acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        const position = this.#queue.indexOf(waiter);
-        if (position >= 0) this.#queue.splice(position, 1);
-        // Nobody left waiting: stop the serving loop's sleep so it does not keep the process alive.
-        if (this.#queue.length === 0) this.#idle?.abort();
-        reject(signal?.reason);
-      };
       const waiter: Waiter = {
+        cancelled: false,
         grant: () => {
-          signal?.removeEventListener('abort', onAbort);
+          if (signal) this.#signals.remove(signal, waiter);
           resolve();
         },
+        reject,
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal) this.#signals.add(signal, waiter, (count) => this.#cancelled(count));
       this.#queue.push(waiter);
+      this.#live++;
       void this.#serve();
     });
+  }
+
+  #cancelled(count: number): void {
+    this.#live -= count;
+    if (this.#live === 0) {
+      this.#queue = [];
+      this.#head = 0;
+      // Nobody left waiting: stop the serving loop's sleep so it does not keep the process alive.
+      this.#idle?.abort();
+    } else if (this.#queue.length - this.#head > 2 * this.#live + 64) {
+      this.#queue = this.#queue.slice(this.#head).filter((waiter) => !waiter.cancelled);
+      this.#head = 0;
+    }
+  }
+
+  /** The first waiter not cancelled, dropping cancelled ones before it. */
+  #first(): Waiter | undefined {
+    while (this.#head < this.#queue.length) {
+      const waiter = this.#queue[this.#head] as Waiter;
+      if (!waiter.cancelled) return waiter;
+      this.#head++;
+    }
+    this.#queue = [];
+    this.#head = 0;
+    return undefined;
+  }
+
+  #take(): void {
+    this.#head++;
+    this.#live--;
+    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
   }
 
   /**
@@ -141,7 +220,7 @@ export class RateLimiter {
     if (this.#serving) return;
     this.#serving = true;
     try {
-      for (let head = this.#queue[0]; head; head = this.#queue[0]) {
+      for (let head = this.#first(); head; head = this.#first()) {
         const waitMs = this.#waitMs(this.#now());
         if (waitMs > 0) {
           this.#idle = new AbortController();
@@ -149,10 +228,10 @@ export class RateLimiter {
             () => true,
             () => false,
           );
-          if (!slept && this.#queue.length === 0) break;
+          if (!slept && this.#live === 0) break;
           continue;
         }
-        this.#queue.shift();
+        this.#take();
         this.#record(this.#now());
         head.grant();
       }
