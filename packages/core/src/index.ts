@@ -92,6 +92,7 @@ export {
 export {
   RateLimiter,
   type RateLimiterOptions,
+  type RateLimitGate,
   type RateLimitReader,
   type RateLimitUpdate,
   type RateLimitWindow,
@@ -99,6 +100,7 @@ export {
   readRateLimitHeaders,
   resetSharedRateLimiters,
   sharedRateLimiter,
+  WaiterQueue,
 } from './rate-limit.js';
 export {
   describeRequest,

@@ -48,19 +48,74 @@ interface WindowState extends RateLimitWindow {
 interface Waiter {
   grant(): void;
   reject(reason: unknown): void;
-  /** Set once the waiter's signal aborted: the serving loop skips it. */
+  /** Set once the waiter's signal aborted: the queue skips it. */
   cancelled: boolean;
 }
 
-/**
- * The waiters of every signal, with one abort listener per signal however many calls wait on it (a signal shared
- * by 100 calls gets one listener, not 100), and cancelling them costs O(1) each: no queue search.
- */
-class SignalWaiters {
-  readonly #bySignal = new WeakMap<AbortSignal, { waiters: Set<Waiter>; onAbort: () => void }>();
+interface SignalEntry {
+  waiters: Set<Waiter>;
+  onAbort: () => void;
+}
 
-  /** Calls `onCancel` after rejecting every waiter of `signal` when it aborts. */
-  add(signal: AbortSignal, waiter: Waiter, onCancel: (count: number) => void): void {
+/**
+ * A FIFO of callers waiting for a grant, abortable per caller. However many waiters share one signal, it gets one
+ * abort listener (a signal shared by 100 calls gets one, not 100); an abort cancels its waiters in O(1) each (they
+ * are skipped when reached, no queue search). `onIdle` runs when the last live waiter is cancelled.
+ */
+export class WaiterQueue {
+  /** Waiters in arrival order from `#head` on; cancelled ones stay until reached or compacted. */
+  #queue: Waiter[] = [];
+  #head = 0;
+  #live = 0;
+  readonly #bySignal = new WeakMap<AbortSignal, SignalEntry>();
+  readonly #onIdle: () => void;
+
+  constructor(onIdle: () => void = () => undefined) {
+    this.#onIdle = onIdle;
+  }
+
+  /** Live (not cancelled, not granted) waiters. */
+  get size(): number {
+    return this.#live;
+  }
+
+  /** Resolves when {@link WaiterQueue.grantFirst} reaches this caller; rejects with the signal's reason on abort. */
+  wait(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        cancelled: false,
+        grant: () => {
+          if (signal) this.#forget(signal, waiter);
+          resolve();
+        },
+        reject,
+      };
+      if (signal) this.#watch(signal, waiter);
+      this.#queue.push(waiter);
+      this.#live++;
+    });
+  }
+
+  /** Grants the longest-waiting live caller; false when none waits. */
+  grantFirst(): boolean {
+    while (this.#head < this.#queue.length) {
+      const waiter = this.#queue[this.#head++] as Waiter;
+      if (waiter.cancelled) continue;
+      this.#live--;
+      if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+        this.#queue = this.#queue.slice(this.#head);
+        this.#head = 0;
+      }
+      waiter.grant();
+      return true;
+    }
+    this.#queue = [];
+    this.#head = 0;
+    return false;
+  }
+
+  #watch(signal: AbortSignal, waiter: Waiter): void {
     let entry = this.#bySignal.get(signal);
     if (!entry) {
       const waiters = new Set<Waiter>();
@@ -70,7 +125,7 @@ class SignalWaiters {
           each.cancelled = true;
           each.reject(signal.reason);
         }
-        onCancel(waiters.size);
+        this.#cancelled(waiters.size);
         waiters.clear();
       };
       entry = { waiters, onAbort };
@@ -80,8 +135,8 @@ class SignalWaiters {
     entry.waiters.add(waiter);
   }
 
-  /** Forgets a granted waiter; the listener goes when its signal has no waiter left. */
-  remove(signal: AbortSignal, waiter: Waiter): void {
+  /** Drops a granted waiter from its signal's set; the listener goes when the signal has no waiter left. */
+  #forget(signal: AbortSignal, waiter: Waiter): void {
     const entry = this.#bySignal.get(signal);
     if (!entry) return;
     entry.waiters.delete(waiter);
@@ -89,19 +144,38 @@ class SignalWaiters {
     this.#bySignal.delete(signal);
     signal.removeEventListener('abort', entry.onAbort);
   }
+
+  #cancelled(count: number): void {
+    this.#live -= count;
+    if (this.#live === 0) {
+      this.#queue = [];
+      this.#head = 0;
+      this.#onIdle();
+    } else if (this.#queue.length - this.#head > 2 * this.#live + 64) {
+      this.#queue = this.#queue.slice(this.#head).filter((waiter) => !waiter.cancelled);
+      this.#head = 0;
+    }
+  }
+}
+
+/** Something `rateLimitHooks` can drive: a local {@link RateLimiter} or a limiter shared through a store. */
+export interface RateLimitGate {
+  /** Resolves when one more request may go; rejects with the signal's reason on abort. */
+  acquire(signal?: AbortSignal): Promise<void>;
+  /** Adopts what a server reported about a window. */
+  update(report: RateLimitUpdate): void;
+  /** Holds every acquirer for `ms` from now. */
+  penalize(ms: number): void;
 }
 
 /**
  * Grants requests in arrival order so that no window is ever exceeded. One internal loop serves the queue, so
  * concurrent `acquire` calls cannot overshoot a window.
  */
-export class RateLimiter {
+export class RateLimiter implements RateLimitGate {
   readonly #windows: WindowState[];
-  /** Waiters in arrival order from `#head` on; cancelled ones stay until the loop reaches or compacts them. */
-  #queue: Waiter[] = [];
-  #head = 0;
-  #live = 0;
-  readonly #signals = new SignalWaiters();
+  // Nobody left waiting: stop the serving loop's sleep so it does not keep the process alive.
+  readonly #queue = new WaiterQueue(() => this.#idle?.abort());
   readonly #now: () => number;
   readonly #sleep: Sleep;
   #pausedUntil = 0;
@@ -128,7 +202,7 @@ export class RateLimiter {
 
   /** Number of callers waiting in `acquire`. */
   get pending(): number {
-    return this.#live;
+    return this.#queue.size;
   }
 
   /**
@@ -136,55 +210,9 @@ export class RateLimiter {
    * many calls wait on one signal, it gets one abort listener, and aborting any number of waiters is cheap.
    */
   acquire(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        cancelled: false,
-        grant: () => {
-          if (signal) this.#signals.remove(signal, waiter);
-          resolve();
-        },
-        reject,
-      };
-      if (signal) this.#signals.add(signal, waiter, (count) => this.#cancelled(count));
-      this.#queue.push(waiter);
-      this.#live++;
-      void this.#serve();
-    });
-  }
-
-  #cancelled(count: number): void {
-    this.#live -= count;
-    if (this.#live === 0) {
-      this.#queue = [];
-      this.#head = 0;
-      // Nobody left waiting: stop the serving loop's sleep so it does not keep the process alive.
-      this.#idle?.abort();
-    } else if (this.#queue.length - this.#head > 2 * this.#live + 64) {
-      this.#queue = this.#queue.slice(this.#head).filter((waiter) => !waiter.cancelled);
-      this.#head = 0;
-    }
-  }
-
-  /** The first waiter not cancelled, dropping cancelled ones before it. */
-  #first(): Waiter | undefined {
-    while (this.#head < this.#queue.length) {
-      const waiter = this.#queue[this.#head] as Waiter;
-      if (!waiter.cancelled) return waiter;
-      this.#head++;
-    }
-    this.#queue = [];
-    this.#head = 0;
-    return undefined;
-  }
-
-  #take(): void {
-    this.#head++;
-    this.#live--;
-    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
-      this.#queue = this.#queue.slice(this.#head);
-      this.#head = 0;
-    }
+    const granted = this.#queue.wait(signal);
+    void this.#serve();
+    return granted;
   }
 
   /**
@@ -220,7 +248,7 @@ export class RateLimiter {
     if (this.#serving) return;
     this.#serving = true;
     try {
-      for (let head = this.#first(); head; head = this.#first()) {
+      while (this.#queue.size > 0) {
         const waitMs = this.#waitMs(this.#now());
         if (waitMs > 0) {
           this.#idle = new AbortController();
@@ -228,12 +256,11 @@ export class RateLimiter {
             () => true,
             () => false,
           );
-          if (!slept && this.#live === 0) break;
+          if (!slept && this.#queue.size === 0) break;
           continue;
         }
-        this.#take();
         this.#record(this.#now());
-        head.grant();
+        this.#queue.grantFirst();
       }
     } finally {
       this.#serving = false;
@@ -313,7 +340,7 @@ export type RateLimitReader = (headers: Headers) => RateLimitUpdate | readonly R
  * `readHeaders` finds after every response, and pause it after a 429 (for the Retry-After, capped at 60 s).
  */
 export function rateLimitHooks(
-  limiter: RateLimiter,
+  limiter: RateLimitGate,
   readHeaders: RateLimitReader = readRateLimitHeaders,
 ): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
   return {

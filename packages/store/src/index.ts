@@ -28,6 +28,7 @@ export {
   type PaginateOptions,
 } from './pagination.js';
 export { BAN_RESET_HEADER, DEFAULT_RATE_LIMIT, RATE_LIMIT_HEADERS, type StoreRateLimitOptions } from './rate-limit.js';
+export { DEFAULT_FLEET_WORKERS, type FleetRedisClient } from './rate-limit-fleet.js';
 export type {
   BodyParams,
   ItemOf,

@@ -3,14 +3,24 @@
  * meet 429 in normal use, and adapted to the `Jumpseller-*RateLimit-*` headers the store sends back.
  */
 import {
+  AgentApiError,
   type CreateFetchOptions,
   fingerprint,
+  type Logger,
   RateLimitBanError,
   RateLimiter,
   type RateLimitUpdate,
   type RateLimitWindow,
   sharedRateLimiter,
 } from '@agent-apis/core';
+import type { StoreCredentials } from './auth.js';
+import {
+  assertRedisClient,
+  DEFAULT_FLEET_WORKERS,
+  FleetRateLimiter,
+  type FleetRedisClient,
+  sha256Hex,
+} from './rate-limit-fleet.js';
 
 /** The client's `rateLimit` option: requests allowed per second and per minute. */
 export interface StoreRateLimitOptions {
@@ -18,10 +28,27 @@ export interface StoreRateLimitOptions {
   perSecond?: number | undefined;
   /** Requests per minute (default 800, the store's limit). */
   perMinute?: number | undefined;
+  /**
+   * A connected node-redis client (`redis` v5 or later): the budget is then shared by every client of the same
+   * store and login in any process or machine using this Redis (see "Running a fleet" in the README).
+   */
+  redis?: FleetRedisClient | undefined;
+  /**
+   * The Redis key prefix of the shared budget (default: `agent-apis:store-rate-limit:` + the base URL + a SHA-256
+   * of the login, or of the access token; never a credential). Clients with the same key share one budget.
+   */
+  key?: string | undefined;
+  /**
+   * Processes to assume while Redis is unavailable: each keeps to `1/workers` of every window until Redis
+   * answers again (default 8). Never unlimited.
+   */
+  workers?: number | undefined;
 }
 
 /** The store's documented limits. */
-export const DEFAULT_RATE_LIMIT = { perSecond: 20, perMinute: 800 } as const satisfies Required<StoreRateLimitOptions>;
+export const DEFAULT_RATE_LIMIT = { perSecond: 20, perMinute: 800 } as const satisfies Required<
+  Pick<StoreRateLimitOptions, 'perSecond' | 'perMinute'>
+>;
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60_000;
@@ -39,6 +66,71 @@ export const RATE_LIMIT_HEADERS = {
     windowMs: MINUTE_MS,
   },
 } as const;
+
+/** Checks the `rateLimit` option before any request; throws an {@link AgentApiError} naming the bad field. */
+export function checkRateLimitOptions(options: StoreRateLimitOptions | false | undefined): void {
+  if (options === undefined || options === false) return;
+  if (typeof options !== 'object' || options === null) {
+    throw new AgentApiError('StoreClient rateLimit must be an object or false');
+  }
+  for (const field of ['perSecond', 'perMinute', 'workers'] as const) {
+    const value = options[field];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
+      throw new AgentApiError(`StoreClient rateLimit.${field} must be a whole number ≥ 1, got ${String(value)}`);
+    }
+  }
+  if (options.key !== undefined && (typeof options.key !== 'string' || options.key.trim() === '')) {
+    throw new AgentApiError('StoreClient rateLimit.key must be a non-empty string');
+  }
+  if (options.key !== undefined && options.redis === undefined) {
+    throw new AgentApiError('StoreClient rateLimit.key names a Redis budget: pass rateLimit.redis with it');
+  }
+  if (options.redis !== undefined) assertRedisClient('StoreClient rateLimit.redis', options.redis);
+}
+
+/**
+ * The Redis key prefix of a store budget: the base URL and a SHA-256 of the login (Basic) or of the access token
+ * (bearer), so the key never holds a credential.
+ */
+export async function fleetKey(baseUrl: string, credentials: StoreCredentials): Promise<string> {
+  const who = credentials.scheme === 'basic' ? `login:${credentials.login}` : `bearer:${credentials.accessToken}`;
+  return `agent-apis:store-rate-limit:${baseUrl.replace(/\/+$/, '')}:${await sha256Hex(who)}`;
+}
+
+const fleetLimiters = new WeakMap<FleetRedisClient, Map<string, FleetRateLimiter>>();
+
+/**
+ * The fleet limiter of everyone in this process using `redis` for this budget: one FIFO per process and key.
+ * The first client to create it sets its windows and logger.
+ */
+export function storeFleetRateLimiter(
+  baseUrl: string,
+  credentials: StoreCredentials,
+  options: StoreRateLimitOptions & { redis: FleetRedisClient },
+  logger: Logger,
+): FleetRateLimiter {
+  const { redis } = options;
+  const identity = credentials.scheme === 'basic' ? [credentials.login] : [credentials.accessToken];
+  const registryKey = options.key === undefined ? fingerprint('store', baseUrl, ...identity) : `key:${options.key}`;
+  let limiters = fleetLimiters.get(redis);
+  if (!limiters) {
+    limiters = new Map();
+    fleetLimiters.set(redis, limiters);
+  }
+  let limiter = limiters.get(registryKey);
+  if (!limiter) {
+    limiter = new FleetRateLimiter({
+      redis,
+      key: options.key ?? fleetKey(baseUrl, credentials),
+      perSecond: options.perSecond ?? DEFAULT_RATE_LIMIT.perSecond,
+      perMinute: options.perMinute ?? DEFAULT_RATE_LIMIT.perMinute,
+      workers: options.workers ?? DEFAULT_FLEET_WORKERS,
+      logger,
+    });
+    limiters.set(registryKey, limiter);
+  }
+  return limiter;
+}
 
 /** The limiter windows for `options`: one of a second and one of a minute. */
 export function rateLimitWindows(options: StoreRateLimitOptions = {}): RateLimitWindow[] {
@@ -89,13 +181,15 @@ const bans = new Map<string, number>();
 /**
  * Hooks that stop calls while the store bans these credentials: a response carrying {@link BAN_RESET_HEADER}
  * ends the call at once with a {@link RateLimitBanError} (no retry; every request would extend the ban), and
- * until the reset time every call fails the same way before anything is sent. `limiter` hooks run inside.
+ * until the reset time every call fails the same way before anything is sent. `limiter` hooks run inside. With a
+ * `fleet` limiter the ban is shared instead: every process of the fleet waits until the reset.
  */
 export function storeBanGuard(
   baseUrl: string,
   identity: readonly string[],
   limiter?: Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>,
   now: () => number = () => Date.now(),
+  fleet?: Pick<FleetRateLimiter, 'hold'>,
 ): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
   const key = fingerprint('store-ban', baseUrl.replace(/\/+$/, ''), ...identity);
   return {
@@ -112,7 +206,9 @@ export function storeBanGuard(
       // An unreadable date still means a ban: hold calls for an hour rather than hammer the store.
       const until = Number.isNaN(parsed) ? now() + 3_600_000 : parsed;
       if (until <= now()) return;
-      bans.set(key, until);
+      // In a fleet every process, this one included, waits the ban out in its limiter; alone, later calls fail fast.
+      if (fleet) fleet.hold(until);
+      else bans.set(key, until);
       await response.body?.cancel().catch(() => undefined);
       throw new RateLimitBanError(new Date(until));
     },

@@ -1,0 +1,344 @@
+/**
+ * The store's budget shared by a fleet: every client of the same store and login, in any process or machine,
+ * spends one budget kept in Redis (through the official `redis` client and rate-limiter-flexible's atomic
+ * windows). Callers wait their turn in a FIFO per process; nothing is refused for lack of budget. When Redis is
+ * down, slow or lost, each process keeps to a conservative share of the budget until it returns.
+ */
+import {
+  AgentApiError,
+  sleep as defaultSleep,
+  type Logger,
+  RateLimiter,
+  type RateLimitGate,
+  type RateLimitUpdate,
+  type RateLimitWindow,
+  type Sleep,
+  WaiterQueue,
+} from '@agent-apis/core';
+
+/**
+ * The part of a connected node-redis (v5 or later) client the fleet features use. Pass the client itself:
+ * `createClient({ url }).connect()`.
+ */
+export interface FleetRedisClient {
+  /** True while connected and ready for commands (node-redis). */
+  readonly isReady: boolean;
+  get(key: string): Promise<string | null>;
+  mGet(keys: string[]): Promise<(string | null)[]>;
+  set(key: string, value: string, options?: { PX?: number; NX?: boolean }): Promise<string | null>;
+  del(keys: string | string[]): Promise<number>;
+  sendCommand(args: string[]): Promise<unknown>;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  listenerCount(event: 'error'): number;
+}
+
+/** Processes assumed in the fleet when Redis cannot be reached and `rateLimit.workers` is not given. */
+export const DEFAULT_FLEET_WORKERS = 8;
+
+/** Longest a single Redis command may take before Redis counts as unavailable. */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+/** How often a process in fallback tries Redis again. */
+const RECOVERY_PROBE_MS = 1_000;
+
+/** A Redis failure: the fleet falls back to its share. */
+class RedisUnavailable extends Error {}
+
+/** `promise`, or a rejection with {@link RedisUnavailable} once `ms` passed without an answer. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RedisUnavailable(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Clients that already carry our error listener (a node-redis client without one crashes the process on error). */
+const guardedClients = new WeakSet<object>();
+
+/**
+ * Makes sure a Redis connection error cannot crash the process: node-redis emits `error` events, and an emitter
+ * without a listener throws them. Only added when the application registered none.
+ */
+export function guardRedisErrors(redis: FleetRedisClient, onError: (error: unknown) => void): void {
+  if (guardedClients.has(redis)) return;
+  guardedClients.add(redis);
+  if (redis.listenerCount('error') === 0) redis.on('error', onError);
+}
+
+/** Checks the `redis` option looks like a node-redis client; throws an {@link AgentApiError} naming `field`. */
+export function assertRedisClient(field: string, redis: unknown): asserts redis is FleetRedisClient {
+  const needed = ['get', 'mGet', 'set', 'del', 'sendCommand', 'on', 'listenerCount'] as const;
+  const missing =
+    typeof redis !== 'object' || redis === null
+      ? 'an object'
+      : needed.find((name) => typeof (redis as Record<string, unknown>)[name] !== 'function');
+  if (missing !== undefined) {
+    throw new AgentApiError(
+      `${field} must be a node-redis client (createClient from the "redis" package, v5 or later); ${
+        missing === 'an object' ? `got ${redis === null ? 'null' : typeof redis}` : `it has no ${missing}() method`
+      }`,
+    );
+  }
+}
+
+/** The budget each process keeps to while Redis is unavailable: every window divided among `workers`. */
+export function fleetShare(windows: readonly RateLimitWindow[], workers: number): RateLimitWindow[] {
+  return windows.map(({ limit, windowMs }) =>
+    limit >= workers
+      ? { limit: Math.floor(limit / workers), windowMs }
+      : { limit: 1, windowMs: Math.ceil((windowMs * workers) / limit) },
+  );
+}
+
+/** Options of {@link FleetRateLimiter}. */
+export interface FleetRateLimiterOptions {
+  redis: FleetRedisClient;
+  /** Prefix of every Redis key of this budget (names the store and a hash of the login, never a credential). */
+  key: string | Promise<string>;
+  /** Requests per second and per minute of the whole fleet. */
+  perSecond: number;
+  perMinute: number;
+  /** Processes to assume while Redis is unavailable. */
+  workers: number;
+  /** Where the one warning per outage goes. */
+  logger: Logger;
+  /** Clock in ms (default `Date.now`). */
+  now?: () => number;
+  sleep?: Sleep;
+}
+
+type Limiters = {
+  slots: import('rate-limiter-flexible').RateLimiterRedis;
+  seconds: import('rate-limiter-flexible').RateLimiterRedis;
+};
+
+/**
+ * One store budget shared through Redis.
+ *
+ * - **Per second**: time is cut into slots of `1000 / (perSecond - perSecond/10)` ms (55.6 ms for 20/s) and each
+ *   slot is granted once across the fleet (a rate-limiter-flexible window of one point per slot key), so any
+ *   sliding second holds at most `perSecond - perSecond/10 + 1` grants: the store's sliding window is never
+ *   exceeded, and a busy fleet still gets 90 % of it.
+ * - **Per minute**: every grant counts in its second's counter (an atomic rate-limiter-flexible window that lives
+ *   61 s); the holder of a slot sums the last 60 counters and goes only while they stay under `perMinute` less one
+ *   second's worth (the granularity of the counters). Holding the slot makes the check-then-count race-free.
+ * - **Pauses**: a 429's `Retry-After` and a ban's reset are written to Redis, and every process waits them out.
+ * - **Faults**: any Redis error, a command slower than {@link REDIS_COMMAND_TIMEOUT_MS} or a client that is not
+ *   ready switches this process to an in-process limiter holding `1 / workers` of each window (never unlimited),
+ *   after one warning; Redis is tried again every second and used as soon as it answers.
+ */
+export class FleetRateLimiter implements RateLimitGate {
+  readonly #options: FleetRateLimiterOptions;
+  readonly #key: Promise<string>;
+  readonly #queue = new WaiterQueue(() => this.#idle?.abort());
+  readonly #fallback: RateLimiter;
+  readonly #slotMs: number;
+  readonly #minuteBudget: number;
+  readonly #now: () => number;
+  readonly #sleep: Sleep;
+  #limiters: Promise<Limiters> | undefined;
+  /** Redis clock minus local clock, measured once per connection. */
+  #clockOffset: Promise<number> | undefined;
+  #serving = false;
+  #idle: AbortController | undefined;
+  /** Set while Redis is unavailable: when to try it again. */
+  #degradedRetryAt: number | undefined;
+  #localPauseUntil = 0;
+
+  constructor(options: FleetRateLimiterOptions) {
+    this.#options = options;
+    this.#key = Promise.resolve(options.key);
+    this.#now = options.now ?? (() => Date.now());
+    this.#sleep = options.sleep ?? defaultSleep;
+    const slotsPerSecond = Math.max(1, options.perSecond - Math.max(1, Math.round(options.perSecond / 10)));
+    this.#slotMs = 1_000 / slotsPerSecond;
+    this.#minuteBudget = Math.max(1, options.perMinute - slotsPerSecond);
+    this.#fallback = new RateLimiter({
+      windows: fleetShare(
+        [
+          { limit: options.perSecond, windowMs: 1_000 },
+          { limit: options.perMinute, windowMs: 60_000 },
+        ],
+        options.workers,
+      ),
+      now: this.#now,
+      sleep: this.#sleep,
+    });
+    guardRedisErrors(options.redis, (error) => this.#degrade(error));
+  }
+
+  /** Callers waiting in this process. */
+  get pending(): number {
+    return this.#queue.size;
+  }
+
+  /** True while this process keeps to its share because Redis is unavailable. */
+  get degraded(): boolean {
+    return this.#degradedRetryAt !== undefined;
+  }
+
+  acquire(signal?: AbortSignal): Promise<void> {
+    const granted = this.#queue.wait(signal);
+    void this.#serve();
+    return granted;
+  }
+
+  /** Server reports keep the fallback's windows current; the fleet's own counts are in Redis. */
+  update(report: RateLimitUpdate): void {
+    this.#fallback.update(report);
+  }
+
+  /** Holds every process of the fleet for `ms` (a 429's Retry-After). */
+  penalize(ms: number): void {
+    this.hold(this.#now() + ms, 'pause');
+  }
+
+  /** Holds every process of the fleet until `until` (epoch ms): a ban's reset or a pause. */
+  hold(until: number, kind: 'ban' | 'pause' = 'ban'): void {
+    const ms = until - this.#now();
+    if (ms <= 0) return;
+    this.#localPauseUntil = Math.max(this.#localPauseUntil, until);
+    this.#fallback.penalize(ms);
+    if (this.degraded) return;
+    const { redis } = this.#options;
+    const shared = this.#key.then((key) => redis.set(`${key}:${kind}`, String(until), { PX: Math.ceil(ms) }));
+    withDeadline(shared, REDIS_COMMAND_TIMEOUT_MS).catch((error: unknown) => this.#degrade(error));
+  }
+
+  async #serve(): Promise<void> {
+    if (this.#serving) return;
+    this.#serving = true;
+    try {
+      while (this.#queue.size > 0) {
+        const waitMs = await this.#tryGrant();
+        if (waitMs === 0) {
+          this.#queue.grantFirst();
+          continue;
+        }
+        this.#idle = new AbortController();
+        const slept = await this.#sleep(waitMs, this.#idle.signal).then(
+          () => true,
+          () => false,
+        );
+        if (!slept && this.#queue.size === 0) break;
+      }
+    } finally {
+      this.#serving = false;
+    }
+  }
+
+  /** 0 when one more request may go now, else how long to wait before asking again. */
+  async #tryGrant(): Promise<number> {
+    const now = this.#now();
+    if (this.#localPauseUntil > now) return this.#localPauseUntil - now;
+    const retryAt = this.#degradedRetryAt;
+    if (retryAt !== undefined && (now < retryAt || !this.#options.redis.isReady)) {
+      if (now >= retryAt) this.#degradedRetryAt = now + RECOVERY_PROBE_MS;
+      // The fallback's own FIFO does the waiting; the head of ours goes once it grants.
+      await this.#fallback.acquire();
+      return 0;
+    }
+    try {
+      if (!this.#options.redis.isReady) throw new RedisUnavailable('the client is not ready');
+      const waitMs = await this.#tryRedisGrant();
+      if (this.#degradedRetryAt !== undefined) {
+        this.#degradedRetryAt = undefined;
+        this.#options.logger.warn('StoreClient rate limit: Redis answers again; the fleet shares one budget again');
+      }
+      return waitMs;
+    } catch (error) {
+      this.#degrade(error);
+      await this.#fallback.acquire();
+      return 0;
+    }
+  }
+
+  async #tryRedisGrant(): Promise<number> {
+    const { redis } = this.#options;
+    const key = await this.#key;
+    const limiters = await withDeadline((this.#limiters ??= this.#createLimiters()), REDIS_COMMAND_TIMEOUT_MS);
+    const offset = await withDeadline((this.#clockOffset ??= this.#measureClock()), REDIS_COMMAND_TIMEOUT_MS);
+    const now = this.#now() + offset;
+    const slot = Math.floor(now / this.#slotMs);
+    const nextSlotMs = Math.max(1, Math.ceil((slot + 1) * this.#slotMs - now));
+    const won = await withDeadline(
+      limiters.slots.consume(String(slot)).then(
+        () => true,
+        (refusal: unknown) => {
+          if (refusal instanceof Error) throw refusal;
+          return false;
+        },
+      ),
+      REDIS_COMMAND_TIMEOUT_MS,
+    );
+    if (!won) return nextSlotMs;
+    // This process holds the slot: nobody else grants until the next one, so the minute check cannot race.
+    const second = Math.floor(now / 1_000);
+    const counterKeys = Array.from({ length: 60 }, (_, age) => limiters.seconds.getKey(String(second - age)));
+    const [ban, pause, ...counts] = await withDeadline(
+      redis.mGet([`${key}:ban`, `${key}:pause`, ...counterKeys]),
+      REDIS_COMMAND_TIMEOUT_MS,
+    );
+    const heldUntil = Math.max(Number(ban ?? 0) || 0, Number(pause ?? 0) || 0) - offset;
+    if (heldUntil > this.#now()) {
+      this.#localPauseUntil = Math.max(this.#localPauseUntil, heldUntil);
+      return heldUntil - this.#now();
+    }
+    let used = counts.reduce((sum, count) => sum + (Number(count ?? 0) || 0), 0);
+    if (used >= this.#minuteBudget) {
+      // Wait until enough of the oldest seconds leave the minute.
+      let age = 59;
+      for (; age > 0 && used >= this.#minuteBudget; age--) used -= Number(counts[age] ?? 0) || 0;
+      return Math.max(nextSlotMs, (second - age - 1 + 60) * 1_000 - now + 1);
+    }
+    await withDeadline(
+      limiters.seconds.consume(String(second)).catch((refusal: unknown) => {
+        if (refusal instanceof Error) throw refusal;
+      }),
+      REDIS_COMMAND_TIMEOUT_MS,
+    );
+    return 0;
+  }
+
+  async #createLimiters(): Promise<Limiters> {
+    const { RateLimiterRedis } = await import('rate-limiter-flexible');
+    const { redis } = this.#options;
+    const key = await this.#key;
+    const common = { storeClient: redis, useRedisPackage: true, rejectIfRedisNotReady: true };
+    return {
+      // One grant per slot key; the key lives a second, long after its slot ended.
+      slots: new RateLimiterRedis({ ...common, keyPrefix: `${key}:slot`, points: 1, duration: 1 }),
+      // A counter per second that outlives the minute it counts in.
+      seconds: new RateLimiterRedis({ ...common, keyPrefix: `${key}:second`, points: 1_000_000, duration: 61 }),
+    };
+  }
+
+  /** Redis clock minus ours (Redis TIME, corrected by half the round trip): every process slots on one clock. */
+  async #measureClock(): Promise<number> {
+    const sent = this.#now();
+    const reply = (await this.#options.redis.sendCommand(['TIME'])) as [string, string];
+    const received = this.#now();
+    const redisNow = Number(reply[0]) * 1_000 + Number(reply[1]) / 1_000;
+    return redisNow - (sent + received) / 2;
+  }
+
+  #degrade(error: unknown): void {
+    if (this.#degradedRetryAt !== undefined) return;
+    this.#degradedRetryAt = this.#now() + RECOVERY_PROBE_MS;
+    this.#clockOffset = undefined;
+    // Grants made through Redis in the last second still count at the store: start the share after it.
+    this.#fallback.penalize(1_000);
+    const reason = error instanceof Error ? error.message : String(error);
+    this.#options.logger.warn(
+      `StoreClient rate limit: Redis is unavailable (${reason}); this process keeps to 1/${this.#options.workers} ` +
+        'of the budget (rateLimit.workers) until Redis answers again',
+    );
+  }
+}
+
+/** Hex SHA-256 of `text` (Web Crypto: Node, Deno, Bun and workers alike). */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

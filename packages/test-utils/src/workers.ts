@@ -1,0 +1,46 @@
+/**
+ * Fleets of real processes for tests and benchmarks: each worker is a Node process running `script` with its
+ * config as JSON in argv[2], and prints its result as the last line of its output.
+ */
+import { spawn } from 'node:child_process';
+
+export interface WorkerOutcome<Result> {
+  /** Exit code (null when killed by a signal). */
+  code: number | null;
+  /** The parsed last line of standard output, when it was JSON. */
+  result: Result | undefined;
+  stderr: string;
+}
+
+/** Runs one worker process per config, all at once, and waits for every one to exit. */
+export function runWorkers<Result>(script: string, configs: readonly unknown[]): Promise<WorkerOutcome<Result>[]> {
+  return Promise.all(
+    configs.map(
+      (config) =>
+        new Promise<WorkerOutcome<Result>>((resolve, reject) => {
+          const child = spawn(process.execPath, [script, JSON.stringify(config)], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            stdout += chunk.toString();
+          });
+          child.stderr.on('data', (chunk: Buffer) => {
+            stderr += chunk.toString();
+          });
+          child.once('error', reject);
+          child.once('close', (code) => {
+            const last = stdout.trim().split('\n').at(-1) ?? '';
+            let result: Result | undefined;
+            try {
+              result = JSON.parse(last) as Result;
+            } catch {
+              result = undefined;
+            }
+            resolve({ code, result, stderr });
+          });
+        }),
+    ),
+  );
+}
