@@ -257,8 +257,10 @@ export class FleetRateLimiter implements RateLimitGate {
   async #tryRedisGrant(): Promise<number> {
     const { redis } = this.#options;
     const key = await this.#key;
-    const limiters = await withDeadline((this.#limiters ??= this.#createLimiters()), REDIS_COMMAND_TIMEOUT_MS);
-    const offset = await withDeadline((this.#clockOffset ??= this.#measureClock()), REDIS_COMMAND_TIMEOUT_MS);
+    this.#limiters ??= this.#createLimiters();
+    this.#clockOffset ??= this.#measureClock();
+    const limiters = await withDeadline(this.#limiters, REDIS_COMMAND_TIMEOUT_MS);
+    const offset = await withDeadline(this.#clockOffset, REDIS_COMMAND_TIMEOUT_MS);
     const now = this.#now() + offset;
     const slot = Math.floor(now / this.#slotMs);
     const nextSlotMs = Math.max(1, Math.ceil((slot + 1) * this.#slotMs - now));
