@@ -117,6 +117,17 @@ export {
   redactValue,
   secretsFromRequest,
 } from './redact.js';
+export {
+  assertRedisClient,
+  hmacSha256Hex,
+  REDIS_COMMAND_TIMEOUT_MS,
+  REDIS_RETRY_MS,
+  type RedisClientLike,
+  RedisHealth,
+  RedisUnavailableError,
+  sha256Hex,
+  withDeadline,
+} from './redis.js';
 export { type SchemaLike, schemaResponseValidator } from './response-validation.js';
 export {
   backoffDelayMs,

@@ -5,82 +5,24 @@
  * down, slow or lost, each process keeps to a conservative share of the budget until it returns.
  */
 import {
-  AgentApiError,
   sleep as defaultSleep,
   type Logger,
   RateLimiter,
   type RateLimitGate,
   type RateLimitUpdate,
   type RateLimitWindow,
+  type RedisClientLike,
+  RedisHealth,
   type Sleep,
   WaiterQueue,
+  withDeadline,
 } from '@agent-apis/core';
 
-/**
- * The part of a connected node-redis (v5 or later) client the fleet features use. Pass the client itself:
- * `createClient({ url }).connect()`.
- */
-export interface FleetRedisClient {
-  /** True while connected and ready for commands (node-redis). */
-  readonly isReady: boolean;
-  get(key: string): Promise<string | null>;
-  mGet(keys: string[]): Promise<(string | null)[]>;
-  set(key: string, value: string, options?: { PX?: number; NX?: boolean }): Promise<string | null>;
-  del(keys: string | string[]): Promise<number>;
-  sendCommand(args: string[]): Promise<unknown>;
-  on(event: 'error', listener: (error: unknown) => void): unknown;
-  listenerCount(event: 'error'): number;
-}
+/** The connected node-redis client (v5 or later) a fleet shares its budget through. */
+export type FleetRedisClient = RedisClientLike;
 
 /** Processes assumed in the fleet when Redis cannot be reached and `rateLimit.workers` is not given. */
 export const DEFAULT_FLEET_WORKERS = 8;
-
-/** Longest a single Redis command may take before Redis counts as unavailable. */
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
-
-/** How often a process in fallback tries Redis again. */
-const RECOVERY_PROBE_MS = 1_000;
-
-/** A Redis failure: the fleet falls back to its share. */
-class RedisUnavailable extends Error {}
-
-/** `promise`, or a rejection with {@link RedisUnavailable} once `ms` passed without an answer. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisUnavailable(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Clients that already carry our error listener (a node-redis client without one crashes the process on error). */
-const guardedClients = new WeakSet<object>();
-
-/**
- * Makes sure a Redis connection error cannot crash the process: node-redis emits `error` events, and an emitter
- * without a listener throws them. Only added when the application registered none.
- */
-export function guardRedisErrors(redis: FleetRedisClient, onError: (error: unknown) => void): void {
-  if (guardedClients.has(redis)) return;
-  guardedClients.add(redis);
-  if (redis.listenerCount('error') === 0) redis.on('error', onError);
-}
-
-/** Checks the `redis` option looks like a node-redis client; throws an {@link AgentApiError} naming `field`. */
-export function assertRedisClient(field: string, redis: unknown): asserts redis is FleetRedisClient {
-  const needed = ['get', 'mGet', 'set', 'del', 'sendCommand', 'on', 'listenerCount'] as const;
-  const missing =
-    typeof redis !== 'object' || redis === null
-      ? 'an object'
-      : needed.find((name) => typeof (redis as Record<string, unknown>)[name] !== 'function');
-  if (missing !== undefined) {
-    throw new AgentApiError(
-      `${field} must be a node-redis client (createClient from the "redis" package, v5 or later); ${
-        missing === 'an object' ? `got ${redis === null ? 'null' : typeof redis}` : `it has no ${missing}() method`
-      }`,
-    );
-  }
-}
 
 /** The budget each process keeps to while Redis is unavailable: every window divided among `workers`. */
 export function fleetShare(windows: readonly RateLimitWindow[], workers: number): RateLimitWindow[] {
@@ -124,7 +66,7 @@ type Limiters = {
  *   61 s); the holder of a slot sums the last 60 counters and goes only while they stay under `perMinute` less one
  *   second's worth (the granularity of the counters). Holding the slot makes the check-then-count race-free.
  * - **Pauses**: a 429's `Retry-After` and a ban's reset are written to Redis, and every process waits them out.
- * - **Faults**: any Redis error, a command slower than {@link REDIS_COMMAND_TIMEOUT_MS} or a client that is not
+ * - **Faults**: any Redis error, a command slower than 500 ms (`REDIS_COMMAND_TIMEOUT_MS`) or a client that is not
  *   ready switches this process to an in-process limiter holding `1 / workers` of each window (never unlimited),
  *   after one warning; Redis is tried again every second and used as soon as it answers.
  */
@@ -142,8 +84,7 @@ export class FleetRateLimiter implements RateLimitGate {
   #clockOffset: Promise<number> | undefined;
   #serving = false;
   #idle: AbortController | undefined;
-  /** Set while Redis is unavailable: when to try it again. */
-  #degradedRetryAt: number | undefined;
+  readonly #health: RedisHealth;
   #localPauseUntil = 0;
 
   constructor(options: FleetRateLimiterOptions) {
@@ -165,7 +106,13 @@ export class FleetRateLimiter implements RateLimitGate {
       now: this.#now,
       sleep: this.#sleep,
     });
-    guardRedisErrors(options.redis, (error) => this.#degrade(error));
+    this.#health = new RedisHealth(
+      options.redis,
+      options.logger,
+      'StoreClient rate limit',
+      `this process keeps to 1/${options.workers} of the budget (rateLimit.workers) until Redis answers again`,
+      this.#now,
+    );
   }
 
   /** Callers waiting in this process. */
@@ -175,7 +122,7 @@ export class FleetRateLimiter implements RateLimitGate {
 
   /** True while this process keeps to its share because Redis is unavailable. */
   get degraded(): boolean {
-    return this.#degradedRetryAt !== undefined;
+    return this.#health.down;
   }
 
   acquire(signal?: AbortSignal): Promise<void> {
@@ -203,7 +150,7 @@ export class FleetRateLimiter implements RateLimitGate {
     if (this.degraded) return;
     const { redis } = this.#options;
     const shared = this.#key.then((key) => redis.set(`${key}:${kind}`, String(until), { PX: Math.ceil(ms) }));
-    withDeadline(shared, REDIS_COMMAND_TIMEOUT_MS).catch((error: unknown) => this.#degrade(error));
+    withDeadline(shared).catch((error: unknown) => this.#degrade(error));
   }
 
   async #serve(): Promise<void> {
@@ -232,26 +179,18 @@ export class FleetRateLimiter implements RateLimitGate {
   async #tryGrant(): Promise<number> {
     const now = this.#now();
     if (this.#localPauseUntil > now) return this.#localPauseUntil - now;
-    const retryAt = this.#degradedRetryAt;
-    if (retryAt !== undefined && (now < retryAt || !this.#options.redis.isReady)) {
-      if (now >= retryAt) this.#degradedRetryAt = now + RECOVERY_PROBE_MS;
-      // The fallback's own FIFO does the waiting; the head of ours goes once it grants.
-      await this.#fallback.acquire();
-      return 0;
-    }
-    try {
-      if (!this.#options.redis.isReady) throw new RedisUnavailable('the client is not ready');
-      const waitMs = await this.#tryRedisGrant();
-      if (this.#degradedRetryAt !== undefined) {
-        this.#degradedRetryAt = undefined;
-        this.#options.logger.warn('StoreClient rate limit: Redis answers again; the fleet shares one budget again');
+    if (!this.#health.down) {
+      try {
+        const waitMs = await this.#tryRedisGrant();
+        this.#health.succeeded();
+        return waitMs;
+      } catch (error) {
+        this.#degrade(error);
       }
-      return waitMs;
-    } catch (error) {
-      this.#degrade(error);
-      await this.#fallback.acquire();
-      return 0;
     }
+    // The fallback's own FIFO does the waiting; the head of ours goes once it grants.
+    await this.#fallback.acquire();
+    return 0;
   }
 
   async #tryRedisGrant(): Promise<number> {
@@ -259,8 +198,8 @@ export class FleetRateLimiter implements RateLimitGate {
     const key = await this.#key;
     this.#limiters ??= this.#createLimiters();
     this.#clockOffset ??= this.#measureClock();
-    const limiters = await withDeadline(this.#limiters, REDIS_COMMAND_TIMEOUT_MS);
-    const offset = await withDeadline(this.#clockOffset, REDIS_COMMAND_TIMEOUT_MS);
+    const limiters = await withDeadline(this.#limiters);
+    const offset = await withDeadline(this.#clockOffset);
     const now = this.#now() + offset;
     const slot = Math.floor(now / this.#slotMs);
     const nextSlotMs = Math.max(1, Math.ceil((slot + 1) * this.#slotMs - now));
@@ -272,16 +211,12 @@ export class FleetRateLimiter implements RateLimitGate {
           return false;
         },
       ),
-      REDIS_COMMAND_TIMEOUT_MS,
     );
     if (!won) return nextSlotMs;
     // This process holds the slot: nobody else grants until the next one, so the minute check cannot race.
     const second = Math.floor(now / 1_000);
     const counterKeys = Array.from({ length: 60 }, (_, age) => limiters.seconds.getKey(String(second - age)));
-    const [ban, pause, ...counts] = await withDeadline(
-      redis.mGet([`${key}:ban`, `${key}:pause`, ...counterKeys]),
-      REDIS_COMMAND_TIMEOUT_MS,
-    );
+    const [ban, pause, ...counts] = await withDeadline(redis.mGet([`${key}:ban`, `${key}:pause`, ...counterKeys]));
     const heldUntil = Math.max(Number(ban ?? 0) || 0, Number(pause ?? 0) || 0) - offset;
     if (heldUntil > this.#now()) {
       this.#localPauseUntil = Math.max(this.#localPauseUntil, heldUntil);
@@ -298,7 +233,6 @@ export class FleetRateLimiter implements RateLimitGate {
       limiters.seconds.consume(String(second)).catch((refusal: unknown) => {
         if (refusal instanceof Error) throw refusal;
       }),
-      REDIS_COMMAND_TIMEOUT_MS,
     );
     return 0;
   }
@@ -326,21 +260,8 @@ export class FleetRateLimiter implements RateLimitGate {
   }
 
   #degrade(error: unknown): void {
-    if (this.#degradedRetryAt !== undefined) return;
-    this.#degradedRetryAt = this.#now() + RECOVERY_PROBE_MS;
     this.#clockOffset = undefined;
     // Grants made through Redis in the last second still count at the store: start the share after it.
-    this.#fallback.penalize(1_000);
-    const reason = error instanceof Error ? error.message : String(error);
-    this.#options.logger.warn(
-      `StoreClient rate limit: Redis is unavailable (${reason}); this process keeps to 1/${this.#options.workers} ` +
-        'of the budget (rateLimit.workers) until Redis answers again',
-    );
+    if (this.#health.failed(error)) this.#fallback.penalize(1_000);
   }
-}
-
-/** Hex SHA-256 of `text` (Web Crypto: Node, Deno, Bun and workers alike). */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

@@ -4,6 +4,7 @@
  */
 import {
   AgentApiError,
+  assertRedisClient,
   type CreateFetchOptions,
   fingerprint,
   type Logger,
@@ -11,16 +12,11 @@ import {
   RateLimiter,
   type RateLimitUpdate,
   type RateLimitWindow,
+  sha256Hex,
   sharedRateLimiter,
 } from '@agent-apis/core';
 import type { StoreCredentials } from './auth.js';
-import {
-  assertRedisClient,
-  DEFAULT_FLEET_WORKERS,
-  FleetRateLimiter,
-  type FleetRedisClient,
-  sha256Hex,
-} from './rate-limit-fleet.js';
+import { DEFAULT_FLEET_WORKERS, FleetRateLimiter, type FleetRedisClient } from './rate-limit-fleet.js';
 
 /** The client's `rateLimit` option: requests allowed per second and per minute. */
 export interface StoreRateLimitOptions {

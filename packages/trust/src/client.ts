@@ -3,13 +3,18 @@
  * a decision cache, and guards that enforce a decision before an agent fetches a URL.
  */
 import {
+  AgentApiError,
   APIUserAbortError,
   ApiClient,
+  assertRedisClient,
   type BoundOperations,
   bindOperations,
   type ClientOptions,
+  createLogger,
   LOG_ENV_VAR,
   MissingCredentialsError,
+  parseLogLevel,
+  type RedisClientLike,
   RequestValidationError,
   raceWithSignal,
   readEnv,
@@ -24,6 +29,7 @@ import {
 } from './decide-request.js';
 import { TrustDecision } from './decision.js';
 import { DecisionCache } from './decision-cache.js';
+import { SharedDecisions } from './decision-cache-redis.js';
 import * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import {
@@ -87,6 +93,13 @@ export interface TrustClientOptions extends ClientOptions {
   cache?: boolean | { maxEntries?: number | undefined } | undefined;
   /** Clock in ms, for the decision cache and `Retry-After` dates (default `Date.now`). */
   now?: (() => number) | undefined;
+  /**
+   * Decisions shared by a fleet: with a connected node-redis client (`redis` v5 or later), every client with the
+   * same API key and base URL, in any process, scans a target and context once per validity window; concurrent
+   * askers wait for one answer. Entries are keyed by a hash of key, target and context and signed with the key;
+   * when Redis is unavailable the client falls back to its in-process cache (see "Running a fleet").
+   */
+  decisionCache?: { redis: RedisClientLike } | undefined;
 }
 
 /** `client.api`: every operation of the spec by operationId, resolving with the response body. */
@@ -99,6 +112,7 @@ export class TrustClient {
   /** The server requests go to. */
   readonly baseUrl: string;
   readonly #decisions: DecisionCache | undefined;
+  readonly #shared: SharedDecisions | undefined;
 
   constructor(options: TrustClientOptions = {}) {
     const client = createTrustClient(options);
@@ -117,6 +131,7 @@ export class TrustClient {
       },
     ) as TrustApi['decide'];
     this.api = { ...bound, decide };
+    this.#shared = sharedDecisions(options, this.baseUrl);
     const cache = options.cache ?? true;
     this.#decisions = cache
       ? new DecisionCache({ maxEntries: cache === true ? undefined : cache.maxEntries, now: options.now })
@@ -139,10 +154,17 @@ export class TrustClient {
     const context = typeof input === 'string' ? (contextOrOptions as DecideContext | undefined) : undefined;
     const options = (typeof input === 'string' ? lastOptions : (contextOrOptions as TrustRequestOptions)) ?? {};
     const request = toDecideRequest(input, context);
-    if (!this.#decisions) return this.#send(request, options);
+    if (!this.#decisions && !this.#shared) return this.#send(request, options);
     // A cached or shared call is not this caller's to abort: the signal only stops this caller's wait.
     const { signal, ...sendOptions } = options;
-    const shared = this.#decisions.get(decisionCacheKey(request), () => this.#send(request, sendOptions));
+    const key = decisionCacheKey(request);
+    const fleet = this.#shared;
+    const load = fleet
+      ? () => fleet.get(key, () => this.#send(request, sendOptions))
+      : () => this.#send(request, sendOptions);
+    const shared = this.#decisions
+      ? this.#decisions.get(key, load)
+      : (fleet as SharedDecisions).get(key, () => this.#send(request, sendOptions)).then(({ decision }) => decision);
     if (!signal) return shared;
     return raceWithSignal(shared, signal).catch((error: unknown) => {
       throw signal.aborted
@@ -232,6 +254,29 @@ export class TrustClient {
       throw new TrustUnavailableError(url, error);
     }
   }
+}
+
+/** The fleet's decision cache of `options.decisionCache`, checked before any request. */
+function sharedDecisions(options: TrustClientOptions, baseUrl: string): SharedDecisions | undefined {
+  const { decisionCache } = options;
+  if (decisionCache === undefined) return undefined;
+  if (typeof decisionCache !== 'object' || decisionCache === null) {
+    throw new AgentApiError('TrustClient decisionCache must be an object such as { redis }');
+  }
+  assertRedisClient('TrustClient decisionCache.redis', decisionCache.redis);
+  const apiKey = options.apiKey ?? readEnv(API_KEY_ENV) ?? '';
+  return new SharedDecisions({
+    redis: decisionCache.redis,
+    apiKey,
+    baseUrl,
+    // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
+    logger: createLogger({
+      sink: options.logger,
+      level: options.logLevel ?? parseLogLevel(readEnv(LOG_ENV_VAR)) ?? 'warn',
+      secrets: [apiKey],
+    }),
+    now: options.now,
+  });
 }
 
 /**

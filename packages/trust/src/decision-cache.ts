@@ -3,6 +3,7 @@
  * This cache keeps each decision until the window ends and lets concurrent identical requests share one call.
  */
 import type { TrustDecision } from './decision.js';
+import type { DecisionResult } from './gen/sdk/types.gen.js';
 
 /** Entries kept unless configured otherwise. */
 export const DEFAULT_DECISION_CACHE_ENTRIES = 1_000;
@@ -15,7 +16,8 @@ export interface DecisionCacheOptions {
   now?: () => number;
 }
 
-interface CachedDecision {
+/** A decision and when it stops being valid (epoch ms). */
+export interface CachedDecision {
   decision: TrustDecision;
   expiresAt: number;
 }
@@ -44,8 +46,11 @@ export class DecisionCache {
     return this.#entries.size;
   }
 
-  /** The stored decision for `key` while it is valid; otherwise the call in flight for `key`, or a new `load()`. */
-  get(key: string, load: () => Promise<TrustDecision>): Promise<TrustDecision> {
+  /**
+   * The stored decision for `key` while it is valid; otherwise the call in flight for `key`, or a new `load()`.
+   * `load` may say when its decision expires (a decision shared by another process arrived earlier than now).
+   */
+  get(key: string, load: () => Promise<TrustDecision | CachedDecision>): Promise<TrustDecision> {
     const cached = this.#fresh(key);
     if (cached) return Promise.resolve(cached);
     const pending = this.#inFlight.get(key);
@@ -64,10 +69,11 @@ export class DecisionCache {
     return entry.decision;
   }
 
-  async #loadAndStore(key: string, load: () => Promise<TrustDecision>): Promise<TrustDecision> {
+  async #loadAndStore(key: string, load: () => Promise<TrustDecision | CachedDecision>): Promise<TrustDecision> {
     try {
-      const decision = await load();
-      const expiresAt = expiryOf(decision, this.#now());
+      const loaded = await load();
+      const { decision, expiresAt } =
+        'expiresAt' in loaded ? loaded : { decision: loaded, expiresAt: expiryOf(loaded.result, this.#now()) };
       if (expiresAt > this.#now()) this.#store(key, { decision, expiresAt });
       return decision;
     } finally {
@@ -86,8 +92,8 @@ export class DecisionCache {
 }
 
 /** The earlier of `valid_until` and arrival + `ttl_seconds`; -Infinity when neither is usable. */
-function expiryOf(decision: TrustDecision, receivedAt: number): number {
-  const { valid_until, ttl_seconds } = decision.result.validity;
+export function expiryOf(result: DecisionResult, receivedAt: number): number {
+  const { valid_until, ttl_seconds } = result.validity;
   const candidates = [Date.parse(valid_until), receivedAt + ttl_seconds * 1_000].filter(Number.isFinite);
   return candidates.length > 0 ? Math.min(...candidates) : Number.NEGATIVE_INFINITY;
 }
