@@ -25,6 +25,9 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
 /** How long a process leaves Redis alone after a failure before trying it again. */
 export const REDIS_RETRY_MS = 1_000;
 
+/** A new outage within this long of the last warning is not warned about again (a flapping connection). */
+const WARN_EVERY_MS = 60_000;
+
 /** A Redis failure: a command that failed, took too long, or a client that is not ready. */
 export class RedisUnavailableError extends AgentApiError {}
 
@@ -68,6 +71,7 @@ export class RedisHealth {
   readonly #fallback: string;
   readonly #now: () => number;
   #retryAt: number | undefined;
+  #warnedAt = Number.NEGATIVE_INFINITY;
 
   /**
    * `feature` and `fallback` make the warning: `<feature>: Redis is unavailable (<reason>); <fallback>`, e.g.
@@ -101,11 +105,16 @@ export class RedisHealth {
     return false;
   }
 
-  /** Records a failure: one warning per outage. Returns true when this failure started the outage. */
+  /**
+   * Records a failure: one warning per outage (at most one a minute). Returns true when this failure started the
+   * outage.
+   */
   failed(error: unknown): boolean {
     const started = this.#retryAt === undefined;
-    this.#retryAt = this.#now() + REDIS_RETRY_MS;
-    if (started) {
+    const now = this.#now();
+    this.#retryAt = now + REDIS_RETRY_MS;
+    if (started && now - this.#warnedAt >= WARN_EVERY_MS) {
+      this.#warnedAt = now;
       const reason = error instanceof Error ? error.message : String(error);
       this.#logger.warn(`${this.#feature}: Redis is unavailable (${reason}); ${this.#fallback}`);
     }

@@ -23,6 +23,7 @@ const redis = createClient({
 const warnings: string[] = [];
 redis.on('error', () => undefined);
 await redis.connect();
+console.log('ready');
 const store = new StoreClient({
   baseUrl: config.baseUrl,
   login: config.login,

@@ -12,19 +12,31 @@ export interface WorkerOutcome<Result> {
   stderr: string;
 }
 
-/** Runs one worker process per config, all at once, and waits for every one to exit. */
-export function runWorkers<Result>(script: string, configs: readonly unknown[]): Promise<WorkerOutcome<Result>[]> {
+/**
+ * Runs one worker process per config, all at once, and waits for every one to exit. `onLine` sees every line a
+ * worker prints as it comes (e.g. a `ready` line once it is connected).
+ */
+export function runWorkers<Result>(
+  script: string,
+  configs: readonly unknown[],
+  onLine: (worker: number, line: string) => void = () => undefined,
+): Promise<WorkerOutcome<Result>[]> {
   return Promise.all(
     configs.map(
-      (config) =>
+      (config, worker) =>
         new Promise<WorkerOutcome<Result>>((resolve, reject) => {
           const child = spawn(process.execPath, [script, JSON.stringify(config)], {
             stdio: ['ignore', 'pipe', 'pipe'],
           });
           let stdout = '';
           let stderr = '';
+          let pending = '';
           child.stdout.on('data', (chunk: Buffer) => {
             stdout += chunk.toString();
+            pending += chunk.toString();
+            const lines = pending.split('\n');
+            pending = lines.pop() ?? '';
+            for (const line of lines) onLine(worker, line);
           });
           child.stderr.on('data', (chunk: Buffer) => {
             stderr += chunk.toString();

@@ -106,6 +106,7 @@ describe.skipIf(!redisServer)(
 
     it('Redis killed mid-run: no crash, one warning per worker, decisions still right', async () => {
       service = await startDecideStandIn({ latencyMs: 100 });
+      let ready = 0;
       const run = runWorkers<WorkerResult>(
         WORKER,
         Array.from({ length: 8 }, () => ({
@@ -115,9 +116,14 @@ describe.skipIf(!redisServer)(
           rounds: 4,
           pauseMs: 1_000,
         })),
+        (_, line) => {
+          if (line === 'ready') ready++;
+        },
       );
-      // Mid-run: once the first round's scans are in.
-      while ((service?.scans.size ?? 0) < DOMAINS.length) await new Promise((resolve) => setTimeout(resolve, 50));
+      // Mid-run: every worker connected, and the first round's scans are in.
+      while (ready < 8 || (service?.scans.size ?? 0) < DOMAINS.length) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await redis.kill();
       const outcomes = await run;
       await redis.restart();

@@ -21,6 +21,7 @@ const redis = createClient({
 });
 redis.on('error', () => undefined);
 await redis.connect();
+console.log('ready');
 const warnings: string[] = [];
 // `cache: false`: every round goes to the fleet's cache, as separate processes over time would.
 const trust = new TrustClient({
