@@ -21,6 +21,9 @@ import {
 /** The connected node-redis client (v5 or later) a fleet shares its budget through. */
 export type FleetRedisClient = RedisClientLike;
 
+/** Pause of the fleet after the store reports its second full. */
+const FULL_SECOND_PAUSE_MS = 250;
+
 /** Processes assumed in the fleet when Redis cannot be reached and `rateLimit.workers` is not given. */
 export const DEFAULT_FLEET_WORKERS = 8;
 
@@ -131,9 +134,14 @@ export class FleetRateLimiter implements RateLimitGate {
     return granted;
   }
 
-  /** Server reports keep the fallback's windows current; the fleet's own counts are in Redis. */
+  /**
+   * Server reports keep the fallback's windows current; the fleet's own counts are in Redis. A report that the
+   * store's second is full (a request of the fleet reached it later than its slot, e.g. from a stalled process)
+   * pauses the fleet for a quarter of a second, so the next slots do not meet a 429.
+   */
   update(report: RateLimitUpdate): void {
     this.#fallback.update(report);
+    if (report.windowMs === 1_000 && report.remaining === 0) this.hold(this.#now() + FULL_SECOND_PAUSE_MS, 'pause');
   }
 
   /** Holds every process of the fleet for `ms` (a 429's Retry-After). */
@@ -216,8 +224,11 @@ export class FleetRateLimiter implements RateLimitGate {
     // This process holds the slot: nobody else grants until the next one, so the minute check cannot race.
     const second = Math.floor(now / 1_000);
     const counterKeys = Array.from({ length: 60 }, (_, age) => limiters.seconds.getKey(String(second - age)));
-    const [ban, pause, ...counts] = await withDeadline(redis.mGet([`${key}:ban`, `${key}:pause`, ...counterKeys]));
-    const heldUntil = Math.max(Number(ban ?? 0) || 0, Number(pause ?? 0) || 0) - offset;
+    const [ban, pause, full, ...counts] = await withDeadline(
+      redis.mGet([`${key}:ban`, `${key}:pause`, `${key}:full`, ...counterKeys]),
+    );
+    // Holds are absolute times (a ban's reset comes from the store's clock), read on this process's clock.
+    const heldUntil = Math.max(...[ban, pause, full].map((until) => Number(until ?? 0) || 0));
     if (heldUntil > this.#now()) {
       this.#localPauseUntil = Math.max(this.#localPauseUntil, heldUntil);
       return heldUntil - this.#now();
