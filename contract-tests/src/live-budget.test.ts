@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isStaleMarker, RUN_MARKER, writeServices } from './live.ts';
+import { writeServices } from './live.ts';
 import { LiveBudget, parseRateLimit } from './live-budget.ts';
 import { type StandIn, serve } from './stand-ins/server.ts';
 
@@ -66,16 +66,5 @@ describe('live budgets', () => {
       expect(() => new LiveBudget('trust', { CONTRACT_TRUST_BUDGET: value }), value).toThrow(/CONTRACT_TRUST_BUDGET/);
     }
     expect(new LiveBudget('trust', { CONTRACT_TRUST_BUDGET: '0' }).reserveScans(1)).toBe(false);
-  });
-});
-
-describe('the sweeper', () => {
-  const now = Date.parse('2026-11-22T12:00:00.000Z');
-  it('sweeps only marked records over an hour old, never a running one or an unreadable marker', () => {
-    expect(isStaleMarker(`${RUN_MARKER} 2026-11-22T10:00:00.000Z 4242`, now)).toBe(true);
-    expect(isStaleMarker(`${RUN_MARKER} 2026-11-22T11:30:00.000Z 4242 (updated)`, now)).toBe(false);
-    expect(isStaleMarker(`${RUN_MARKER} someday 4242`, now)).toBe(false);
-    expect(isStaleMarker('My agent-apis-contract-run mug', now)).toBe(false);
-    expect(isStaleMarker(undefined, now)).toBe(false);
   });
 });

@@ -5,9 +5,8 @@
  * - path parameters from the service's own answers (`sources.ts`); where the account holds no such record the
  *   check is skipped `no <resource> in the live account`;
  * - operations by safety class (`x-safety`): reads always; writes only with CONTRACT_ALLOW_WRITES naming the
- *   service, and then only inside a create → read → update → list → delete → 404 lifecycle of records the run
- *   creates itself (marked, invisible to shoppers where the schema allows, deleted in `finally`); dangerous
- *   operations only when named one by one in CONTRACT_ALLOW_DANGEROUS (and never with a path parameter);
+ *   service, and then only inside the lifecycles of records the run creates itself (`lifecycles.ts`); dangerous
+ *   operations only as steps of such a lifecycle, each named in CONTRACT_ALLOW_DANGEROUS;
  * - within the service's budget (`live-budget.ts`).
  *
  * Checks, named as contract-testing tools name them: not_a_server_error, status_code_conformance,
@@ -15,11 +14,11 @@
  * positive_data_acceptance, and for reads negative_data_rejection (a spec-breaking request sent raw, past the
  * client's validator, must get a 4xx) and ignored_auth (the same read without credentials must get 401/403).
  */
-import { APIError } from '@agent-apis/core';
 import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
 import type { ServiceName } from '@agent-apis/specs/services';
 import { describe, expect, it } from 'vitest';
 import type { CoverageRecorder } from './coverage.ts';
+import { dangerousOperations, type LifecycleProfile, planLifecycles } from './lifecycles.ts';
 import { LiveBudget } from './live-budget.ts';
 import type { SpecSchemaValidator } from './schema-validator.ts';
 import { atPointer, type InputSource, pathInputSources } from './sources.ts';
@@ -38,23 +37,6 @@ export const LIVE_CHECKS = [
   'negative_data_rejection',
   'ignored_auth',
 ] as const;
-
-/** Prefix of every name/title a live run gives the records it creates; the sweeper looks for it. */
-export const RUN_MARKER = 'agent-apis-contract-run';
-
-/** A marked record younger than this may belong to a run still going (this one's tool-server checks included). */
-export const SWEEP_AFTER_MS = 60 * 60_000;
-
-/**
- * Whether a marker (`agent-apis-contract-run <ISO time> <pid>`) names a run old enough to have crashed: only those
- * records are swept. A marker whose time cannot be read is left alone.
- */
-export function isStaleMarker(value: unknown, now: number = Date.now()): boolean {
-  const text = String(value ?? '');
-  if (!text.startsWith(`${RUN_MARKER} `)) return false;
-  const createdAt = Date.parse(text.slice(RUN_MARKER.length + 1).split(' ')[0] ?? '');
-  return Number.isFinite(createdAt) && now - createdAt > SWEEP_AFTER_MS;
-}
 
 interface Seen {
   status: number;
@@ -124,19 +106,6 @@ function scansOf(input: CallInput): number {
   return body?.domains?.length ?? body?.targets?.length ?? 1;
 }
 
-interface Family {
-  name: string;
-  wrapper: string;
-  markerField: string;
-  fields: Record<string, unknown>;
-  invisible?: string;
-  create: ContractOperation;
-  get: ContractOperation;
-  update: ContractOperation;
-  remove: ContractOperation;
-  list: ContractOperation;
-}
-
 export interface LiveSuiteOptions {
   service: ServiceName;
   spec: ContractSpec;
@@ -145,36 +114,26 @@ export interface LiveSuiteOptions {
   validators: ResponseValidators;
   schemas: SpecSchemaValidator;
   recorder: CoverageRecorder;
+  /** The service's record families for write runs (`lifecycles.ts`). */
+  lifecycles?: LifecycleProfile;
 }
 
 export function defineLiveSuite(options: LiveSuiteOptions): void {
-  const { service, spec, target, createClient, validators, schemas, recorder } = options;
+  const { service, spec, target, createClient, validators, schemas, recorder, lifecycles: profile } = options;
   const budget = new LiveBudget(service);
   recorder.attach('budget', budget.figures);
   const sources = pathInputSources(spec.document);
   const byId = new Map(spec.operations.map((op) => [op.id, op]));
   const writesAllowed = writeServices().has(service);
-  const dangerousAllowed = new Set((process.env.CONTRACT_ALLOW_DANGEROUS ?? '').split(',').map((s) => s.trim()));
   const auth = authHeaders(service, target.credentials);
 
-  const families: Family[] = LIFECYCLE_FAMILIES.flatMap((family) => {
-    const find = (method: string, path: string) =>
-      spec.operations.find((op) => op.method === method && op.path === path);
-    const collection = `/${family.name}.json`;
-    const item = `/${family.name}/{id}.json`;
-    const ops = {
-      create: find('POST', collection),
-      get: find('GET', item),
-      update: find('PUT', item),
-      remove: find('DELETE', item),
-      list: find('GET', collection),
-    };
-    if (Object.values(ops).some((op) => !op)) return [];
-    // Chosen by path, run only if the classes agree: a family with a dangerous create, update or delete never runs.
-    if ([ops.create, ops.update, ops.remove].some((op) => op?.safety !== 'write')) return [];
-    return [{ ...family, ...(ops as Required<typeof ops>) } as Family];
+  const lifecycles = planLifecycles({
+    service,
+    spec,
+    profile,
+    writesAllowed,
+    dangerousAllowed: dangerousOperations(),
   });
-  const lifecycleOperations = new Set(families.flatMap((f) => [f.create.id, f.update.id, f.remove.id]));
 
   /** Calls an operation through the client; returns what it resolved to or threw, and the last answer seen. */
   const call = async (operation: ContractOperation, input: CallInput) => {
@@ -330,19 +289,10 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
       const safety = operation.safety;
       const hasPath = operation.parameters.some((p) => p.in === 'path');
       const title = `${operation.id} (${operation.method} ${operation.path}, ${safety})`;
-      if (safety === 'dangerous' && !(dangerousAllowed.has(operation.id) && !hasPath)) {
-        const reason = hasPath
-          ? 'dangerous operation with a path parameter: never sent live'
-          : 'dangerous operation: sent live only when named in CONTRACT_ALLOW_DANGEROUS';
-        skipChecks(operation, ['success:required'], reason);
-        it.skip(`${title} — skipped: ${reason}`, () => expect.unreachable());
-        continue;
-      }
-      if (safety === 'write') {
-        const reason = writesAllowed
-          ? 'write outside a create → delete lifecycle of a record this run creates: not sent live'
-          : `write operation: live runs only read unless CONTRACT_ALLOW_WRITES=${service} (sandbox only)`;
-        if (!lifecycleOperations.has(operation.id) || !writesAllowed) {
+      if (safety !== 'read') {
+        // Writes and dangerous operations run only inside the lifecycles of records the run creates.
+        const reason = lifecycles.skipReason(operation);
+        if (reason) {
           skipChecks(operation, ['success:required'], reason);
           it.skip(`${title} — skipped: ${reason}`, () => expect.unreachable());
         }
@@ -434,108 +384,5 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
     }
   });
 
-  // Lifecycles of records the run creates itself (store, CONTRACT_ALLOW_WRITES=store).
-  if (writesAllowed) defineLifecycles();
-
-  function defineLifecycles(): void {
-    describe(`${service} write lifecycles (live, records marked ${RUN_MARKER})`, () => {
-      for (const family of families) {
-        it(`${family.name}: sweep earlier runs' marked records, create → read → update → list → delete → 404, counts equal`, async () => {
-          const runMarker = `${RUN_MARKER} ${new Date().toISOString()} ${process.pid}`;
-          const wrap = (fields: Record<string, unknown>) => ({ [family.wrapper]: fields });
-          const listAll = async () => {
-            const entries: Record<string, unknown>[] = [];
-            for (let page = 1; page <= 20; page++) {
-              const outcome = await call(family.list, { query: { limit: 100, page } });
-              if ('error' in outcome) throw outcome.error;
-              const batch = (outcome.result as Record<string, Record<string, unknown>>[]).map(
-                (e) => e[family.wrapper] ?? e,
-              );
-              entries.push(...(batch as Record<string, unknown>[]));
-              if (batch.length < 100) break;
-            }
-            return entries;
-          };
-          const expectOk = (operation: ContractOperation, outcome: Awaited<ReturnType<typeof call>>, step: string) => {
-            const failures = checkAnswer(operation, outcome, step);
-            if ('error' in outcome)
-              throw new Error(`${family.name} ${step}: ${operation.id} failed: ${(outcome.error as Error).message}`);
-            expect(failures, `${family.name} ${step}`).toEqual([]);
-            return outcome.result as Record<string, Record<string, unknown>>;
-          };
-          const counts = { before: 0, after: 0, swept: 0 };
-          recorder.attach(`records:${family.name}`, counts);
-          const done = recorder.begin(family.create.id, `lifecycle:${family.name}`);
-          // Sweeper: records an earlier run created (its marker in the name, over an hour old) and could not delete.
-          for (const entry of await listAll()) {
-            if (isStaleMarker(entry[family.markerField])) {
-              await call(family.remove, { path: { id: entry.id } });
-              counts.swept++;
-            }
-          }
-          counts.before = (await listAll()).length;
-          let id: unknown;
-          try {
-            const created = expectOk(
-              family.create,
-              await call(family.create, { body: wrap({ ...family.fields, [family.markerField]: runMarker }) }),
-              'create',
-            );
-            id = created[family.wrapper]?.id;
-            expect(id, `${family.name}: created record has an id`).toBeDefined();
-            expectOk(family.get, await call(family.get, { path: { id } }), 'read back');
-            const updated = `${runMarker} (updated)`;
-            const afterUpdate = expectOk(
-              family.update,
-              await call(family.update, { path: { id }, body: wrap({ [family.markerField]: updated }) }),
-              'update',
-            );
-            expect(afterUpdate[family.wrapper]?.[family.markerField], `${family.name}: update applied`).toBe(updated);
-            expect(
-              (await listAll()).some((entry) => entry.id === id),
-              `${family.name}: list contains the record`,
-            ).toBe(true);
-            const deleted = await call(family.remove, { path: { id } });
-            if (!('error' in deleted)) id = undefined;
-            expectOk(family.remove, deleted, 'delete');
-            const gone = await call(family.get, { path: { id: created[family.wrapper]?.id } });
-            expect((gone as { error?: unknown }).error, `${family.name}: read after delete`).toBeInstanceOf(APIError);
-            expect((gone as { error: APIError }).error.status, `${family.name}: read after delete is 404`).toBe(404);
-          } finally {
-            if (id !== undefined) await call(family.remove, { path: { id } });
-            counts.after = (await listAll()).length;
-          }
-          expect(counts.after, `${family.name}: record count after the run equals the count before`).toBe(
-            counts.before,
-          );
-          done(
-            `before ${counts.before}, after ${counts.after}, swept ${counts.swept}${family.invisible ? `, created ${family.invisible}` : ', no field hides it from shoppers'}`,
-          );
-        });
-      }
-    });
-  }
+  lifecycles.define({ call, checkAnswer, recorder });
 }
-
-/**
- * The store's record families a sandbox run may create and delete: each needs create, read, update, delete
- * and list operations classed `write`/`read`, and a text field to carry the run marker.
- */
-export const LIFECYCLE_FAMILIES = [
-  {
-    name: 'products',
-    wrapper: 'product',
-    markerField: 'name',
-    fields: { status: 'disabled', price: 0 },
-    invisible: 'disabled (not shown in the shop)',
-  },
-  {
-    name: 'pages',
-    wrapper: 'page',
-    markerField: 'title',
-    fields: { status: 'hidden', body: 'Created and deleted by a contract run.' },
-    invisible: 'hidden',
-  },
-  { name: 'categories', wrapper: 'category', markerField: 'name', fields: {} },
-  { name: 'customer_categories', wrapper: 'customer_category', markerField: 'name', fields: {} },
-] as const;

@@ -8,10 +8,12 @@
  *   checker, and answers a violation as a tool error (`isError: true`, Ajv's words). An unknown tool is a
  *   JSON-RPC error (-32602).
  * - A valid call is answered with a documented placeholder, since the pinned tools declare no output schema:
- *   `structuredContent` is `{ tool, arguments }`, echoing what arrived, and the text content is the same JSON. A
- *   listing tool (`list_*`) also answers `records: [{ id }]` and a creating one (`create_*`) `record: { id }`, so
- *   a live-mode run has real answers to take record ids from. A tool that declares an `outputSchema` gets a
- *   sample value of that schema instead.
+ *   `structuredContent` is `{ tool, arguments }`, echoing what arrived, and the text content is the same JSON. The
+ *   server keeps the records its `create_*` tools make (`{ id, ...arguments }`, ids from 4201): a creating,
+ *   updating or reading tool also answers `record`, a listing tool (`list_*`) `records: [{ id: 4101 }, ...the
+ *   kept ones]`, and `delete_*` forgets the record, so a live-mode run has real answers to take record ids from
+ *   and can read back what it created. A tool that declares an `outputSchema` gets a sample value of that schema
+ *   instead. `answer` may rewrite any answer (a hostile server).
  * - Requests without the expected credential headers (store: X-LOGIN-KEY, X-AUTH-TOKEN) are answered HTTP 401.
  */
 import { createServer, type IncomingMessage } from 'node:http';
@@ -19,7 +21,7 @@ import type { McpTool } from '@agent-apis/specs/mcp-tools';
 import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { buildToolServer } from '@agent-apis/test-utils/mcp-server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { sampleValue } from './values.ts';
@@ -37,16 +39,43 @@ export interface LocalToolServerOptions {
   tools: readonly McpTool[];
   /** Header name → value every request must carry. */
   credentials?: Readonly<Record<string, string>>;
+  /** Rewrites the structured answer of a valid call (a server answering something else than expected). */
+  answer?: (tool: string, structured: Record<string, unknown>) => Record<string, unknown>;
 }
 
-/** What a valid call answers (see the module comment). */
-export function placeholderResult(tool: McpTool, args: Record<string, unknown>): CallToolResult {
-  const records = tool.name.startsWith('list_') ? { records: [{ id: 4101 }] } : {};
-  const created = tool.name.startsWith('create_') ? { record: { id: 4201 } } : {};
-  const structured = tool.outputSchema
-    ? (sampleValue({} as OpenApiDocument, tool.outputSchema, 'all') as Record<string, unknown>)
-    : { tool: tool.name, arguments: args, ...records, ...created };
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+type Kept = Record<string, unknown>;
+
+/** The record kind a tool acts on: `product` for create_product, get_product and list_products. */
+function kindOf(tool: string): string {
+  return tool
+    .replace(/^(create|update|delete|get|list)_/, '')
+    .replace(/ies$/, 'y')
+    .replace(/s$/, '');
+}
+
+/** What a valid call answers, keeping records in `kept` (see the module comment). */
+function placeholderResult(
+  tool: McpTool,
+  args: Record<string, unknown>,
+  kept: Map<string, Map<string, Kept>>,
+  nextId: () => number,
+): Record<string, unknown> {
+  if (tool.outputSchema) return sampleValue({} as OpenApiDocument, tool.outputSchema, 'all') as Record<string, unknown>;
+  const kind = kindOf(tool.name);
+  const records = kept.get(kind) ?? new Map<string, Kept>();
+  kept.set(kind, records);
+  const verb = tool.name.split('_')[0];
+  const echo = { tool: tool.name, arguments: args };
+  if (verb === 'list') return { ...echo, records: [{ id: 4101 }, ...records.values()] };
+  if (verb === 'create') {
+    const record = { id: nextId(), ...args };
+    records.set(String(record.id), record);
+    return { ...echo, record };
+  }
+  const record = records.get(String(args.id));
+  if (record && verb === 'update') Object.assign(record, args, { id: record.id });
+  if (record && verb === 'delete') records.delete(String(args.id));
+  return record && verb !== 'delete' ? { ...echo, record: { ...record } } : echo;
 }
 
 function hasCredentials(request: IncomingMessage, credentials: Readonly<Record<string, string>>): boolean {
@@ -59,6 +88,8 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
   const validators = new Map(options.tools.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const calls: LocalToolServer['calls'] = [];
+  const kept = new Map<string, Map<string, Kept>>();
+  let lastId = 4200;
 
   const buildServer = () =>
     buildToolServer({
@@ -79,7 +110,9 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
           };
         }
         calls.push({ tool: name, arguments: args });
-        return placeholderResult(tool, args);
+        const placeholder = placeholderResult(tool, args, kept, () => ++lastId);
+        const structured = options.answer ? options.answer(name, placeholder) : placeholder;
+        return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       },
     });
 

@@ -10,8 +10,9 @@
  * drift fails). Tools are called by their safety class (`specs/<service>/mcp-tools.contract.json`,
  * `tool-classes.ts`), paced (one call a second next to the REST store suite): read tools (also read-only on the server) the same way as in mock
  * mode, with record ids taken from a list tool's answer (skipped when the account holds no record); write tools
- * only with CONTRACT_ALLOW_WRITES naming the service, as create → update → delete of a marked record of the
- * run's own; dangerous tools never.
+ * only with CONTRACT_ALLOW_WRITES naming the service, as create → read back → update → delete of a record carrying
+ * the run's marker (with its secret), found in the create answer by that marker and read back before every
+ * change; dangerous tools never.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -33,16 +34,19 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CoverageRecorder, coverageDir } from './coverage.ts';
-import { RUN_MARKER, writeServices } from './live.ts';
+import { createRunMarker, isOwnMarker } from './lifecycles.ts';
+import { writeServices } from './live.ts';
 import { type LocalToolServer, startToolServer } from './mcp-server.ts';
 import { liveToolServerTargets, MCP_CANARY, mockToolServerTargets, type ToolServerTarget } from './targets.ts';
-import { firstId, readToolClasses, toolAnswer } from './tool-classes.ts';
+import { findRecord, firstId, readToolClasses, toolAnswer } from './tool-classes.ts';
 import { sampleValue } from './values.ts';
 
 type Args = Record<string, unknown>;
 
 const mode = inject('contractMode');
 const targets = mode === 'live' ? liveToolServerTargets(process.env) : mockToolServerTargets();
+/** The marker of this run's records (`lifecycles.ts`): its secret makes a record this run's own. */
+const runMarker = createRunMarker();
 
 /** Arguments that satisfy the tool's schema: its required ones only, or every one it declares. */
 function validArguments(tool: McpTool, coverage: 'required' | 'all'): Args {
@@ -315,17 +319,44 @@ for (const service of ['store', 'directory'] as const) {
       for (const [name, toolClass] of Object.entries(classes)) {
         const creates = toolClass.creates;
         if (!creates || !liveByName.has(name)) continue;
-        it(`${name} → ${creates.update ? `${creates.update} → ` : ''}${creates.delete}: a marked record of this run, deleted in finally`, async () => {
+        const steps = `${name} → read back → ${creates.update ? `${creates.update} → ` : ''}${creates.delete}`;
+        it(`${steps}: only the record carrying this run's marker, read back and checked before every change`, async () => {
           const done = recorder.begin(name, 'lifecycle');
-          const marker = `${RUN_MARKER} ${new Date().toISOString()} ${process.pid}`;
-          const id = firstId(toolAnswer(await callLive(name, { ...creates.arguments, [creates.marker]: marker })));
-          expect(id, `${name} answered the new record's id`).toBeDefined();
+          const carries = (record: Args, updated: boolean) =>
+            updated ? isOwnMarker(record[creates.marker], runMarker) : record[creates.marker] === runMarker.text;
+          const hasId = (record: Args) => typeof record.id === 'number' || typeof record.id === 'string';
+          /** The record `id` as the server shows it now, if it still carries this run's marker. */
+          const readOwn = async (id: unknown, updated: boolean) => {
+            const answer = creates.get
+              ? await callLive(creates.get, { id })
+              : await callLive(creates.list, creates.listArguments ?? {});
+            return findRecord(toolAnswer(answer), (r) => String(r.id) === String(id) && carries(r, updated));
+          };
+          const answer = toolAnswer(await callLive(name, { ...creates.arguments, [creates.marker]: runMarker.text }));
+          // The new record is the one carrying this run's marker, wherever the answer puts it, never merely the
+          // first id in it. If the answer shows none, look for it in the list, so it is not left behind.
+          const created = findRecord(answer, (r) => hasId(r) && carries(r, false));
+          const id =
+            created?.id ??
+            findRecord(
+              toolAnswer(await callLive(creates.list, creates.listArguments ?? {})),
+              (r) => hasId(r) && carries(r, false),
+            )?.id;
+          let updated = false;
           try {
-            if (creates.update) await callLive(creates.update, { id, [creates.marker]: `${marker} (updated)` });
+            expect(created, `${name}'s answer shows a record carrying this run's marker`).toBeDefined();
+            expect(await readOwn(id, false), `record ${id} read back carries this run's marker`).toBeDefined();
+            if (creates.update) {
+              await callLive(creates.update, { id, [creates.marker]: runMarker.updated });
+              updated = true;
+              const after = await readOwn(id, true);
+              expect(after?.[creates.marker], `${creates.update} applied`).toBe(runMarker.updated);
+            }
           } finally {
-            await callLive(creates.delete, { id });
+            // Deleted only after a fresh read shows it is still this run's record.
+            if (id !== undefined && (await readOwn(id, updated))) await callLive(creates.delete, { id });
           }
-          done(`created, ${creates.update ? 'updated, ' : ''}deleted record ${id}`);
+          done(`created, read back, ${creates.update ? 'updated, ' : ''}deleted record ${id}`);
         });
       }
     }

@@ -10,6 +10,7 @@ import { APIError, errorClassForStatus, RequestValidationError } from '@agent-ap
 import type { ServiceName } from '@agent-apis/specs/services';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { CoverageRecorder, coverageDir } from './coverage.ts';
+import type { LifecycleProfile } from './lifecycles.ts';
 import { defineLiveSuite } from './live.ts';
 import { SpecSchemaValidator } from './schema-validator.ts';
 import { type ContractOperation, loadContractSpec } from './spec.ts';
@@ -76,6 +77,7 @@ export async function defineContractSuite(
   service: ServiceName,
   createClient: ClientFactory,
   validators: ResponseValidators,
+  live: { lifecycles?: LifecycleProfile } = {},
 ): Promise<void> {
   const spec = await loadContractSpec(service);
   const target = inject('contractTargets')[service];
@@ -100,7 +102,16 @@ export async function defineContractSuite(
   const baseUrl = target.baseUrl;
   const schemas = new SpecSchemaValidator(spec.document);
   if (mode === 'live') {
-    defineLiveSuite({ service, spec, target: { ...target, baseUrl }, createClient, validators, schemas, recorder });
+    defineLiveSuite({
+      service,
+      spec,
+      target: { ...target, baseUrl },
+      createClient,
+      validators,
+      schemas,
+      recorder,
+      ...live,
+    });
     return;
   }
 

@@ -11,7 +11,9 @@ describe('agent tool safety classes', () => {
       expect(tools.filter((name) => !['read', 'write', 'dangerous'].includes(classes[name]?.safety ?? ''))).toEqual([]);
       const named = Object.values(classes).flatMap((c) => [
         ...Object.values(c.from ?? {}),
-        ...(c.creates ? [c.creates.delete, c.creates.update ?? c.creates.delete] : []),
+        ...(c.creates
+          ? [c.creates.delete, c.creates.update ?? c.creates.delete, c.creates.list, c.creates.get ?? c.creates.list]
+          : []),
       ]);
       expect([...Object.keys(classes), ...named].filter((name) => !tools.includes(name))).toEqual([]);
     },

@@ -11,8 +11,20 @@ export interface ToolClass {
   safety: 'read' | 'write' | 'dangerous';
   /** Argument name → the read tool whose answer supplies it. */
   from?: Record<string, string>;
-  /** A create tool: the argument carrying the run marker, fixed arguments, and its update/delete tools. */
-  creates?: { marker: string; arguments: Record<string, unknown>; update?: string; delete: string };
+  /**
+   * A create tool: the argument carrying the run marker, fixed arguments, its update/delete tools, and how the
+   * record is read back (`get`: a tool taking its `id`; else `list`, the record found there by id).
+   */
+  creates?: {
+    marker: string;
+    arguments: Record<string, unknown>;
+    update?: string;
+    delete: string;
+    get?: string;
+    list: string;
+    /** Arguments of the list call that narrow it to records like the run's (`status: disabled`, a large page). */
+    listArguments?: Record<string, unknown>;
+  };
 }
 
 export async function readToolClasses(service: 'store' | 'directory'): Promise<Record<string, ToolClass>> {
@@ -35,6 +47,20 @@ export function firstId(value: unknown): unknown {
   for (const child of Object.values(record)) {
     const found = firstId(child);
     if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The first object in `value` (depth first, as `firstId` walks) for which `matches` holds. */
+export function findRecord(
+  value: unknown,
+  matches: (record: Record<string, unknown>) => boolean,
+): Record<string, unknown> | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  if (!Array.isArray(value) && matches(value as Record<string, unknown>)) return value as Record<string, unknown>;
+  for (const child of Object.values(value)) {
+    const found = findRecord(child, matches);
+    if (found) return found;
   }
   return undefined;
 }

@@ -2,15 +2,14 @@
  * A loopback stand-in of the store API that behaves like a small real store: the records of
  * `store-records.json`, Basic authentication on every call, unknown ids → 404, 20 requests a second and 800 a
  * minute (configurable) with 429 beyond, and the `Jumpseller-*RateLimit-*` headers on every answer. Records are
- * created, updated and deleted for real. It remembers what a test must check afterwards: writes to records it
+ * created, updated and deleted for real (`store-writes.ts`). It remembers what a test must check afterwards: writes to records it
  * did not see created, dangerous operations called, mock-only headers received.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
 import { loadDocument, MOCK_ONLY_HEADERS, queryProblem, type Route, router, type StandIn, serve } from './server.ts';
-
-type StoreRecord = Record<string, unknown>;
+import { type StoreRecord, storeWrites } from './store-writes.ts';
 
 interface Fixture {
   records: Record<string, StoreRecord[]>;
@@ -24,6 +23,10 @@ export interface StoreStandInOptions {
   perSecond?: number;
   perMinute?: number;
   latencyMs?: number;
+  /** Records added to the fixture's (decoys a write run must leave alone), by collection (`/products`). */
+  records?: Record<string, StoreRecord[]>;
+  /** A hostile store: the create answer of a collection (`/products`) names this existing record's id instead. */
+  createAnswers?: Record<string, number>;
   /** Planted violations: a string `price` in product list entries; a string `stock` in the single product. */
   plant?: { listEntryType?: boolean; singleRecordField?: boolean };
 }
@@ -66,18 +69,20 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
   const route = router(document);
   const fixture = JSON.parse(readFileSync(STORE_RECORDS, 'utf8')) as Fixture;
   const collections = new Map(Object.entries(structuredClone(fixture.records)));
-  const created = new Set<string>();
-  let nextId = 20_000;
+  for (const [name, extra] of Object.entries(structuredClone(options.records ?? {}))) {
+    collections.set(name, [...(collections.get(name) ?? []), ...extra]);
+  }
   const perSecond = options.perSecond ?? 20;
   const perMinute = options.perMinute ?? 800;
   const arrivals: number[] = [];
   const expected = `Basic ${Buffer.from(`${options.login}:${options.authToken}`).toString('base64')}`;
-  const state = { foreignWrites: [] as string[], dangerousCalls: [] as string[], mockHeaderRequests: [] as string[] };
+  const state = { dangerousCalls: [] as string[], mockHeaderRequests: [] as string[] };
   let tooManyRequests = 0;
 
   const collectionOf = (key: string) => collections.get(fixture.aliases[key] ?? key);
   const find = (key: string, value: string) =>
     collectionOf(key)?.find((r) => String(r.id) === value || r.code === value || r.email === value);
+  const writes = storeWrites(collections, collectionOf, find, options.createAnswers);
 
   const standIn = await serve(({ method, path, query, headers, body }, log) => {
     const now = Date.now();
@@ -162,31 +167,13 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       }
       return ok(fixture.singletons[found.operation.operationId] ?? []);
     }
-    if (method === 'POST') {
-      const fields = (
-        wrapper && body && typeof body === 'object' ? (body as StoreRecord)[wrapper] : body
-      ) as StoreRecord;
-      if (!fields || typeof fields !== 'object')
-        return { status: 400, body: { message: 'Bad Request' }, headers: rate };
-      const record = { ...fields, id: nextId++ };
-      collections.set(concrete, [...(collections.get(concrete) ?? []), record]);
-      created.add(`${concrete}/${record.id}`);
-      return ok(wrap(record));
-    }
-    if (method === 'PUT' || method === 'DELETE') {
-      const record = find(parent, last);
-      if (!record) return notFound;
-      if (!created.has(`${parent}/${record.id}`)) state.foreignWrites.push(`${method} ${path}`);
-      if (method === 'DELETE') {
-        const records = collectionOf(parent) ?? [];
-        records.splice(records.indexOf(record), 1);
-        return ok(JSON.stringify('Deleted'));
-      }
-      const fields = (
-        wrapper && body && typeof body === 'object' ? (body as StoreRecord)[wrapper] : body
-      ) as StoreRecord;
-      Object.assign(record, fields ?? {}, { id: record.id });
-      return ok(wrap(record));
+    if (['POST', 'PUT', 'DELETE'].includes(method)) {
+      const queryNames = found.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+      const written = writes.answer({ method, path, concrete, query, body, wrapper, queryNames });
+      if (!written) return notFound;
+      return written.status === 'ok'
+        ? ok(written.body)
+        : { status: 400, body: { message: 'Bad Request' }, headers: rate };
     }
     return notFound;
   }, options.latencyMs);
@@ -196,6 +183,7 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
     url: `${standIn.url}/v1`,
     counts: () => Object.fromEntries([...collections].map(([key, records]) => [key, records.length])),
     ...state,
+    foreignWrites: writes.foreignWrites,
     get tooManyRequests() {
       return tooManyRequests;
     },
