@@ -3,7 +3,9 @@
  * revalidation, LRU eviction by entry count.
  */
 import { fingerprint } from './fingerprint.js';
+import type { Logger } from './logger.js';
 import { redactUrl } from './redact.js';
+import { type RedisClientLike, RedisHealth, sha256Hex, withDeadline } from './redis.js';
 import { toRequest } from './request.js';
 
 /** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
@@ -28,7 +30,17 @@ export interface HttpCacheOptions {
   maxFreshnessMs?: number;
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
+  /**
+   * A second tier shared by every process using this Redis (node-redis v5 or later): a response one process
+   * stored is served to the others under the same rules (freshness, validators, `Vary`). Only what a shared
+   * cache may keep goes there (RFC 9111 §3.5: never `private`, never an answer to a request with credentials),
+   * bodies up to 1 MiB, kept no longer than `maxFreshnessMs`. Redis faults leave the in-process tier alone.
+   */
+  shared?: { redis: RedisClientLike; logger: Logger } | undefined;
 }
+
+/** Largest body written to the shared tier. */
+const MAX_SHARED_BODY_BYTES = 1024 * 1024;
 
 /** What the cache needs of a request: method, URL and every header that is sent. */
 export interface CacheRequest {
@@ -105,6 +117,7 @@ export class HttpCache {
   readonly #maxBytes: number;
   readonly #maxFreshnessMs: number;
   readonly #now: () => number;
+  readonly #shared: { redis: RedisClientLike; health: RedisHealth } | undefined;
   #bytes = 0;
 
   /** An empty cache; throws a TypeError when `maxEntries` is not a positive integer. */
@@ -117,6 +130,17 @@ export class HttpCache {
     this.#maxBytes = options.maxBytes ?? DEFAULT_CACHE_BYTES;
     this.#maxFreshnessMs = options.maxFreshnessMs ?? DEFAULT_MAX_FRESHNESS_MS;
     this.#now = options.now ?? (() => Date.now());
+    const { shared } = options;
+    this.#shared = shared && {
+      redis: shared.redis,
+      health: new RedisHealth(
+        shared.redis,
+        shared.logger,
+        'HTTP cache',
+        'responses are cached in this process only until Redis answers again',
+        this.#now,
+      ),
+    };
   }
 
   /** Number of stored responses. */
@@ -164,16 +188,53 @@ export class HttpCache {
     if (requestDirectives.has('no-store') || conditionalByCaller) return next(request);
 
     const key = this.#primaryKey(request);
-    const entry = this.#lookup(key, request);
+    const entry = this.#lookup(key, request) ?? (await this.#sharedLookup(key, request));
     if (entry && !requestDirectives.has('no-cache') && this.#now() - entry.receivedAt < entry.freshForMs) {
       return responseFrom(entry, 'hit');
     }
     const sent = entry && hasValidators(entry.headers) ? withValidators(request, entry) : request;
     const response = await next(sent);
-    if (entry && response.status === 304)
-      return responseFrom(this.#refresh(key, entry, response.headers), 'revalidated');
-    await this.#store(key, request, response);
+    if (entry && response.status === 304) {
+      const refreshed = this.#refresh(key, entry, response.headers);
+      this.#sharedWrite(key, request, refreshed);
+      return responseFrom(refreshed, 'revalidated');
+    }
+    const stored = await this.#store(key, request, response);
+    if (stored) this.#sharedWrite(key, request, stored);
     return response;
+  }
+
+  /** The shared tier's entry for `key`, kept in this process too; undefined on a miss or any Redis fault. */
+  async #sharedLookup(key: string, request: CacheRequest): Promise<CacheEntry | undefined> {
+    const shared = this.#shared;
+    if (!shared || shared.health.down || !sharable(request)) return undefined;
+    try {
+      const raw = await withDeadline(shared.redis.get(await sharedKey(key)));
+      shared.health.succeeded();
+      const entry = raw === null ? undefined : parseSharedEntry(raw);
+      if (!entry || varyKeyOf(request, entry.varyNames) !== entry.varyKey) return undefined;
+      this.#keep(key, entry);
+      return this.#entries.get(key);
+    } catch (error) {
+      shared.health.failed(error);
+      return undefined;
+    }
+  }
+
+  /** Writes `entry` to the shared tier when a shared cache may keep it (fire and forget). */
+  #sharedWrite(key: string, request: CacheRequest, entry: CacheEntry): void {
+    const shared = this.#shared;
+    if (!shared || shared.health.down || !sharable(request)) return;
+    if (parseCacheControl(entry.headers.get('cache-control')).has('private')) return;
+    if (entry.body.byteLength > MAX_SHARED_BODY_BYTES) return;
+    const ttl = Math.min(this.#maxFreshnessMs, Math.max(entry.freshForMs, hasValidators(entry.headers) ? 60_000 : 0));
+    if (ttl <= 0) return;
+    sharedKey(key)
+      .then((redisKey) => withDeadline(shared.redis.set(redisKey, serializeEntry(entry), { PX: Math.ceil(ttl) })))
+      .then(
+        () => shared.health.succeeded(),
+        (error: unknown) => shared.health.failed(error),
+      );
   }
 
   /**
@@ -196,7 +257,7 @@ export class HttpCache {
     return entry;
   }
 
-  async #store(key: string, request: CacheRequest, response: Response): Promise<void> {
+  async #store(key: string, request: CacheRequest, response: Response): Promise<CacheEntry | undefined> {
     const directives = parseCacheControl(response.headers.get('cache-control'));
     const varyNames = varyNamesOf(response.headers);
     const freshForMs = Math.min(freshnessMs(response.headers), this.#maxFreshnessMs);
@@ -207,15 +268,12 @@ export class HttpCache {
       (freshForMs > 0 || hasValidators(response.headers));
     if (!cacheable) {
       if (directives.has('no-store')) this.#delete(key);
-      return;
+      return undefined;
     }
     const body = await response.clone().arrayBuffer();
     // Only a body that parses is kept: a truncated or broken JSON answer must not be served again.
-    if (/[/+]json\b/i.test(response.headers.get('content-type') ?? '') && !parsesAsJson(body)) return;
-    this.#delete(key);
-    if (body.byteLength > this.#maxBytes) return;
-    this.#bytes += body.byteLength;
-    this.#entries.set(key, {
+    if (/[/+]json\b/i.test(response.headers.get('content-type') ?? '') && !parsesAsJson(body)) return undefined;
+    const entry: CacheEntry = {
       status: response.status,
       statusText: response.statusText,
       headers: new Headers(response.headers),
@@ -224,7 +282,17 @@ export class HttpCache {
       freshForMs,
       varyNames,
       varyKey: varyKeyOf(request, varyNames),
-    });
+    };
+    this.#keep(key, entry);
+    return this.#entries.get(key);
+  }
+
+  /** Stores `entry` under `key` within the entry and byte bounds, least recently used out first. */
+  #keep(key: string, entry: CacheEntry): void {
+    this.#delete(key);
+    if (entry.body.byteLength > this.#maxBytes) return;
+    this.#bytes += entry.body.byteLength;
+    this.#entries.set(key, entry);
     for (const oldest of this.#entries.keys()) {
       if (this.#entries.size <= this.#maxEntries && this.#bytes <= this.#maxBytes) break;
       this.#delete(oldest);
@@ -249,6 +317,59 @@ export class HttpCache {
     if (parseCacheControl(headers.get('cache-control')).has('no-store')) this.#delete(key);
     else this.#entries.set(key, refreshed);
     return refreshed;
+  }
+}
+
+/** RFC 9111 §3.5: a shared cache keeps no answer to a request that carried credentials. */
+function sharable(request: CacheRequest): boolean {
+  return !request.headers.has('authorization') && !request.headers.has('cookie');
+}
+
+/** The Redis key of a primary key: a hash, so no URL or header value is written as a key. */
+async function sharedKey(key: string): Promise<string> {
+  return `agent-apis:http-cache:${await sha256Hex(key)}`;
+}
+
+function serializeEntry(entry: CacheEntry): string {
+  let binary = '';
+  for (const byte of new Uint8Array(entry.body)) binary += String.fromCharCode(byte);
+  return JSON.stringify({
+    v: 1,
+    status: entry.status,
+    statusText: entry.statusText,
+    headers: [...entry.headers],
+    body: btoa(binary),
+    receivedAt: entry.receivedAt,
+    freshForMs: entry.freshForMs,
+    varyNames: entry.varyNames,
+    varyKey: entry.varyKey,
+  });
+}
+
+/** An entry read back from the shared tier, or undefined when it is not one this cache wrote. */
+function parseSharedEntry(raw: string): CacheEntry | undefined {
+  try {
+    const data = JSON.parse(raw) as Record<string, unknown>;
+    if (data.v !== 1 || data.status !== 200 || typeof data.body !== 'string') return undefined;
+    if (typeof data.receivedAt !== 'number' || typeof data.freshForMs !== 'number') return undefined;
+    if (!Array.isArray(data.varyNames) || typeof data.varyKey !== 'string') return undefined;
+    const binary = atob(data.body);
+    const body = new Uint8Array(binary.length);
+    for (let index = 0; index < binary.length; index++) body[index] = binary.charCodeAt(index);
+    const headers = new Headers(data.headers as [string, string][]);
+    if (/[/+]json\b/i.test(headers.get('content-type') ?? '') && !parsesAsJson(body.buffer)) return undefined;
+    return {
+      status: 200,
+      statusText: typeof data.statusText === 'string' ? data.statusText : '',
+      headers,
+      body: body.buffer,
+      receivedAt: data.receivedAt,
+      freshForMs: data.freshForMs,
+      varyNames: data.varyNames.map(String),
+      varyKey: data.varyKey,
+    };
+  } catch {
+    return undefined;
   }
 }
 

@@ -20,7 +20,7 @@ export interface RedisClientLike {
 }
 
 /** Longest a single Redis command may take before Redis counts as unavailable. */
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 
 /** How long a process leaves Redis alone after a failure before trying it again. */
 export const REDIS_RETRY_MS = 1_000;

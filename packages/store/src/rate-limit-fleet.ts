@@ -69,7 +69,7 @@ type Limiters = {
  *   61 s); the holder of a slot sums the last 60 counters and goes only while they stay under `perMinute` less one
  *   second's worth (the granularity of the counters). Holding the slot makes the check-then-count race-free.
  * - **Pauses**: a 429's `Retry-After` and a ban's reset are written to Redis, and every process waits them out.
- * - **Faults**: any Redis error, a command slower than 500 ms (`REDIS_COMMAND_TIMEOUT_MS`) or a client that is not
+ * - **Faults**: any Redis error, a command slower than 1 s (`REDIS_COMMAND_TIMEOUT_MS`) or a client that is not
  *   ready switches this process to an in-process limiter holding `1 / workers` of each window (never unlimited),
  *   after one warning; Redis is tried again every second and used as soon as it answers.
  */
