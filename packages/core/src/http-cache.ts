@@ -3,9 +3,10 @@
  * revalidation, LRU eviction by entry count.
  */
 import { fingerprint } from './fingerprint.js';
+import type { RedisCacheTier } from './http-cache-redis.js';
 import type { Logger } from './logger.js';
 import { redactUrl } from './redact.js';
-import { type RedisClientLike, RedisHealth, sha256Hex, withDeadline } from './redis.js';
+import type { RedisClientLike } from './redis.js';
 import { toRequest } from './request.js';
 
 /** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
@@ -49,7 +50,8 @@ export interface CacheRequest {
   headers: Headers;
 }
 
-interface CacheEntry {
+/** A stored response. */
+export interface CacheEntry {
   status: number;
   statusText: string;
   headers: Headers;
@@ -117,7 +119,7 @@ export class HttpCache {
   readonly #maxBytes: number;
   readonly #maxFreshnessMs: number;
   readonly #now: () => number;
-  readonly #shared: { redis: RedisClientLike; health: RedisHealth } | undefined;
+  readonly #shared: Promise<RedisCacheTier> | undefined;
   #bytes = 0;
 
   /** An empty cache; throws a TypeError when `maxEntries` is not a positive integer. */
@@ -131,16 +133,12 @@ export class HttpCache {
     this.#maxFreshnessMs = options.maxFreshnessMs ?? DEFAULT_MAX_FRESHNESS_MS;
     this.#now = options.now ?? (() => Date.now());
     const { shared } = options;
-    this.#shared = shared && {
-      redis: shared.redis,
-      health: new RedisHealth(
-        shared.redis,
-        shared.logger,
-        'HTTP cache',
-        'responses are cached in this process only until Redis answers again',
-        this.#now,
-      ),
-    };
+    // Loaded only when asked for: bundles without a shared tier do not carry it.
+    this.#shared =
+      shared &&
+      import('./http-cache-redis.js').then(
+        (module) => new module.RedisCacheTier(shared.redis, shared.logger, this.#now),
+      );
   }
 
   /** Number of stored responses. */
@@ -206,35 +204,21 @@ export class HttpCache {
 
   /** The shared tier's entry for `key`, kept in this process too; undefined on a miss or any Redis fault. */
   async #sharedLookup(key: string, request: CacheRequest): Promise<CacheEntry | undefined> {
-    const shared = this.#shared;
-    if (!shared || shared.health.down || !sharable(request)) return undefined;
-    try {
-      const raw = await withDeadline(shared.redis.get(await sharedKey(key)));
-      shared.health.succeeded();
-      const entry = raw === null ? undefined : parseSharedEntry(raw);
-      if (!entry || varyKeyOf(request, entry.varyNames) !== entry.varyKey) return undefined;
-      this.#keep(key, entry);
-      return this.#entries.get(key);
-    } catch (error) {
-      shared.health.failed(error);
-      return undefined;
-    }
+    if (!this.#shared || !sharable(request)) return undefined;
+    const entry = await (await this.#shared).get(key);
+    if (!entry || varyKeyOf(request, entry.varyNames) !== entry.varyKey) return undefined;
+    if (/[/+]json\b/i.test(entry.headers.get('content-type') ?? '') && !parsesAsJson(entry.body)) return undefined;
+    this.#keep(key, entry);
+    return this.#entries.get(key);
   }
 
   /** Writes `entry` to the shared tier when a shared cache may keep it (fire and forget). */
   #sharedWrite(key: string, request: CacheRequest, entry: CacheEntry): void {
-    const shared = this.#shared;
-    if (!shared || shared.health.down || !sharable(request)) return;
+    if (!this.#shared || !sharable(request)) return;
     if (parseCacheControl(entry.headers.get('cache-control')).has('private')) return;
     if (entry.body.byteLength > MAX_SHARED_BODY_BYTES) return;
     const ttl = Math.min(this.#maxFreshnessMs, Math.max(entry.freshForMs, hasValidators(entry.headers) ? 60_000 : 0));
-    if (ttl <= 0) return;
-    sharedKey(key)
-      .then((redisKey) => withDeadline(shared.redis.set(redisKey, serializeEntry(entry), { PX: Math.ceil(ttl) })))
-      .then(
-        () => shared.health.succeeded(),
-        (error: unknown) => shared.health.failed(error),
-      );
+    if (ttl > 0) void this.#shared.then((tier) => tier.set(key, entry, ttl));
   }
 
   /**
@@ -323,54 +307,6 @@ export class HttpCache {
 /** RFC 9111 §3.5: a shared cache keeps no answer to a request that carried credentials. */
 function sharable(request: CacheRequest): boolean {
   return !request.headers.has('authorization') && !request.headers.has('cookie');
-}
-
-/** The Redis key of a primary key: a hash, so no URL or header value is written as a key. */
-async function sharedKey(key: string): Promise<string> {
-  return `agent-apis:http-cache:${await sha256Hex(key)}`;
-}
-
-function serializeEntry(entry: CacheEntry): string {
-  let binary = '';
-  for (const byte of new Uint8Array(entry.body)) binary += String.fromCharCode(byte);
-  return JSON.stringify({
-    v: 1,
-    status: entry.status,
-    statusText: entry.statusText,
-    headers: [...entry.headers],
-    body: btoa(binary),
-    receivedAt: entry.receivedAt,
-    freshForMs: entry.freshForMs,
-    varyNames: entry.varyNames,
-    varyKey: entry.varyKey,
-  });
-}
-
-/** An entry read back from the shared tier, or undefined when it is not one this cache wrote. */
-function parseSharedEntry(raw: string): CacheEntry | undefined {
-  try {
-    const data = JSON.parse(raw) as Record<string, unknown>;
-    if (data.v !== 1 || data.status !== 200 || typeof data.body !== 'string') return undefined;
-    if (typeof data.receivedAt !== 'number' || typeof data.freshForMs !== 'number') return undefined;
-    if (!Array.isArray(data.varyNames) || typeof data.varyKey !== 'string') return undefined;
-    const binary = atob(data.body);
-    const body = new Uint8Array(binary.length);
-    for (let index = 0; index < binary.length; index++) body[index] = binary.charCodeAt(index);
-    const headers = new Headers(data.headers as [string, string][]);
-    if (/[/+]json\b/i.test(headers.get('content-type') ?? '') && !parsesAsJson(body.buffer)) return undefined;
-    return {
-      status: 200,
-      statusText: typeof data.statusText === 'string' ? data.statusText : '',
-      headers,
-      body: body.buffer,
-      receivedAt: data.receivedAt,
-      freshForMs: data.freshForMs,
-      varyNames: data.varyNames.map(String),
-      varyKey: data.varyKey,
-    };
-  } catch {
-    return undefined;
-  }
 }
 
 function withValidators(request: CacheRequest, entry: CacheEntry): CacheRequest {

@@ -4,8 +4,10 @@
  * windows). Callers wait their turn in a FIFO per process; nothing is refused for lack of budget. When Redis is
  * down, slow or lost, each process keeps to a conservative share of the budget until it returns.
  */
+
 import {
   sleep as defaultSleep,
+  fingerprint,
   type Logger,
   RateLimiter,
   type RateLimitGate,
@@ -14,18 +16,20 @@ import {
   type RedisClientLike,
   RedisHealth,
   type Sleep,
+  sha256Hex,
   WaiterQueue,
   withDeadline,
 } from '@agent-apis/core';
-
-/** The connected node-redis client (v5 or later) a fleet shares its budget through. */
-export type FleetRedisClient = RedisClientLike;
+import type { StoreCredentials } from './auth.js';
+import {
+  DEFAULT_FLEET_WORKERS,
+  DEFAULT_RATE_LIMIT,
+  type FleetRedisClient,
+  type StoreRateLimitOptions,
+} from './rate-limit.js';
 
 /** Pause of the fleet after the store reports its second full. */
 const FULL_SECOND_PAUSE_MS = 250;
-
-/** Processes assumed in the fleet when Redis cannot be reached and `rateLimit.workers` is not given. */
-export const DEFAULT_FLEET_WORKERS = 8;
 
 /** The budget each process keeps to while Redis is unavailable: every window divided among `workers`. */
 export function fleetShare(windows: readonly RateLimitWindow[], workers: number): RateLimitWindow[] {
@@ -38,7 +42,7 @@ export function fleetShare(windows: readonly RateLimitWindow[], workers: number)
 
 /** Options of {@link FleetRateLimiter}. */
 export interface FleetRateLimiterOptions {
-  redis: FleetRedisClient;
+  redis: RedisClientLike;
   /** Prefix of every Redis key of this budget (names the store and a hash of the login, never a credential). */
   key: string | Promise<string>;
   /** Requests per second and per minute of the whole fleet. */
@@ -141,7 +145,7 @@ export class FleetRateLimiter implements RateLimitGate {
    */
   update(report: RateLimitUpdate): void {
     this.#fallback.update(report);
-    if (report.windowMs === 1_000 && report.remaining === 0) this.hold(this.#now() + FULL_SECOND_PAUSE_MS, 'pause');
+    if (report.windowMs === 1_000 && report.remaining === 0) this.hold(this.#now() + FULL_SECOND_PAUSE_MS, 'full');
   }
 
   /** Holds every process of the fleet for `ms` (a 429's Retry-After). */
@@ -149,8 +153,11 @@ export class FleetRateLimiter implements RateLimitGate {
     this.hold(this.#now() + ms, 'pause');
   }
 
-  /** Holds every process of the fleet until `until` (epoch ms): a ban's reset or a pause. */
-  hold(until: number, kind: 'ban' | 'pause' = 'ban'): void {
+  /**
+   * Holds every process of the fleet until `until` (epoch ms): a ban's reset, a 429's pause, or a full second.
+   * Each kind has its own key, so a short hold never shortens a longer one of another kind.
+   */
+  hold(until: number, kind: 'ban' | 'pause' | 'full' = 'ban'): void {
     const ms = until - this.#now();
     if (ms <= 0) return;
     this.#localPauseUntil = Math.max(this.#localPauseUntil, until);
@@ -275,4 +282,48 @@ export class FleetRateLimiter implements RateLimitGate {
     // Grants made through Redis in the last second still count at the store: start the share after it.
     if (this.#health.failed(error)) this.#fallback.penalize(1_000);
   }
+}
+
+/**
+ * The Redis key prefix of a store budget: the base URL and a SHA-256 of the login (Basic) or of the access token
+ * (bearer), so the key never holds a credential.
+ */
+export async function fleetKey(baseUrl: string, credentials: StoreCredentials): Promise<string> {
+  const who = credentials.scheme === 'basic' ? `login:${credentials.login}` : `bearer:${credentials.accessToken}`;
+  return `agent-apis:store-rate-limit:${baseUrl.replace(/\/+$/, '')}:${await sha256Hex(who)}`;
+}
+
+const fleetLimiters = new WeakMap<FleetRedisClient, Map<string, FleetRateLimiter>>();
+
+/**
+ * The fleet limiter of everyone in this process using `redis` for this budget: one FIFO per process and key.
+ * The first client to create it sets its windows and logger.
+ */
+export function sharedFleetRateLimiter(
+  baseUrl: string,
+  credentials: StoreCredentials,
+  options: StoreRateLimitOptions & { redis: FleetRedisClient },
+  logger: Logger,
+): FleetRateLimiter {
+  const { redis } = options;
+  const identity = credentials.scheme === 'basic' ? [credentials.login] : [credentials.accessToken];
+  const registryKey = options.key === undefined ? fingerprint('store', baseUrl, ...identity) : `key:${options.key}`;
+  let limiters = fleetLimiters.get(redis);
+  if (!limiters) {
+    limiters = new Map();
+    fleetLimiters.set(redis, limiters);
+  }
+  let limiter = limiters.get(registryKey);
+  if (!limiter) {
+    limiter = new FleetRateLimiter({
+      redis,
+      key: options.key ?? fleetKey(baseUrl, credentials),
+      perSecond: options.perSecond ?? DEFAULT_RATE_LIMIT.perSecond,
+      perMinute: options.perMinute ?? DEFAULT_RATE_LIMIT.perMinute,
+      workers: options.workers ?? DEFAULT_FLEET_WORKERS,
+      logger,
+    });
+    limiters.set(registryKey, limiter);
+  }
+  return limiter;
 }

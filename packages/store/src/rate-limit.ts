@@ -10,13 +10,20 @@ import {
   type Logger,
   RateLimitBanError,
   RateLimiter,
+  type RateLimitGate,
   type RateLimitUpdate,
   type RateLimitWindow,
-  sha256Hex,
+  type RedisClientLike,
   sharedRateLimiter,
 } from '@agent-apis/core';
 import type { StoreCredentials } from './auth.js';
-import { DEFAULT_FLEET_WORKERS, FleetRateLimiter, type FleetRedisClient } from './rate-limit-fleet.js';
+import type { FleetRateLimiter } from './rate-limit-fleet.js';
+
+/** The connected node-redis client (v5 or later) a fleet shares its budget through. */
+export type FleetRedisClient = RedisClientLike;
+
+/** Processes assumed in the fleet when Redis cannot be reached and `rateLimit.workers` is not given. */
+export const DEFAULT_FLEET_WORKERS = 8;
 
 /** The client's `rateLimit` option: requests allowed per second and per minute. */
 export interface StoreRateLimitOptions {
@@ -84,48 +91,28 @@ export function checkRateLimitOptions(options: StoreRateLimitOptions | false | u
   if (options.redis !== undefined) assertRedisClient('StoreClient rateLimit.redis', options.redis);
 }
 
-/**
- * The Redis key prefix of a store budget: the base URL and a SHA-256 of the login (Basic) or of the access token
- * (bearer), so the key never holds a credential.
- */
-export async function fleetKey(baseUrl: string, credentials: StoreCredentials): Promise<string> {
-  const who = credentials.scheme === 'basic' ? `login:${credentials.login}` : `bearer:${credentials.accessToken}`;
-  return `agent-apis:store-rate-limit:${baseUrl.replace(/\/+$/, '')}:${await sha256Hex(who)}`;
-}
-
-const fleetLimiters = new WeakMap<FleetRedisClient, Map<string, FleetRateLimiter>>();
+/** What the client holds of a fleet limiter: the limiter's hooks, and `hold` for bans. */
+export type FleetGate = RateLimitGate & Pick<FleetRateLimiter, 'hold'>;
 
 /**
- * The fleet limiter of everyone in this process using `redis` for this budget: one FIFO per process and key.
- * The first client to create it sets its windows and logger.
+ * The fleet limiter of this budget, loaded on first use (`rate-limit-fleet.js` and rate-limiter-flexible stay out
+ * of bundles that never share a budget); reports and holds made before it loaded apply once it has.
  */
 export function storeFleetRateLimiter(
   baseUrl: string,
   credentials: StoreCredentials,
   options: StoreRateLimitOptions & { redis: FleetRedisClient },
   logger: Logger,
-): FleetRateLimiter {
-  const { redis } = options;
-  const identity = credentials.scheme === 'basic' ? [credentials.login] : [credentials.accessToken];
-  const registryKey = options.key === undefined ? fingerprint('store', baseUrl, ...identity) : `key:${options.key}`;
-  let limiters = fleetLimiters.get(redis);
-  if (!limiters) {
-    limiters = new Map();
-    fleetLimiters.set(redis, limiters);
-  }
-  let limiter = limiters.get(registryKey);
-  if (!limiter) {
-    limiter = new FleetRateLimiter({
-      redis,
-      key: options.key ?? fleetKey(baseUrl, credentials),
-      perSecond: options.perSecond ?? DEFAULT_RATE_LIMIT.perSecond,
-      perMinute: options.perMinute ?? DEFAULT_RATE_LIMIT.perMinute,
-      workers: options.workers ?? DEFAULT_FLEET_WORKERS,
-      logger,
-    });
-    limiters.set(registryKey, limiter);
-  }
-  return limiter;
+): FleetGate {
+  const limiter = import('./rate-limit-fleet.js').then((fleet) =>
+    fleet.sharedFleetRateLimiter(baseUrl, credentials, options, logger),
+  );
+  return {
+    acquire: (signal) => limiter.then((fleet) => fleet.acquire(signal)),
+    update: (report) => void limiter.then((fleet) => fleet.update(report)),
+    penalize: (ms) => void limiter.then((fleet) => fleet.penalize(ms)),
+    hold: (until, kind) => void limiter.then((fleet) => fleet.hold(until, kind)),
+  };
 }
 
 /** The limiter windows for `options`: one of a second and one of a minute. */
@@ -185,7 +172,7 @@ export function storeBanGuard(
   identity: readonly string[],
   limiter?: Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>,
   now: () => number = () => Date.now(),
-  fleet?: Pick<FleetRateLimiter, 'hold'>,
+  fleet?: Pick<FleetGate, 'hold'>,
 ): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
   const key = fingerprint('store-ban', baseUrl.replace(/\/+$/, ''), ...identity);
   return {

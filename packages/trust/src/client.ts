@@ -29,7 +29,7 @@ import {
 } from './decide-request.js';
 import { TrustDecision } from './decision.js';
 import { DecisionCache } from './decision-cache.js';
-import { SharedDecisions } from './decision-cache-redis.js';
+import type { SharedDecisions } from './decision-cache-redis.js';
 import * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import {
@@ -112,7 +112,7 @@ export class TrustClient {
   /** The server requests go to. */
   readonly baseUrl: string;
   readonly #decisions: DecisionCache | undefined;
-  readonly #shared: SharedDecisions | undefined;
+  readonly #shared: Pick<SharedDecisions, 'get'> | undefined;
 
   constructor(options: TrustClientOptions = {}) {
     const client = createTrustClient(options);
@@ -164,7 +164,9 @@ export class TrustClient {
       : () => this.#send(request, sendOptions);
     const shared = this.#decisions
       ? this.#decisions.get(key, load)
-      : (fleet as SharedDecisions).get(key, () => this.#send(request, sendOptions)).then(({ decision }) => decision);
+      : (fleet as Pick<SharedDecisions, 'get'>)
+          .get(key, () => this.#send(request, sendOptions))
+          .then(({ decision }) => decision);
     if (!signal) return shared;
     return raceWithSignal(shared, signal).catch((error: unknown) => {
       throw signal.aborted
@@ -257,7 +259,7 @@ export class TrustClient {
 }
 
 /** The fleet's decision cache of `options.decisionCache`, checked before any request. */
-function sharedDecisions(options: TrustClientOptions, baseUrl: string): SharedDecisions | undefined {
+function sharedDecisions(options: TrustClientOptions, baseUrl: string): Pick<SharedDecisions, 'get'> | undefined {
   const { decisionCache } = options;
   if (decisionCache === undefined) return undefined;
   if (typeof decisionCache !== 'object' || decisionCache === null) {
@@ -265,7 +267,7 @@ function sharedDecisions(options: TrustClientOptions, baseUrl: string): SharedDe
   }
   assertRedisClient('TrustClient decisionCache.redis', decisionCache.redis);
   const apiKey = options.apiKey ?? readEnv(API_KEY_ENV) ?? '';
-  return new SharedDecisions({
+  const settings = {
     redis: decisionCache.redis,
     apiKey,
     baseUrl,
@@ -276,7 +278,10 @@ function sharedDecisions(options: TrustClientOptions, baseUrl: string): SharedDe
       secrets: [apiKey],
     }),
     now: options.now,
-  });
+  };
+  // Loaded on first use: bundles that never share decisions do not carry it.
+  const shared = import('./decision-cache-redis.js').then((module) => new module.SharedDecisions(settings));
+  return { get: (key, load) => shared.then((decisions) => decisions.get(key, load)) };
 }
 
 /**
