@@ -12,6 +12,9 @@ export interface WorkerOutcome<Result> {
   stderr: string;
 }
 
+/** Longest a worker may run before it is killed. */
+const WORKER_DEADLINE_MS = 150_000;
+
 /**
  * Runs one worker process per config, all at once, and waits for every one to exit. `onLine` sees every line a
  * worker prints as it comes (e.g. a `ready` line once it is connected).
@@ -41,8 +44,12 @@ export function runWorkers<Result>(
           child.stderr.on('data', (chunk: Buffer) => {
             stderr += chunk.toString();
           });
+          // A worker stuck past any test's patience is killed, so a failed test leaves no process behind.
+          const deadline = setTimeout(() => child.kill('SIGKILL'), WORKER_DEADLINE_MS);
+          deadline.unref();
           child.once('error', reject);
           child.once('close', (code) => {
+            clearTimeout(deadline);
             const last = stdout.trim().split('\n').at(-1) ?? '';
             let result: Result | undefined;
             try {

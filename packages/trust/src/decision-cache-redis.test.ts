@@ -132,9 +132,12 @@ describe.skipIf(!redisServer)(
         expect(outcome.code, outcome.stderr).toBe(0);
         expect(outcome.result?.errors).toEqual([]);
         expect(outcome.result?.actions).toEqual([EXPECTED, EXPECTED, EXPECTED, EXPECTED]);
-        expect(outcome.result?.warnings).toHaveLength(1);
-        expect(outcome.result?.warnings[0]).toMatch(/decision cache: Redis is unavailable/);
+        // One warning per worker that met the outage, never more.
+        expect(outcome.result?.warnings.length).toBeLessThanOrEqual(1);
       }
+      const warnings = outcomes.flatMap((outcome) => outcome.result?.warnings ?? []);
+      expect(warnings.length).toBeGreaterThanOrEqual(4);
+      for (const warning of warnings) expect(warning).toMatch(/decision cache: Redis is unavailable/);
     }, 90_000);
   },
 );
