@@ -10,8 +10,9 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { measureBuilds } from './build.ts';
 import { measureBundles } from './bundle.ts';
+import { COLD_START_RUNS, measureColdStart } from './cold-start.ts';
 import { measureContractSuite } from './contract.ts';
-import { mib, round } from './measure.ts';
+import { mib, ratio, round } from './measure.ts';
 import { generateOpenapiFetchTypes } from './openapi-fetch-types.ts';
 import { measureOverhead, OVERHEAD_SETTINGS } from './overhead.ts';
 import { WORK_DIR } from './paths.ts';
@@ -32,9 +33,9 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
       console.log(`${requests} requests per run, median of ${runs} runs; concurrent mode: ${concurrency} in flight`);
       // The openapi-fetch peer is typed from the current final spec.
       await generateOpenapiFetchTypes();
-      results.overhead = await measureOverhead();
+      const perCall = await measureOverhead();
       console.log(
-        table(results.overhead, {
+        table(perCall, {
           group: 'service',
           variant: 'through',
           mode: 'mode',
@@ -42,6 +43,25 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
           ratioToRaw: 'ratio to fetch',
         }),
       );
+      console.log(
+        `\ncold start: import + first call in a fresh process (median of ${COLD_START_RUNS} processes per variant)`,
+      );
+      const coldStart = await measureColdStart();
+      const peerOf = (row: (typeof coldStart)[number]) =>
+        coldStart.find((other) => other.group === row.group && other.variant.startsWith('openapi-fetch'));
+      console.log(
+        table(
+          coldStart.map((row) => ({ ...row, ratioToPeer: ratio(row.medianMs, peerOf(row)?.medianMs ?? row.medianMs) })),
+          {
+            group: 'service',
+            variant: 'through',
+            medianMs: 'ms',
+            ratioToRaw: 'ratio to fetch',
+            ratioToPeer: 'ratio to openapi-fetch',
+          },
+        ),
+      );
+      results.overhead = [...perCall, ...coldStart];
       return;
     }
     case 'bundle':

@@ -18,6 +18,17 @@ export async function timeMs(task: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/**
+ * Milliseconds of CPU (user + system) this process spent on `task`. On a shared machine this counts the work
+ * done, not the time spent waiting for a core, so it suits purely in-process work such as an in-memory `fetch`.
+ */
+export async function cpuMs(task: () => Promise<unknown>): Promise<number> {
+  const started = process.cpuUsage();
+  await task();
+  const { user, system } = process.cpuUsage(started);
+  return (user + system) / 1_000;
+}
+
 /** Runs `call` `count` times, at most `concurrency` at once (1 = one after the other). */
 export async function runPool(
   count: number,

@@ -39,6 +39,8 @@ export interface LocalToolServerOptions {
   tools: readonly McpTool[];
   /** Header name → value every request must carry. */
   credentials?: Readonly<Record<string, string>>;
+  /** The loopback port to listen on (default: a free one; fixed ports are for `pnpm mock`, never for tests). */
+  port?: number;
   /** Rewrites the structured answer of a valid call (a server answering something else than expected). */
   answer?: (tool: string, structured: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -140,7 +142,7 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(0, '127.0.0.1', resolve);
+    http.listen(options.port ?? 0, '127.0.0.1', resolve);
   });
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -20,6 +20,8 @@ export interface PrismOptions {
   logDir: string;
   /** How long to wait for the server to listen. Large specs take seconds to load. */
   readyTimeoutMs?: number;
+  /** The loopback port to listen on (default: a free one; fixed ports are for `pnpm mock`, never for tests). */
+  port?: number;
 }
 
 export interface PrismServer {
@@ -71,14 +73,15 @@ export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<voi
 }
 
 /**
- * Starts Prism as a real server process on a free loopback port and resolves once it listens.
+ * Starts Prism as a real server process on a loopback port (a free one unless `port` is given) and resolves once
+ * it listens.
  * Its output goes to `<logDir>/prism-<name>.log`; a start that fails or times out rejects with that log.
  */
 export async function startPrism(options: PrismOptions): Promise<PrismServer> {
   const mode = options.mode ?? 'mock';
   await mkdir(options.logDir, { recursive: true });
   const logFile = join(options.logDir, `prism-${options.name}.log`);
-  const port = await freePort();
+  const port = options.port || (await freePort());
   const args = [prismBin(), mode, options.spec];
   if (mode === 'proxy') {
     if (!options.upstream) throw new Error(`${options.name}: proxy mode needs an upstream URL`);

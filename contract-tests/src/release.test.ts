@@ -7,6 +7,9 @@
  * installs the packages by name and version from that registry, together with its third-party tools (which the
  * registry got from the workspace's own node_modules), type-checks a consumer under `nodenext` and `bundler`,
  * runs it against Prism mocks of the final specs, and runs a vitest suite on the packages' `./msw` handlers.
+ * Each package is also installed alone by name into a project of its own (with the README's `.npmrc` scope line),
+ * and the agent program of `contract-tests/agent/` is installed by name, type-checked under the strictest
+ * Node-only settings and run against the mocks.
  * Every command of that path has its HTTP(S) proxy set to a loopback trap, and the trap must see no connection:
  * nothing leaves loopback, the public registry included. Commands of the consumer project run on the Node that
  * runs this test (`process.execPath`), not on whatever `node` is first on PATH.
@@ -19,8 +22,10 @@ import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from '
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REPORTS_DIR } from './coverage.ts';
+import { startToolServer } from './mcp-server.ts';
 import { type PrismServer, startPrism } from './prism.ts';
 import { type Registry, seedFromWorkspace, startOutboundTrap, startRegistry } from './registry.ts';
 import { loadContractSpec, SPECS_DIST } from './spec.ts';
@@ -128,6 +133,8 @@ describe('changeset version with the repository config', () => {
 });
 
 const CONSUMER_SOURCES = join(import.meta.dirname, '..', 'consumer');
+/** The agent program of the README's "Install" section (`contract-tests/agent/`). */
+const AGENT_SOURCES = join(import.meta.dirname, '..', 'agent');
 /** What a consumer installs next to the packages: the TypeScript and test stack, at the workspace's pins. */
 const CONSUMER_TOOLS = ['typescript', 'zod', 'msw', '@faker-js/faker', 'vitest', '@types/node'];
 const SERVICES = ['directory', 'trust', 'store'] as const;
@@ -393,6 +400,108 @@ describe('a release published to a local registry and installed by version', { t
     expect(summary.productIds.length).toBeGreaterThan(0);
     for (const id of summary.productIds) expect(Number.isInteger(id)).toBe(true);
     expect(summary.refusedField).toBe('query.limit');
+  });
+
+  /**
+   * A new project with the `.npmrc` the README's "Install" section gives: the scope mapped to the internal
+   * registry (here the loopback one), and the default registry for everything else (here the same one, as
+   * nothing may leave loopback).
+   */
+  async function projectInstalling(name: string, specifiers: string[]): Promise<string> {
+    const dir = join(work, name);
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, 'package.json'),
+      `${JSON.stringify({ name: `agent-apis-${name}`, private: true, type: 'module' }, null, 2)}\n`,
+    );
+    await writeFile(join(dir, '.npmrc'), `@agent-apis:registry=${registry.url}\nregistry=${registry.url}\n`);
+    await run('npm', ['install', '--no-audit', '--no-fund', ...specifiers], {
+      cwd: dir,
+      env: { ...env, npm_config_cache: join(work, 'npm-cache') },
+      timeoutMs: 180_000,
+    });
+    return dir;
+  }
+
+  it('installs each package alone by name (no version, no tarball), core coming along', async () => {
+    const names = [...versions.keys()];
+    const projects = await Promise.all(
+      names.map((name) => projectInstalling(`alone-${name.replace('@agent-apis/', '')}`, [name])),
+    );
+    for (const [i, name] of names.entries()) {
+      const dir = projects[i] as string;
+      const lock = JSON.parse(await readFile(join(dir, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, { version?: string; resolved?: string }>;
+      };
+      expect(lock.packages[`node_modules/${name}`]?.version, name).toBe(versions.get(name));
+      expect(lock.packages['node_modules/@agent-apis/core']?.version, name).toBe(versions.get('@agent-apis/core'));
+      const loaded = await run(
+        process.execPath,
+        ['--input-type=module', '-e', `const m = await import('${name}'); console.log(Object.keys(m).length);`],
+        { cwd: dir, env },
+      );
+      expect(Number(loaded.trim()), name).toBeGreaterThan(0);
+    }
+    expect(trap.connections()).toBe(0);
+  });
+
+  let agentProject: Promise<string> | undefined;
+  /** The agent program's project: the four clients by name, with TypeScript and Node's types at the workspace pins. */
+  function installAgent(): Promise<string> {
+    agentProject ??= (async () => {
+      const clients = [...versions.keys()].filter((name) => name !== '@agent-apis/core');
+      const dir = await projectInstalling('agent', [
+        ...clients,
+        ...(await catalogSpecifiers(['typescript', '@types/node'])),
+      ]);
+      await cp(AGENT_SOURCES, dir, { recursive: true });
+      return dir;
+    })();
+    return agentProject;
+  }
+
+  it('type-checks the agent program under strict, lib ES2023, skipLibCheck false, exactOptionalPropertyTypes', async () => {
+    const dir = await installAgent();
+    await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { cwd: dir, env });
+  });
+
+  it('runs the agent program against the mocks and a local store tool server', async () => {
+    const dir = await installAgent();
+    // The store's credential pair serves its REST API and its tool server alike.
+    const credentials = { login: 'agent', authToken: 'agent-token' };
+    const tools = await startToolServer({
+      tools: (await readSyncedToolList('store')).list.tools,
+      credentials: { 'X-LOGIN-KEY': credentials.login, 'X-AUTH-TOKEN': credentials.authToken },
+    });
+    try {
+      const output = await run(process.execPath, ['agent.ts'], {
+        cwd: dir,
+        env: {
+          ...env,
+          DIRECTORY_BASE_URL: mockUrl('directory'),
+          TRUST_BASE_URL: mockUrl('trust'),
+          ENTROPY0_API_KEY: 'sk_ent0_agent',
+          STORE_BASE_URL: mockUrl('store'),
+          STORE_LOGIN: credentials.login,
+          STORE_AUTH_TOKEN: credentials.authToken,
+          STORE_MCP_URL: tools.url,
+        },
+      });
+      const summary = JSON.parse(output.trim().split('\n').at(-1) ?? '') as {
+        cleared: string[];
+        products: number;
+        created: unknown;
+        toolBlocks: number;
+      };
+      const search = (await successExample('directory', 'search')) as { results: { name: string }[] };
+      expect(summary.cleared).toEqual(search.results.map((hit) => `${hit.name}: proceed`));
+      expect(summary.products).toBeGreaterThan(0);
+      expect(Number.isInteger(summary.created)).toBe(true);
+      expect(summary.toolBlocks).toBeGreaterThanOrEqual(2);
+      expect(tools.calls.map((call) => call.tool)).toEqual(['get_store_info', 'list_products']);
+    } finally {
+      await tools.close();
+    }
   });
 
   it('runs a vitest suite in the consumer project against the packages’ ./msw handlers', async () => {

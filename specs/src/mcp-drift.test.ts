@@ -31,6 +31,31 @@ describe('tool list drift', () => {
     expect(diffToolLists(pinnedStore.list.tools, storeTools())).toEqual([]);
   });
 
+  it('classifies arguments named like Object.prototype members as arguments like any other', () => {
+    // Parsed from JSON, as tool lists are, so `__proto__` is an own key.
+    const schema = (properties: string, required = '[]') =>
+      JSON.parse(
+        `{"type":"object","properties":{${properties}},"required":${required},"additionalProperties":false}`,
+      ) as Record<string, unknown>;
+    const id = '"id":{"type":"integer"}';
+    const named = (name: string) => `"${name}":{"type":"string"}`;
+    expect(diffSchema('t', schema(id), schema(`${id},${named('constructor')}`))).toEqual([
+      { breaking: false, tool: 't', where: 'arguments.constructor', detail: 'new optional argument' },
+    ]);
+    expect(diffSchema('t', schema(`${id},${named('toString')}`), schema(id))).toEqual([
+      { breaking: true, tool: 't', where: 'arguments.toString', detail: 'argument removed (now refused)' },
+    ]);
+    expect(diffSchema('t', schema(id), schema(`${id},${named('__proto__')}`, '["__proto__"]'))).toEqual([
+      { breaking: true, tool: 't', where: 'arguments.__proto__', detail: 'new required argument' },
+    ]);
+    expect(diffSchema('t', schema(`${id},${named('__proto__')}`), schema(id))).toEqual([
+      { breaking: true, tool: 't', where: 'arguments.__proto__', detail: 'argument removed (now refused)' },
+    ]);
+    expect(
+      diffSchema('t', schema(`${id},${named('hasOwnProperty')}`), schema(`${id},${named('hasOwnProperty')}`)),
+    ).toEqual([]);
+  });
+
   it('calls a removed tool breaking', () => {
     const tools = storeTools().filter((t) => t.name !== 'delete_page');
     expect(diffToolLists(pinnedStore.list.tools, tools)).toEqual([

@@ -144,24 +144,34 @@ export function diffSchema(tool: string, before: Schema, after: Schema, where = 
 
   for (const keyword of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (COMPARED.has(keyword) || DOCUMENTATION.has(keyword)) continue;
-    if (JSON.stringify(before[keyword]) !== JSON.stringify(after[keyword]))
-      note(true, `${keyword} changed (${NOT_CLASSIFIED})`);
+    const [from, to] = [before, after].map((schema) => (Object.hasOwn(schema, keyword) ? schema[keyword] : undefined));
+    if (JSON.stringify(from) !== JSON.stringify(to)) note(true, `${keyword} changed (${NOT_CLASSIFIED})`);
   }
   return changes;
 }
 
+/**
+ * A schema's properties as a Map of its own entries: an argument named `constructor`, `toString` or `__proto__`
+ * is an argument like any other, never something inherited from `Object.prototype`.
+ */
+function propertiesOf(schema: Schema): Map<string, Schema> {
+  const properties = schema.properties;
+  if (properties === null || typeof properties !== 'object') return new Map();
+  return new Map(Object.entries(properties as Record<string, Schema>));
+}
+
 function diffProperties(tool: string, before: Schema, after: Schema, where: string): ToolChange[] {
   const changes: ToolChange[] = [];
-  const propsBefore = (before.properties ?? {}) as Record<string, Schema>;
-  const propsAfter = (after.properties ?? {}) as Record<string, Schema>;
+  const propsBefore = propertiesOf(before);
+  const propsAfter = propertiesOf(after);
   const requiredBefore = new Set((before.required as string[] | undefined) ?? []);
   const requiredAfter = new Set((after.required as string[] | undefined) ?? []);
   const closedAfter = after.additionalProperties === false;
   const note = (breaking: boolean, at: string, detail: string) => changes.push({ breaking, tool, where: at, detail });
 
-  for (const name of new Set([...Object.keys(propsBefore), ...Object.keys(propsAfter)])) {
+  for (const name of new Set([...propsBefore.keys(), ...propsAfter.keys()])) {
     const at = `${where}.${name}`;
-    const [from, to] = [propsBefore[name], propsAfter[name]];
+    const [from, to] = [propsBefore.get(name), propsAfter.get(name)];
     if (from && !to) {
       note(closedAfter, at, closedAfter ? 'argument removed (now refused)' : 'argument removed (still accepted)');
       continue;
@@ -178,7 +188,7 @@ function diffProperties(tool: string, before: Schema, after: Schema, where: stri
     }
   }
   for (const name of requiredAfter) {
-    if (!propsAfter[name] && !requiredBefore.has(name)) note(true, `${where}.${name}`, 'now required');
+    if (!propsAfter.has(name) && !requiredBefore.has(name)) note(true, `${where}.${name}`, 'now required');
   }
 
   const [openBefore, openAfter] = [before.additionalProperties, after.additionalProperties];

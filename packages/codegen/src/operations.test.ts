@@ -56,6 +56,7 @@ describe('describeOperations', () => {
         },
         hasBody: true,
         bodyRequired: true,
+        requiredBodyFields: [],
         successStatus: 201,
         successJson: false,
         errorStatuses: [404, 500],
@@ -98,6 +99,33 @@ describe('describeOperations', () => {
     expect(table.create).toMatchObject({ security: [['bearer']], hasBody: true, bodyRequired: false });
   });
 
+  it('lists the required properties of a POST body as dotted paths, and none for a PUT body', () => {
+    const fields = {
+      type: 'object',
+      required: ['name', 'price', 'ghost'],
+      properties: { name: { type: 'string' }, price: { type: 'number' }, variants: { type: 'array', items: {} } },
+    };
+    const body = {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: { product: { $ref: '#/components/schemas/Fields' } } },
+        },
+      },
+    };
+    const document = documentWith(
+      {
+        '/products.json': { post: { operationId: 'create', requestBody: body, responses: ok } },
+        '/products/{id}.json': { put: { operationId: 'update', requestBody: body, responses: ok } },
+      },
+      { components: { schemas: { Fields: fields } } },
+    );
+    const table = describeOperations(document);
+    expect(table.create?.requiredBodyFields).toEqual(['product.name', 'product.price']);
+    expect(table.update?.requiredBodyFields).toEqual([]);
+    expect(renderOperationsModule(table)).toContain('requiredBodyFields: ["product.name", "product.price"],');
+  });
+
   it('fails on an operation without operationId or without a 2xx response', () => {
     expect(() => describeOperations(documentWith({ '/a': { get: { responses: ok } } }))).toThrow(
       'GET /a has no operationId',
@@ -135,6 +163,7 @@ describe('renderOperationsModule', () => {
         query: { page: query, sort: { required: true, type: 'string' } },
         hasBody: false,
         bodyRequired: false,
+        requiredBodyFields: [],
         successStatus: 200,
         successJson: true,
         errorStatuses: [],

@@ -35,6 +35,11 @@ export interface OperationDescriptor {
   query: Record<string, QueryParameterDescriptor>;
   hasBody: boolean;
   bodyRequired: boolean;
+  /**
+   * Required properties of a POST body, as dotted paths (`product.name`): each one must be present whenever
+   * the object holding it is. PUT bodies patch, so their (upstream-shared) required lists are not enforced.
+   */
+  requiredBodyFields: string[];
   /** The lowest 2xx status the operation declares. */
   successStatus: number;
   /** Whether that success response is JSON (so a text answer is a broken response, not data). */
@@ -50,6 +55,31 @@ export interface OperationDescriptor {
 
 interface RequestBody {
   required?: boolean;
+  content?: Record<string, { schema?: Schema }>;
+}
+
+/** How deep the required-field walk goes into a body (`product.variants` is two levels). */
+const MAX_BODY_DEPTH = 3;
+
+/**
+ * The required properties of a JSON body schema as dotted paths, following nested objects (not arrays) down to
+ * {@link MAX_BODY_DEPTH} levels. Composed schemas (`allOf`/`oneOf`/`anyOf`) are left to the server.
+ */
+function requiredFields(document: OpenApiDocument, rawSchema: Schema | undefined, prefix = '', depth = 0): string[] {
+  const schema = rawSchema && resolveRef<Schema>(document, rawSchema);
+  if (!schema || depth >= MAX_BODY_DEPTH) return [];
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const fields = required.filter((name) => name in properties).map((name) => `${prefix}${name}`);
+  for (const [name, property] of Object.entries(properties)) {
+    fields.push(...requiredFields(document, property, `${prefix}${name}.`, depth + 1));
+  }
+  return fields;
+}
+
+function jsonBodySchema(body: RequestBody | undefined): Schema | undefined {
+  const media = Object.entries(body?.content ?? {}).find(([type]) => /^application\/([\w.-]+\+)?json\b/.test(type));
+  return media?.[1].schema;
 }
 
 const PARAMETER_TYPES = new Set<string>(['string', 'number', 'integer', 'boolean', 'array', 'object']);
@@ -138,6 +168,7 @@ export function describeOperations(document: OpenApiDocument): Record<string, Op
       query,
       hasBody: body !== undefined,
       bodyRequired: body?.required === true,
+      requiredBodyFields: ref.method.toLowerCase() === 'post' ? requiredFields(document, jsonBodySchema(body)) : [],
       successStatus,
       successJson: isJsonResponse(document, ref.operation, successStatus),
       errorStatuses: statuses.filter((status) => status >= 400),
@@ -165,7 +196,8 @@ function shippedConstraints(constraints: Record<string, QueryParameterDescriptor
  * default (no path parameters, no query, no body, a parameter not required, a JSON answer) is left out.
  */
 function runtimeFields(descriptor: OperationDescriptor): Record<string, unknown> {
-  const { id, method, path, pathParams, pathTypes, query, hasBody, bodyRequired, successJson } = descriptor;
+  const { id, method, path, pathParams, pathTypes, query, hasBody, bodyRequired, requiredBodyFields, successJson } =
+    descriptor;
   const shipped: Record<string, unknown> = { id, method, path };
   if (pathParams.length > 0) {
     shipped.pathParams = pathParams;
@@ -174,6 +206,7 @@ function runtimeFields(descriptor: OperationDescriptor): Record<string, unknown>
   if (Object.keys(query).length > 0) shipped.query = shippedConstraints(query, false);
   if (hasBody) shipped.hasBody = true;
   if (bodyRequired) shipped.bodyRequired = true;
+  if (requiredBodyFields.length > 0) shipped.requiredBodyFields = requiredBodyFields;
   if (!successJson) shipped.successJson = false;
   return shipped;
 }
@@ -206,6 +239,8 @@ export interface OperationDescriptor {
   readonly query?: Readonly<Record<string, QueryParameterDescriptor>>;
   readonly hasBody?: boolean;
   readonly bodyRequired?: boolean;
+  /** Required body properties as dotted paths, each checked whenever the object holding it is present. */
+  readonly requiredBodyFields?: readonly string[];
   /** \`false\` when the lowest 2xx response is not JSON; left out, it is (so a text answer is broken, not data). */
   readonly successJson?: false;
 }

@@ -97,6 +97,8 @@ export class ApiClient implements OperationClient {
   readonly baseUrl: string;
   readonly #transport: Transport;
   readonly #authHeaders: readonly [string, string][];
+  /** The path the API lives under (`/v1`), named by a 404's hint when the base URL lacks it. */
+  readonly #basePath: string | undefined;
 
   /** Checks the base URL, credentials and headers (throwing typed errors) and builds the transport. */
   constructor(options: ClientOptions, config: ServiceClientConfig) {
@@ -105,6 +107,7 @@ export class ApiClient implements OperationClient {
     checkCredentials(client, credentials ?? {});
     const defaultHeaders = checkedHeaders(client, options.defaultHeaders);
     this.#authHeaders = Object.entries(authHeaders ?? {});
+    this.#basePath = basePathSuffix;
     this.#transport = createTransport(clientFetchOptions({ ...options, defaultHeaders }, service));
   }
 
@@ -127,7 +130,7 @@ export class ApiClient implements OperationClient {
       signal: options.signal,
       timeout: options.timeout,
       maxRetries: options.maxRetries,
-      operation: { id: operation.id, route },
+      operation: this.#basePath ? { id: operation.id, route, basePath: this.#basePath } : { id: operation.id, route },
       expectJson: operation.successJson !== false,
     });
     const text = sent.bytes.byteLength === 0 ? '' : decoder.decode(sent.bytes);

@@ -26,4 +26,17 @@ describe('readEnv', () => {
     vi.stubGlobal('process', { ...process, env: undefined });
     expect(readEnv('AGENT_APIS_TEST_VALUE')).toBeUndefined();
   });
+
+  it('returns undefined where reading the environment throws, as in Deno without --allow-env', () => {
+    const refusing = new Proxy(
+      {},
+      {
+        get(_target, name) {
+          throw new Error(`NotCapable: Requires env access to "${String(name)}", run again with the --allow-env flag`);
+        },
+      },
+    );
+    vi.stubGlobal('process', { ...process, env: refusing });
+    expect(readEnv('AGENT_APIS_LOG')).toBeUndefined();
+  });
 });

@@ -1,10 +1,16 @@
 /**
- * Environment lookups that also work where there is no `process` (browsers, workers).
+ * Environment lookups that also work where there is no `process` (browsers, workers) or where reading it is
+ * refused (Deno without `--allow-env`).
  */
 
 /** The value of environment variable `name`, trimmed; undefined when it is unset, blank, or there is no environment. */
 export function readEnv(name: string): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const value = env?.[name]?.trim();
-  return value ? value : undefined;
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    const value = env?.[name]?.trim();
+    return value ? value : undefined;
+  } catch {
+    // A sandbox that denies environment access (Deno without --allow-env throws NotCapable) has no value to give.
+    return undefined;
+  }
 }

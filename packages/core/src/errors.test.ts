@@ -54,7 +54,9 @@ describe('APIError.fromResponse', () => {
   it('writes a readable message naming the operation and the route', async () => {
     const response = Response.json({ error: { message: 'Product p1 does not exist' } }, { status: 404 });
     const error = await APIError.fromResponse(response, productContext());
-    expect(error.message).toBe('404 Not Found on getProduct (GET /v1/products/{id}.json): Product p1 does not exist');
+    expect(error.message).toBe(
+      '404 Not Found on getProduct (GET /v1/products/{id}.json) at https://store.example.test/v1/products/p1.json: Product p1 does not exist',
+    );
     expect(error.operation).toBe('getProduct');
     expect(error.route).toBe('GET /v1/products/{id}.json');
     expect(error.body).toEqual({ error: { message: 'Product p1 does not exist' } });
@@ -63,7 +65,9 @@ describe('APIError.fromResponse', () => {
   it('falls back to the method and actual path when the operation is unknown, and keeps text bodies', async () => {
     const response = new Response('upstream exploded', { status: 502, statusText: 'Bad Gateway' });
     const error = await APIError.fromResponse(response, createRequestContext(productRequest()));
-    expect(error.message).toBe('502 Bad Gateway on GET /v1/products/p1.json: upstream exploded');
+    expect(error.message).toBe(
+      '502 Bad Gateway on GET /v1/products/p1.json at https://store.example.test/v1/products/p1.json: upstream exploded',
+    );
     expect(error.operation).toBe('GET /v1/products/p1.json');
     expect(error.body).toBe('upstream exploded');
   });
@@ -78,7 +82,9 @@ describe('APIError.fromResponse', () => {
     });
     expect(error.requestId).toBe('req-42');
     expect(error.body).toBeUndefined();
-    expect(error.message).toBe('500 Internal Server Error on getProduct (GET /v1/products/{id}.json)');
+    expect(error.message).toBe(
+      '500 Internal Server Error on getProduct (GET /v1/products/{id}.json) at https://store.example.test/v1/products/p1.json',
+    );
   });
 
   it('gives a RateLimitError the wait the server asked for', async () => {
@@ -86,6 +92,79 @@ describe('APIError.fromResponse', () => {
     const error = await APIError.fromResponse(response, productContext());
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(7_000);
+  });
+});
+
+describe('APIError messages that say what to do', () => {
+  it('puts the server validation messages (errors by field) into the message, beside the summary', async () => {
+    const body = {
+      message: 'Validation failed',
+      errors: { name: ["can't be blank"], price: ['is not a number', 'must be positive'] },
+    };
+    const error = await APIError.fromResponse(Response.json(body, { status: 422 }), productContext());
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect(error.message).toBe(
+      "422 Unprocessable Entity on getProduct (GET /v1/products/{id}.json) at https://store.example.test/v1/products/p1.json: Validation failed (name can't be blank; price is not a number, must be positive)",
+    );
+  });
+
+  it('reads validation messages given alone, as a list of strings or of field/message records', async () => {
+    const alone = await APIError.fromResponse(
+      Response.json({ errors: { name: ["can't be blank"] } }, { status: 422 }),
+      productContext(),
+    );
+    expect(alone.message).toMatch(/: name can't be blank$/);
+    const strings = await APIError.fromResponse(
+      Response.json({ errors: ['Name is too long'] }, { status: 422 }),
+      productContext(),
+    );
+    expect(strings.message).toMatch(/: Name is too long$/);
+    const records = await APIError.fromResponse(
+      Response.json(
+        { error: { message: 'invalid', errors: [{ field: 'target.value', message: 'is required' }] } },
+        { status: 400 },
+      ),
+      productContext(),
+    );
+    expect(records.message).toMatch(/: invalid \(target\.value is required\)$/);
+  });
+
+  it('shows the URL requested with its credentials masked', async () => {
+    const request = new Request('https://store.example.test/v1/products/p1.json?api_key=sk-live-secret-1234&limit=2');
+    const error = await APIError.fromResponse(new Response(null, { status: 404 }), createRequestContext(request));
+    expect(error.message).toContain('at https://store.example.test/v1/products/p1.json?api_key=');
+    expect(error.message).not.toContain('sk-live-secret-1234');
+    expect(error.message).toContain('limit=2');
+  });
+
+  it('hints at the base path on a 404 whose URL lacks the path the API lives under', async () => {
+    const request = new Request('http://127.0.0.1:4010/products/count.json');
+    const context = createRequestContext(request, {
+      id: 'countProducts',
+      route: 'GET /products/count.json',
+      basePath: '/v1',
+    });
+    const error = await APIError.fromResponse(new Response(null, { status: 404 }), context);
+    expect(error.message).toBe(
+      '404 Not Found on countProducts (GET /products/count.json) at http://127.0.0.1:4010/products/count.json (hint: the URL has no /v1; the API lives under it, so the base URL probably needs it: http://127.0.0.1:4010/v1)',
+    );
+  });
+
+  it('gives no base-path hint when the URL has the base path, or for another status', async () => {
+    const withBase = createRequestContext(new Request('http://127.0.0.1:4010/v1/products/9.json'), {
+      id: 'getProduct',
+      route: 'GET /products/{id}.json',
+      basePath: '/v1',
+    });
+    const notFound = await APIError.fromResponse(new Response(null, { status: 404 }), withBase);
+    expect(notFound.message).not.toContain('hint');
+    const without = createRequestContext(new Request('http://127.0.0.1:4010/products/9.json'), {
+      id: 'getProduct',
+      route: 'GET /products/{id}.json',
+      basePath: '/v1',
+    });
+    const unauthorized = await APIError.fromResponse(new Response(null, { status: 401 }), without);
+    expect(unauthorized.message).not.toContain('hint');
   });
 });
 

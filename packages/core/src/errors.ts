@@ -19,6 +19,11 @@ export interface OperationInfo {
   id?: string;
   /** Method and path template, e.g. `GET /v1/products/{id}.json`. Defaults to the method and the actual path. */
   route?: string;
+  /**
+   * The path the API's base URL ends with (`/v1` for the store), when the client knows one: a 404 whose URL
+   * lacks it gets a hint that the base URL is probably missing it.
+   */
+  basePath?: string;
 }
 
 /** What errors know about the request that failed; build it with {@link createRequestContext}. */
@@ -31,6 +36,8 @@ export interface RequestContext {
   request: RequestDescription;
   /** Secret values to mask in bodies and causes. Never stored on an error. */
   secrets: readonly string[];
+  /** The path the API's base URL ends with, when known (see {@link OperationInfo.basePath}). */
+  basePath?: string;
 }
 
 /** Builds the {@link RequestContext} of a request: names the operation and collects the secrets it carries. */
@@ -46,6 +53,7 @@ export function createRequestContext(
     route,
     request: describeRequest(request, allSecrets),
     secrets: allSecrets,
+    ...(operation.basePath ? { basePath: operation.basePath } : {}),
   };
 }
 
@@ -99,16 +107,57 @@ function detailOf(body: unknown): string {
   if (typeof body === 'object') {
     const record = body as Record<string, unknown>;
     const nested = record.error as Record<string, unknown> | undefined;
+    const problems = fieldProblems(record.errors ?? nested?.errors);
     for (const candidate of [record.message, record.error, nested?.message, record.detail, record.title]) {
-      if (typeof candidate === 'string' && candidate.length > 0) return truncate(candidate);
+      if (typeof candidate === 'string' && candidate.length > 0) {
+        return truncate(problems ? `${candidate} (${problems})` : candidate);
+      }
     }
+    if (problems) return truncate(problems);
   }
   return truncate(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+/**
+ * A server's validation messages as one line: `{ name: ["can't be blank"], price: ["is not a number"] }` →
+ * `name can't be blank; price is not a number`; a list of strings or of `{ field, message }` records likewise.
+ */
+function fieldProblems(errors: unknown): string {
+  if (!errors || typeof errors !== 'object') return typeof errors === 'string' ? errors : '';
+  const entries: [string, unknown][] = Array.isArray(errors)
+    ? errors.map((entry) =>
+        typeof entry === 'string' ? ['', entry] : [String(entry?.field ?? entry?.path ?? ''), entry?.message],
+      )
+    : Object.entries(errors);
+  return entries
+    .map(([field, messages]) => {
+      const text = [messages]
+        .flat()
+        .filter((message) => typeof message === 'string')
+        .join(', ');
+      return text && (field ? `${field} ${text}` : text);
+    })
+    .filter(Boolean)
+    .join('; ');
 }
 
 function truncate(text: string): string {
   const singleLine = text.replace(/\s+/g, ' ').trim();
   return singleLine.length > MAX_DETAIL_LENGTH ? `${singleLine.slice(0, MAX_DETAIL_LENGTH)}…` : singleLine;
+}
+
+/**
+ * What to try when a 404's URL lacks the path the API lives under (a base URL without `/v1`): every call of
+ * such a client is a 404, and the message says so instead of blaming the record.
+ */
+function basePathHint(context: RequestContext, status: number): string {
+  const base = context.basePath;
+  if (status !== 404 || !base) return '';
+  // URL.parse is newer than the Node 20 the packages support.
+  const url = URL.canParse(context.request.url) ? new URL(context.request.url) : undefined;
+  return url && !url.pathname.includes(`${base}/`)
+    ? ` (hint: the URL has no ${base}; the API lives under it, so the base URL probably needs it: ${url.origin}${base})`
+    : '';
 }
 
 /** The server answered with a non-success status. Subclasses exist for the common statuses. */
@@ -133,8 +182,9 @@ export class APIError extends AgentApiError {
   constructor(context: RequestContext, response: ErrorResponse) {
     const statusText = response.statusText || REASON_PHRASES[response.status] || '';
     const detail = detailOf(response.body);
+    // The URL as sent (credentials masked), so a wrong base URL or id shows at a glance.
     super(
-      `${response.status}${statusText ? ` ${statusText}` : ''} on ${operationLabel(context)}${detail ? `: ${detail}` : ''}`,
+      `${response.status}${statusText ? ` ${statusText}` : ''} on ${operationLabel(context)} at ${context.request.url}${detail ? `: ${detail}` : ''}${basePathHint(context, response.status)}`,
     );
     this.status = response.status;
     this.headers = response.headers;

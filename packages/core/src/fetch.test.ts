@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { recordingFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -76,7 +77,7 @@ describe('createFetch: success and errors', () => {
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).body).toEqual({ message: 'limit must be positive' });
     expect((error as BadRequestError).message).toBe(
-      '400 Bad Request on GET /v1/products/p1.json: limit must be positive',
+      '400 Bad Request on GET /v1/products/p1.json at https://api.example.test/v1/products/p1.json?limit=0: limit must be positive',
     );
   });
 
@@ -224,6 +225,40 @@ describe('createFetch: retries', () => {
 });
 
 describe('createFetch: timeouts and aborts', () => {
+  it('100 concurrent calls on one signal put one listener on it: no MaxListenersExceededWarning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      let release = () => {};
+      const allInFlight = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let inFlight = 0;
+      const server = recordingFetch(async () => {
+        inFlight += 1;
+        if (inFlight === 100) release();
+        await allInFlight;
+        return Response.json({ ok: true });
+      });
+      const { call } = transport({ fetch: server.fetch });
+      const controller = new AbortController();
+      // Node's default threshold, set explicitly: the test runner may have raised it for its own signals.
+      setMaxListeners(10, controller.signal);
+      const added = vi.spyOn(controller.signal, 'addEventListener');
+      const answers = await Promise.all(Array.from({ length: 100 }, () => call({ signal: controller.signal })));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(200));
+      expect(added).toHaveBeenCalledTimes(1);
+      // Warnings are emitted on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.includes('MaxListeners'))).toEqual([]);
+      // Aborting after every call settled reaches none of them.
+      controller.abort();
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('retries a timed-out attempt, then throws APIConnectionTimeoutError', async () => {
     const server = recordingFetch(neverAnswers);
     const { send, sleeps } = transport({ fetch: server.fetch, timeout: 15 });
@@ -240,6 +275,38 @@ describe('createFetch: timeouts and aborts', () => {
     const server = recordingFetch(() => new Promise<Response>(() => {}));
     const { send } = transport({ fetch: server.fetch, timeout: 10, maxRetries: 0 });
     await expect(send(URL_)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+  });
+
+  it('sends no signal when the caller passes none, and cancels the body of an answer that comes after the timeout', async () => {
+    let cancelled = false;
+    let answered = () => {};
+    const answeredLate = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    const server = recordingFetch(async (request) => {
+      expect(request.signal.aborted).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      const body = new ReadableStream({
+        cancel() {
+          cancelled = true;
+        },
+      });
+      answered();
+      return new Response(body);
+    });
+    const { send } = transport({ fetch: server.fetch, timeout: 10, maxRetries: 0 });
+    await expect(send(URL_)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    await answeredLate;
+    await vi.waitFor(() => expect(cancelled).toBe(true));
+  });
+
+  it('gives the request a signal that aborts on timeout when the caller passes one', async () => {
+    const server = recordingFetch(neverAnswers);
+    const { call } = transport({ fetch: server.fetch, timeout: 10, maxRetries: 0 });
+    await expect(call({ signal: new AbortController().signal })).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    const [sent] = server.fetch.mock.calls[0] ?? [];
+    expect(sent).toBeInstanceOf(Request);
+    expect((sent as Request).signal.aborted).toBe(true);
   });
 
   it('recovers when a retry answers in time', async () => {

@@ -18,7 +18,7 @@ import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './log
 import { toRequest } from './request.js';
 import { ResponseParseError } from './response-validation.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
-import { sleep as defaultSleep, raceWithSignal, type Sleep } from './timers.js';
+import { sleep as defaultSleep, onAbort, type Sleep, startDeadline } from './timers.js';
 
 /** Per-attempt timeout unless configured otherwise: 60 s. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -132,7 +132,7 @@ export interface CreateFetchOptions {
   now?: (() => number) | undefined;
 }
 
-/** A response whose body was read into memory: `response` carries status and headers (its stream is spent). */
+/** A response whose body was read into memory: `response` carries status and headers (its body is spent). */
 export interface BufferedResponse {
   response: Response;
   bytes: Uint8Array;
@@ -149,16 +149,27 @@ export interface Transport {
 /** A fresh `Response` over the bytes, for anyone who reads the body again. */
 export function bufferedToResponse({ response, bytes }: BufferedResponse): Response {
   const body = NULL_BODY_STATUSES.has(response.status) ? null : (bytes as Uint8Array<ArrayBuffer>);
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  // The head is copied entry by entry: a fetch may hand back a Headers of another implementation (test
+  // environments, interceptors) that this realm's Headers constructor does not read.
+  const headers = response.headers instanceof Headers ? [...response.headers] : response.headers;
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 type AttemptOutcome =
   | { buffered: BufferedResponse }
   | { failure: 'timeout' | 'connection' | 'too-large'; cause: unknown };
 
-/** The signal of calls that pass none: never aborts. */
-const NEVER_ABORTED = new AbortController().signal;
+let neverAbortedSignal: AbortSignal | undefined;
+
+/** The signal hooks see for calls that pass none: never aborts (made at first use, never at import). */
+function neverAborted(): AbortSignal {
+  neverAbortedSignal ??= new AbortController().signal;
+  return neverAbortedSignal;
+}
+
 const NO_BYTES = new Uint8Array(0);
+
+const noop = () => undefined;
 
 /** Statuses whose responses cannot carry a body. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -184,6 +195,8 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   const followRedirects = options.redirects !== 'none';
   const defaultHeaders = options.defaultHeaders ? [...new Headers(options.defaultHeaders)] : [];
   const { hooks = {} } = options;
+  /** Whether any hook runs per attempt (else no hook context is built). */
+  const needsContext = Boolean(options.beforeRequest || options.afterResponse || hooks.onRequest || hooks.onResponse);
 
   const headersOf = (call: TransportCall): Headers => {
     const headers = call.headers instanceof Headers ? call.headers : new Headers(call.headers);
@@ -195,15 +208,21 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   const requestFor = (
     source: { method: string; url: string; headers: Headers },
     body: string | undefined,
-    signal: AbortSignal,
-  ) => new Request(source.url, { method: source.method, headers: source.headers, body, signal, redirect: 'manual' });
+    signal: AbortSignal | undefined,
+  ) =>
+    new Request(
+      source.url,
+      signal
+        ? { method: source.method, headers: source.headers, body, signal, redirect: 'manual' }
+        : { method: source.method, headers: source.headers, body, redirect: 'manual' },
+    );
 
   /** One call through retries; `first` is the request as the cache saw it (headers, URL). */
   const run = async (
     call: TransportCall,
     first: { method: string; url: string; headers: Headers },
   ): Promise<BufferedResponse> => {
-    const callerSignal = call.signal ?? NEVER_ABORTED;
+    const callerSignal = call.signal ?? undefined;
     const timeoutMs = call.timeout ?? options.timeout ?? DEFAULT_TIMEOUT_MS;
     const maxRetries = call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES;
     let lastRequest: Request | undefined;
@@ -218,67 +237,94 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       const route = call.operation?.route ?? `${first.method} ${new URL(first.url).pathname}`;
       return { operation: call.operation?.id ?? route, route };
     };
-    if (callerSignal.aborted) throw new APIUserAbortError(names());
+    if (callerSignal?.aborted) throw new APIUserAbortError(names());
+    const contextFor = (attempt: number): AttemptContext => {
+      const { operation, route } = names();
+      return { attempt, operation, route, signal: callerSignal ?? neverAborted() };
+    };
 
     const attemptOnce = async (attempt: number): Promise<AttemptOutcome> => {
-      // One controller per attempt, aborted by the timer or by the caller (cheaper than AbortSignal.any).
-      const controller = new AbortController();
-      const signal = controller.signal;
+      // A signal on the request costs undici a follow per `Request` (listener, weak reference, finalisation
+      // registration): the largest share of a call's own work. So the request carries one only when the caller
+      // passed a signal; the timeout comes from the realm's shared clock and interrupts the waits below, and a
+      // response that arrives after it is torn down at once (its body cancelled).
+      if (callerSignal?.aborted) throw new APIUserAbortError(names());
+      const controller = callerSignal ? new AbortController() : undefined;
       let timedOut = false;
-      const onCallerAbort = () => controller.abort(callerSignal.reason);
-      if (callerSignal !== NEVER_ABORTED) callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-      let request = requestFor(first, call.body, signal);
+      let interrupted = false;
+      let interruptReason: unknown;
+      let rejectWait: ((reason: unknown) => void) | undefined;
+      const interrupt = (reason: unknown) => {
+        if (interrupted) return;
+        interrupted = true;
+        interruptReason = reason;
+        controller?.abort(reason);
+        rejectWait?.(reason);
+      };
+      /** Settles like `promise`, or rejects as soon as the attempt is interrupted (a fetch may ignore the signal). */
+      const guard = <T>(promise: Promise<T>): Promise<T> =>
+        interrupted
+          ? Promise.reject(interruptReason)
+          : new Promise<T>((resolve, reject) => {
+              rejectWait = reject;
+              promise.then(resolve, reject);
+            });
+      const stopWatchingCaller = callerSignal ? onAbort(callerSignal, () => interrupt(callerSignal.reason)) : undefined;
+      let request = requestFor(first, call.body, controller?.signal);
       lastRequest = request;
-      const { operation, route } = names();
-      const hookContext: AttemptContext = { attempt, operation, route, signal: callerSignal };
-      try {
-        await options.beforeRequest?.(request, hookContext);
-        await hooks.onRequest?.(request, hookContext);
-      } catch (error) {
-        callerSignal.removeEventListener('abort', onCallerAbort);
-        if (callerSignal.aborted) throw new APIUserAbortError(names());
-        throw error;
+      const hookContext = needsContext ? contextFor(attempt) : undefined;
+      if (hookContext) {
+        try {
+          await options.beforeRequest?.(request, hookContext);
+          await hooks.onRequest?.(request, hookContext);
+        } catch (error) {
+          stopWatchingCaller?.();
+          if (callerSignal?.aborted) throw new APIUserAbortError(names());
+          throw error;
+        }
       }
-      if (debug) logger.debug(`${first.method} ${first.url} (attempt ${attempt}, ${operation})`);
+      if (debug) logger.debug(`${first.method} ${first.url} (attempt ${attempt}, ${names().operation})`);
       const startedAt = debug ? now() : 0;
-      const timer = setTimeout(() => {
+      const stopDeadline = startDeadline(timeoutMs, () => {
         timedOut = true;
-        controller.abort();
-      }, timeoutMs);
+        interrupt(new Error('timeout'));
+      });
       let response: Response;
       let bytes: Uint8Array;
+      let sent: Promise<Response> | undefined;
       try {
-        response = await raceWithSignal(baseFetch(request), signal);
+        sent = baseFetch(request);
+        response = await guard(sent);
         for (let hops = 0; followRedirects && isRedirect(response) && hops < MAX_REDIRECTS; hops++) {
           const next = sameOriginRedirect(request, response);
           if (!next) break;
           await response.body?.cancel().catch(() => undefined);
-          request = requestFor(next, next.method === 'GET' ? undefined : call.body, signal);
+          request = requestFor(next, next.method === 'GET' ? undefined : call.body, controller?.signal);
           lastRequest = request;
-          response = await raceWithSignal(baseFetch(request), signal);
+          sent = baseFetch(request);
+          response = await guard(sent);
         }
         // Every body is read here, inside the timeout and under the size cap: a body that stalls, breaks off or
         // grows without end is a failure of this attempt, not a raw error or an unbounded buffer later.
-        bytes = await readBody(response, signal, maxBytes);
+        bytes = await readBody(response, guard, maxBytes);
       } catch (error) {
-        if (callerSignal.aborted) throw new APIUserAbortError(names());
+        // Interrupted before the response came: whenever it comes, its body is cancelled, freeing the connection.
+        if (interrupted) sent?.then((late) => late.body?.cancel().catch(noop), noop);
+        if (callerSignal?.aborted) throw new APIUserAbortError(names());
         if (error instanceof ResponseTooLargeError) return { failure: 'too-large', cause: error };
         return { failure: timedOut ? 'timeout' : 'connection', cause: error };
       } finally {
-        clearTimeout(timer);
-        callerSignal.removeEventListener('abort', onCallerAbort);
+        stopDeadline();
+        stopWatchingCaller?.();
       }
-      if (debug) logger.debug(`${response.status} from ${operation} in ${now() - startedAt} ms`);
-      // The head is copied entry by entry: a fetch may hand back a Headers of another implementation (test
-      // environments, interceptors) that this realm's Headers constructor does not read.
-      const head = new Response(null, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: [...response.headers],
-      });
-      const buffered = { response: head, bytes };
-      await options.afterResponse?.(response, request, hookContext);
-      await hooks.onResponse?.(bufferedToResponse(buffered), hookContext);
+      if (debug) logger.debug(`${response.status} from ${names().operation} in ${now() - startedAt} ms`);
+      // The response itself carries status and headers (its body is spent); a copy is made only for whoever
+      // reads the body again (hooks, validation, errors, the cache).
+      const buffered = { response, bytes };
+      if (hookContext) {
+        await options.afterResponse?.(response, request, hookContext);
+        await hooks.onResponse?.(bufferedToResponse(buffered), hookContext);
+      }
       return { buffered };
     };
 
@@ -304,7 +350,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
           attempt: retriesSoFar + 1,
           operation,
           route,
-          signal: callerSignal,
+          signal: callerSignal ?? neverAborted(),
         });
         return outcome.buffered;
       }
@@ -335,7 +381,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         attempt: retriesSoFar + 1,
         operation,
         route,
-        signal: callerSignal,
+        signal: callerSignal ?? neverAborted(),
         delayMs: decision.delayMs,
         reason,
       });
@@ -355,7 +401,11 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
     let fetched: { buffered: BufferedResponse; response: Response } | undefined;
     const response = await cache.fetchThrough(first, async (sent) => {
       const buffered = await run(call, sent);
-      fetched = { buffered, response: bufferedToResponse(buffered) };
+      // A readable copy only for an answer the cache may store; any other it reads the head of only.
+      fetched = {
+        buffered,
+        response: cache.mayStore(buffered.response) ? bufferedToResponse(buffered) : buffered.response,
+      };
       return fetched.response;
     });
     if (fetched?.response === response) return fetched.buffered;
@@ -415,7 +465,11 @@ function sameOriginRedirect(
  * The body of `response`, read into memory under `maxBytes` (counted as the bytes arrive, after any
  * decompression), so it can no longer stall, break off or grow without bound.
  */
-async function readBody(response: Response, signal: AbortSignal, maxBytes: number): Promise<Uint8Array> {
+async function readBody(
+  response: Response,
+  guard: <T>(promise: Promise<T>) => Promise<T>,
+  maxBytes: number,
+): Promise<Uint8Array> {
   if (!response.body || NULL_BODY_STATUSES.has(response.status)) return NO_BYTES;
   const declared = Number(response.headers.get('content-length'));
   const encoded = response.headers.has('content-encoding');
@@ -434,7 +488,7 @@ async function readBody(response: Response, signal: AbortSignal, maxBytes: numbe
   let inSized = 0;
   try {
     for (;;) {
-      const { done, value } = await raceWithSignal(reader.read(), signal);
+      const { done, value } = await guard(reader.read());
       if (done) break;
       if (total + value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
       if (sized && chunks.length === 0 && inSized + value.byteLength <= sized.byteLength) {

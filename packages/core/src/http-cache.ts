@@ -75,7 +75,8 @@ const REQUEST_CACHE_DIRECTIVES = new Set(['cache-control', 'pragma', 'if-none-ma
 /** Lower-case `Cache-Control` directives mapped to their value (empty string when valueless). */
 export function parseCacheControl(value: string | null): Map<string, string> {
   const directives = new Map<string, string>();
-  for (const part of (value ?? '').split(',')) {
+  if (!value) return directives;
+  for (const part of value.split(',')) {
     const [name, ...rest] = part.split('=');
     const key = name?.trim().toLowerCase();
     if (key) directives.set(key, rest.join('=').trim().replace(/^"|"$/g, ''));
@@ -155,6 +156,14 @@ export class HttpCache {
   /** Bytes of stored bodies. */
   get bytes(): number {
     return this.#bytes;
+  }
+
+  /**
+   * Whether {@link HttpCache.fetchThrough} may read the body of `response` (to store it): only a 200 with
+   * `Cache-Control` or validators can be stored. Of any other answer the cache reads status and headers only.
+   */
+  mayStore(response: Pick<Response, 'status' | 'headers'>): boolean {
+    return response.status === 200 && (response.headers.has('cache-control') || hasValidators(response.headers));
   }
 
   /** A fetch that answers GETs from this cache when it can and stores cacheable responses of `next`. */
@@ -242,6 +251,8 @@ export class HttpCache {
   }
 
   async #store(key: string, request: CacheRequest, response: Response): Promise<CacheEntry | undefined> {
+    // Without Cache-Control or validators an answer is neither stored nor a reason to drop one.
+    if (!response.headers.has('cache-control') && !hasValidators(response.headers)) return undefined;
     const directives = parseCacheControl(response.headers.get('cache-control'));
     const varyNames = varyNamesOf(response.headers);
     const freshForMs = Math.min(freshnessMs(response.headers), this.#maxFreshnessMs);

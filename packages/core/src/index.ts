@@ -143,5 +143,5 @@ export {
   type RetryTrigger,
   retryAfterMs,
 } from './retry.js';
-export { raceWithSignal, type Sleep, sleep } from './timers.js';
+export { onAbort, raceWithSignal, type Sleep, sleep, startDeadline } from './timers.js';
 export { VERSION } from './version.js';

@@ -81,6 +81,25 @@ describe('validateOperationInput', () => {
     );
     expect(refusal(() => validateOperationInput('createProduct', createProduct, {})).field).toBe('body');
   });
+
+  it('requires the body properties a create needs wherever their object is present, before sending', () => {
+    const withFields = { ...createProduct, requiredBodyFields: ['product.name', 'product.price'] };
+    const missingName = refusal(() =>
+      validateOperationInput('createProduct', withFields, { body: { product: { price: 10 } } }),
+    );
+    expect(missingName).toMatchObject({ field: 'body.product.name', reason: 'is required' });
+    expect(missingName.message).toBe('Invalid request for createProduct: body.product.name is required');
+    expect(
+      refusal(() =>
+        validateOperationInput('createProduct', withFields, { body: { product: { name: 'Mug', price: null } } }),
+      ).field,
+    ).toBe('body.product.price');
+    expect(() =>
+      validateOperationInput('createProduct', withFields, { body: { product: { name: 'Mug', price: 0 } } }),
+    ).not.toThrow();
+    // The wrapper itself is optional in the spec: an empty body is the server's to judge.
+    expect(() => validateOperationInput('createProduct', withFields, { body: {} })).not.toThrow();
+  });
 });
 
 describe('operationMatcher', () => {

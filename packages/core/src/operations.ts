@@ -28,6 +28,11 @@ export interface OperationShape {
   readonly query?: Readonly<Record<string, QueryConstraint>>;
   readonly bodyRequired?: boolean;
   /**
+   * Required body properties as dotted paths (`product.name`): each must be present whenever the object holding
+   * it is (generated for POST bodies).
+   */
+  readonly requiredBodyFields?: readonly string[];
+  /**
    * Whether the success response is JSON: a text answer is then refused instead of returned as data. Left out
    * (generated descriptors leave it out when true) it means JSON; only `false` lets text through as data.
    */
@@ -92,8 +97,8 @@ const NO_CONSTRAINTS: Readonly<Record<string, QueryConstraint>> = {};
 
 /**
  * Checks the inputs of one call against its operation's constraints: required path parameters present,
- * non-empty, not a dot segment and of their declared type, query parameters of the declared type, within their enum and range, required ones present, and a
- * body where one is required. Throws a {@link RequestValidationError} naming the first offending field.
+ * non-empty, not a dot segment and of their declared type, query parameters of the declared type, within their enum and range, required ones present, a
+ * body where one is required, and the body's required properties wherever the object holding them is present. Throws a {@link RequestValidationError} naming the first offending field.
  */
 export function validateOperationInput(operationId: string, shape: OperationShape, input: OperationInput = {}): void {
   const fail = (field: string, reason: string): never => {
@@ -123,6 +128,23 @@ export function validateOperationInput(operationId: string, shape: OperationShap
     if (problem) fail(`query.${name}`, problem);
   }
   if (shape.bodyRequired && input.body === undefined) fail('body', 'is required');
+  for (const field of shape.requiredBodyFields ?? NONE) {
+    const dot = field.lastIndexOf('.');
+    const holder = dot < 0 ? input.body : valueAt(input.body, field.slice(0, dot));
+    if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) continue;
+    const value = (holder as Record<string, unknown>)[field.slice(dot + 1)];
+    if (value === undefined || value === null) fail(`body.${field}`, 'is required');
+  }
+}
+
+/** The value at a dotted path of `root`, or undefined where a step is missing. */
+function valueAt(root: unknown, path: string): unknown {
+  let current = root;
+  for (const step of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[step];
+  }
+  return current;
 }
 
 function escapeRegExp(text: string): string {

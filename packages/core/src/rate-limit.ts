@@ -4,7 +4,7 @@
 import type { CreateFetchOptions } from './fetch.js';
 import { fingerprint } from './fingerprint.js';
 import { DEFAULT_RETRY_POLICY, retryAfterMs } from './retry.js';
-import { sleep as defaultSleep, type Sleep } from './timers.js';
+import { sleep as defaultSleep, onAbort, type Sleep } from './timers.js';
 
 /** At most `limit` requests in any `windowMs` interval. */
 export interface RateLimitWindow {
@@ -52,11 +52,6 @@ interface Waiter {
   cancelled: boolean;
 }
 
-interface SignalEntry {
-  waiters: Set<Waiter>;
-  onAbort: () => void;
-}
-
 /**
  * A FIFO of callers waiting for a grant, abortable per caller. However many waiters share one signal, it gets one
  * abort listener (a signal shared by 100 calls gets one, not 100); an abort cancels its waiters in O(1) each (they
@@ -67,7 +62,6 @@ export class WaiterQueue {
   #queue: Waiter[] = [];
   #head = 0;
   #live = 0;
-  readonly #bySignal = new WeakMap<AbortSignal, SignalEntry>();
   readonly #onIdle: () => void;
 
   constructor(onIdle: () => void = () => undefined) {
@@ -83,15 +77,17 @@ export class WaiterQueue {
   wait(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
+      let stopWatching: (() => void) | undefined;
       const waiter: Waiter = {
         cancelled: false,
         grant: () => {
-          if (signal) this.#forget(signal, waiter);
+          stopWatching?.();
           resolve();
         },
         reject,
       };
-      if (signal) this.#watch(signal, waiter);
+      // One listener per signal however many wait on it (`onAbort`); a granted waiter stops watching.
+      if (signal) stopWatching = this.#watch(signal, waiter);
       this.#queue.push(waiter);
       this.#live++;
     });
@@ -115,34 +111,12 @@ export class WaiterQueue {
     return false;
   }
 
-  #watch(signal: AbortSignal, waiter: Waiter): void {
-    let entry = this.#bySignal.get(signal);
-    if (!entry) {
-      const waiters = new Set<Waiter>();
-      const onAbort = () => {
-        this.#bySignal.delete(signal);
-        for (const each of waiters) {
-          each.cancelled = true;
-          each.reject(signal.reason);
-        }
-        this.#cancelled(waiters.size);
-        waiters.clear();
-      };
-      entry = { waiters, onAbort };
-      this.#bySignal.set(signal, entry);
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
-    entry.waiters.add(waiter);
-  }
-
-  /** Drops a granted waiter from its signal's set; the listener goes when the signal has no waiter left. */
-  #forget(signal: AbortSignal, waiter: Waiter): void {
-    const entry = this.#bySignal.get(signal);
-    if (!entry) return;
-    entry.waiters.delete(waiter);
-    if (entry.waiters.size > 0) return;
-    this.#bySignal.delete(signal);
-    signal.removeEventListener('abort', entry.onAbort);
+  #watch(signal: AbortSignal, waiter: Waiter): () => void {
+    return onAbort(signal, () => {
+      waiter.cancelled = true;
+      waiter.reject(signal.reason);
+      this.#cancelled(1);
+    });
   }
 
   #cancelled(count: number): void {

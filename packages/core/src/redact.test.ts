@@ -246,3 +246,12 @@ describe('credential canaries', () => {
     expectNoCanary(error, output());
   });
 });
+
+describe('redactText without secrets', () => {
+  it('masks each pattern however little text surrounds it', () => {
+    expect(redactText('https://h.test/a?token=abcdef')).toBe('https://h.test/a?token=[REDACTED]');
+    expect(redactText('https://user:pw@h.test/')).toBe('https://[REDACTED]@h.test/');
+    expect(redactText('Bearer abcdefghijkl')).toBe('Bearer [REDACTED]');
+    expect(redactText('https://h.test/plain/path')).toBe('https://h.test/plain/path');
+  });
+});

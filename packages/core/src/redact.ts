@@ -55,6 +55,9 @@ export function isCredentialQueryParam(name: string): boolean {
 
 /** Masks every known secret value and every recognisable credential pattern in `text`. */
 export function redactText(text: string, secrets: readonly string[] = []): string {
+  // Every credential pattern needs an `=`, an `@` or a space: text with none of them and no secrets to look for
+  // (a plain URL, as the HTTP cache keys one per call) is returned as it is.
+  if (secrets.length === 0 && !/[=@\s]/.test(text)) return text;
   let result = text;
   for (const secret of expandSecrets(secrets)) {
     result = result.split(secret).join(REDACTED);

@@ -1,5 +1,5 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { raceWithSignal, sleep } from './timers.js';
+import { onAbort, raceWithSignal, sleep, startDeadline } from './timers.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -33,4 +33,59 @@ it('raceWithSignal settles like the promise unless the signal aborts first', asy
   const raced = raceWithSignal(new Promise(() => {}), controller.signal);
   controller.abort(new Error('stop'));
   await expect(raced).rejects.toThrow('stop');
+});
+
+it('onAbort puts one listener on a signal however many wait on it, and runs every watcher once', () => {
+  const controller = new AbortController();
+  const added = vi.spyOn(controller.signal, 'addEventListener');
+  const calls: number[] = [];
+  const stops = Array.from({ length: 100 }, (_, index) => onAbort(controller.signal, () => calls.push(index)));
+  expect(added).toHaveBeenCalledTimes(1);
+  stops[0]?.();
+  controller.abort();
+  expect(calls).toHaveLength(99);
+  expect(calls).not.toContain(0);
+  controller.abort();
+  expect(calls).toHaveLength(99);
+});
+
+it('startDeadline expires each deadline at its time through one timer, and not once stopped', async () => {
+  vi.useFakeTimers();
+  const expired: string[] = [];
+  const stopLate = startDeadline(3_000, () => expired.push('late'));
+  startDeadline(2_000, () => expired.push('early'));
+  const stopped = startDeadline(1_000, () => expired.push('stopped'));
+  startDeadline(3_000, () => expired.push('same as late'));
+  stopped();
+  await vi.advanceTimersByTimeAsync(1_999);
+  expect(expired).toEqual([]);
+  await vi.advanceTimersByTimeAsync(1);
+  expect(expired).toEqual(['early']);
+  stopLate();
+  await vi.advanceTimersByTimeAsync(1_000);
+  expect(expired).toEqual(['early', 'same as late']);
+});
+
+it('startDeadline: a hundred deadlines of one length share one timer', async () => {
+  vi.useFakeTimers();
+  const timers = vi.spyOn(globalThis, 'setTimeout');
+  let expired = 0;
+  for (let index = 0; index < 100; index++) {
+    startDeadline(1_000, () => {
+      expired += 1;
+    });
+  }
+  expect(timers).toHaveBeenCalledTimes(1);
+  await vi.advanceTimersByTimeAsync(1_000);
+  expect(expired).toBe(100);
+});
+
+it('startDeadline sets its timer again when fake timers come or go', async () => {
+  vi.useFakeTimers();
+  const stop = startDeadline(10, () => {});
+  vi.useRealTimers();
+  // Later than the fake timer, which will never fire now: a timer of its own is needed.
+  const expired = new Promise<string>((resolve) => startDeadline(50, () => resolve('expired')));
+  await expect(expired).resolves.toBe('expired');
+  stop();
 });

@@ -1,9 +1,38 @@
 /**
- * Abortable waiting, shared by the retry loop and the rate limiter.
+ * Waiting, aborting and timing out, shared by the transport, the retry loop and the rate limiter. Nothing here
+ * runs at import: the shared clock and the abort registry come into being with the first call that needs them.
  */
 
 /** A wait of `ms` milliseconds that rejects with the signal's reason when the signal aborts first. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+let abortWatchers: WeakMap<AbortSignal, Set<() => void>> | undefined;
+
+/**
+ * Runs `callback` once when `signal` (not aborted yet) aborts; returns the function that stops watching. However many calls wait
+ * on one signal, the signal carries a single listener of ours (no `MaxListenersExceededWarning` when a hundred
+ * calls share one), and a settled call leaves nothing behind on it.
+ */
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  abortWatchers ??= new WeakMap();
+  let watchers = abortWatchers.get(signal);
+  if (!watchers) {
+    const created = new Set<() => void>();
+    watchers = created;
+    abortWatchers.set(signal, created);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const watcher of created) watcher();
+        created.clear();
+      },
+      { once: true },
+    );
+  }
+  const own = watchers;
+  own.add(callback);
+  return () => own.delete(callback);
+}
 
 /** The default {@link Sleep}, built on `setTimeout` (so fake timers control it). */
 export const sleep: Sleep = (ms, signal) =>
@@ -12,32 +41,97 @@ export const sleep: Sleep = (ms, signal) =>
       reject(signal.reason);
       return;
     }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
+    const stop = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        })
+      : undefined;
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stop?.();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 
 /** Settles like `promise`, or rejects with the signal's reason as soon as `signal` aborts. */
 export function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stop = onAbort(signal, () => reject(signal.reason));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         reject(error);
       },
     );
   });
+}
+
+interface Deadline {
+  at: number;
+  expire: () => void;
+}
+
+type Timer = ReturnType<typeof setTimeout> & { ref?: () => unknown; unref?: () => unknown };
+
+// The one clock of every pending deadline in this realm: a timer set for the earliest of them.
+let pending: Set<Deadline> | undefined;
+let timer: Timer | undefined;
+/** When `timer` fires (ms since epoch); infinite when none is set. */
+let armedAt = Number.POSITIVE_INFINITY;
+/** The `setTimeout` that set `timer`: another one (fake timers installed or removed) means setting it again. */
+let armedWith: typeof setTimeout | undefined;
+
+function arm(at: number): void {
+  // A timer of another `setTimeout` cannot be cleared with this one: it is ignored when it fires instead.
+  if (timer !== undefined && armedWith === setTimeout) clearTimeout(timer);
+  armedAt = at;
+  armedWith = setTimeout;
+  const own: Timer = setTimeout(() => {
+    if (timer === own) fire();
+  }, at - Date.now());
+  timer = own;
+}
+
+function fire(): void {
+  // The timer was set for `armedAt`: whatever the wall clock says (fake timers may move one and not the other),
+  // everything due by then expires now.
+  const now = Math.max(Date.now(), armedAt);
+  timer = undefined;
+  armedAt = Number.POSITIVE_INFINITY;
+  let next = Number.POSITIVE_INFINITY;
+  for (const deadline of pending ?? []) {
+    if (deadline.at <= now) {
+      pending?.delete(deadline);
+      deadline.expire();
+    } else if (deadline.at < next) next = deadline.at;
+  }
+  if (next < armedAt) arm(next);
+}
+
+/**
+ * Calls `expire` once `ms` milliseconds have passed, unless the returned function is called first. Every
+ * deadline of the realm shares one timer set for the earliest of them, so a call costs no timer of its own; while
+ * none is pending the timer does not keep a Node process alive (it is cleared where `unref` is missing).
+ */
+export function startDeadline(ms: number, expire: () => void): () => void {
+  const deadline: Deadline = { at: Date.now() + ms, expire };
+  pending ??= new Set();
+  const wasIdle = pending.size === 0;
+  pending.add(deadline);
+  if (deadline.at < armedAt || armedWith !== setTimeout) arm(deadline.at);
+  else if (wasIdle) timer?.ref?.();
+  return () => {
+    if (!pending?.delete(deadline) || pending.size > 0) return;
+    if (timer?.unref) timer.unref();
+    else if (timer !== undefined) {
+      if (armedWith === setTimeout) clearTimeout(timer);
+      timer = undefined;
+      armedAt = Number.POSITIVE_INFINITY;
+    }
+  };
 }

@@ -14,7 +14,7 @@ try {
   await tools.getProduct({ id: 404 });
 } catch (error) {
   if (error instanceof ToolError) console.log(`${error.operation}: ${error.message}`);
-  else if (error instanceof AuthenticationError) console.log('check STORE_MCP_LOGIN_KEY and STORE_MCP_AUTH_TOKEN');
+  else if (error instanceof AuthenticationError) console.log('check STORE_LOGIN and STORE_AUTH_TOKEN');
   else throw error;
 }
 

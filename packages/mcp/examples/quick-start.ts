@@ -7,7 +7,7 @@ for (const block of found.content) {
   if (block.type === 'text') console.log(block.text);
 }
 
-// The store's tool server: credentials from STORE_MCP_LOGIN_KEY and STORE_MCP_AUTH_TOKEN.
+// The store's tool server: credentials from STORE_LOGIN and STORE_AUTH_TOKEN, as for the REST client.
 const store = new StoreTools();
 const products = await store.listProducts({ status: 'available', limit: 5 });
 console.log(products.content.length, 'content block(s)');

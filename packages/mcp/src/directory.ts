@@ -29,6 +29,7 @@ export class DirectoryTools extends DirectoryToolMethods {
       fetch: options.fetch,
       timeout: options.timeout,
       validateResponses: options.validateResponses,
+      maxResponseBytes: options.maxResponseBytes,
     });
   }
 }

@@ -10,8 +10,14 @@ export { directoryInputSchemas, directoryOutputSchemas } from './gen/directory.g
 export type * from './gen/store.gen.js';
 export { storeInputSchemas, storeOutputSchemas } from './gen/store.gen.js';
 export { toolMethodName } from './naming.js';
-export { findViolation, type JsonSchema, type JsonType, type Violation } from './schema.js';
-export { STORE_MCP_DEFAULT_URL, STORE_MCP_ENV, StoreTools, type StoreToolsOptions } from './store.js';
+export { findViolation, type JsonSchema, type JsonType, patternRisk, type Violation } from './schema.js';
+export {
+  STORE_MCP_DEFAULT_URL,
+  STORE_MCP_ENV,
+  STORE_MCP_ENV_ALIASES,
+  StoreTools,
+  type StoreToolsOptions,
+} from './store.js';
 export {
   DEFAULT_TIMEOUT_MS,
   type JsonValue,

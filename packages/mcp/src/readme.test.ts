@@ -61,8 +61,8 @@ describe('README examples, run against a fake tool server', () => {
     });
     vi.stubGlobal('fetch', server.fetch);
     vi.stubEnv('DIRECTORY_MCP_URL', 'http://127.0.0.1:8400/mcp');
-    vi.stubEnv('STORE_MCP_LOGIN_KEY', CANARY.loginKey);
-    vi.stubEnv('STORE_MCP_AUTH_TOKEN', CANARY.authToken);
+    vi.stubEnv('STORE_LOGIN', CANARY.loginKey);
+    vi.stubEnv('STORE_AUTH_TOKEN', CANARY.authToken);
     vi.stubEnv('MY_SHOP_LOGIN_KEY', CANARY.loginKey);
     vi.stubEnv('MY_SHOP_AUTH_TOKEN', CANARY.authToken);
   });

@@ -1,5 +1,6 @@
+import { AgentApiError } from '@agent-apis/core';
 import { describe, expect, it } from 'vitest';
-import { findViolation, type JsonSchema, unsupportedKeywords } from './schema.js';
+import { findViolation, type JsonSchema, patternRisk, unsupportedKeywords } from './schema.js';
 
 const product: JsonSchema = {
   type: 'object',
@@ -114,5 +115,46 @@ describe('unsupportedKeywords', () => {
       'format "ipv4" at arguments.host',
       'contentEncoding at arguments.list[]',
     ]);
+  });
+});
+
+describe('patterns that could backtrack catastrophically', () => {
+  const evil = { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } } as JsonSchema;
+
+  it('are refused by the generator, with where and why', () => {
+    expect(unsupportedKeywords(evil)).toEqual([
+      'pattern /^(a+)+$/ at arguments.code (quantifies a group: it could backtrack catastrophically)',
+    ]);
+  });
+
+  it('are never run: findViolation throws a typed error at once instead', () => {
+    // Run, /^(a+)+$/ takes minutes on this string; refused, it takes no time.
+    expect(() => findViolation(evil, { code: `${'a'.repeat(40)}!` })).toThrow(AgentApiError);
+  });
+
+  it.each([
+    ['^[A-Z]+-\\d+$', undefined],
+    ['^\\d{4}-\\d{2}-\\d{2}$', undefined],
+    ['^[^@]+@[^@]+$', undefined],
+    ['abc', undefined],
+    ['^(a+)+$', 'quantifies a group'],
+    ['(a|aa)*$', 'quantifies a group'],
+    ['^\\d+\\d+$', 'has two unbounded quantifiers with nothing to tell them apart'],
+    ['^.*x.*$', 'has two unbounded quantifiers with nothing to tell them apart'],
+    ['a+b', 'has an unbounded quantifier but is not anchored with ^'],
+    ['^a+|b+', 'has an unbounded quantifier and an alternation (|)'],
+    ['(?=a)a', 'has a look-around'],
+    ['(a)\\1', 'has a back-reference'],
+    ['(', 'does not compile'],
+  ])('%s: %s', (pattern, risk) => {
+    expect(patternRisk(pattern)).toBe(risk);
+  });
+});
+
+describe('property names from Object.prototype', () => {
+  it('are not satisfied by inherited members', () => {
+    const schema: JsonSchema = { type: 'object', required: ['constructor', 'toString'] };
+    expect(findViolation(schema, {})).toEqual({ field: 'arguments.constructor', reason: 'is required' });
+    expect(findViolation({ type: 'string', format: 'constructor' }, 'x')).toBeUndefined();
   });
 });

@@ -5,7 +5,13 @@
  * as `arguments.images[0].url` and a reason that follows it. The generator refuses a schema with any other keyword
  * ({@link unsupportedKeywords}), so nothing in a pinned schema goes unchecked. No code generation at run time, so it
  * works where `eval` is forbidden.
+ *
+ * A `pattern` is run only when it cannot backtrack catastrophically ({@link patternRisk}): no quantified group, no
+ * back-reference or look-around, at most one unbounded quantifier. Then a match costs time linear in the string,
+ * whoever wrote the string. The generator refuses a pinned schema with any other pattern, and `findViolation`
+ * throws on one instead of running it.
  */
+import { AgentApiError } from '@agent-apis/core';
 
 export type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
 
@@ -88,12 +94,91 @@ function child(field: string, key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${field}.${key}` : `${field}[${JSON.stringify(key)}]`;
 }
 
+interface Atom {
+  /** The atom's source: a character, an escape or a class. */
+  text: string;
+  /** Followed by `*`, `+` or `{n,}`. */
+  unbounded: boolean;
+  /** A plain character with no quantifier: what it matches, for telling it apart from its neighbours. */
+  separator?: string;
+}
+
+const ESCAPE = /^\\(?:[pP]\{[^}]*\}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|c[A-Za-z]|[\s\S])/;
+const QUANTIFIER = /^(?:[*+?]|\{\d+(?:,\d*)?\})\??/;
+
+/**
+ * Why `pattern` could take more than linear time on a hostile string, or undefined when it cannot. Refused: a
+ * back-reference or look-around; a quantifier on a group; an unbounded quantifier (`*`, `+`, `{n,}`) in a pattern
+ * not anchored with `^` or holding `|`; two unbounded quantifiers not parted by a plain character the first one
+ * cannot match (`^[A-Z]+-\d+$` passes, `^\d+\d+$` does not); a pattern that does not compile. Conservative: some
+ * harmless patterns are refused too.
+ */
+export function patternRisk(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, 'u');
+  } catch {
+    return 'does not compile';
+  }
+  const atoms: Atom[] = [];
+  let alternation = false;
+  for (let i = 0; i < pattern.length; ) {
+    const rest = pattern.slice(i);
+    const char = rest[0] as string;
+    let text: string;
+    let plain: string | undefined;
+    if (char === '\\') {
+      if (/^\\(?:[1-9]|k<)/.test(rest)) return 'has a back-reference';
+      text = ESCAPE.exec(rest)?.[0] ?? char;
+      if (/^\\[^\w\s]$/.test(text)) plain = text.slice(1);
+    } else if (char === '[') {
+      let end = rest.startsWith('[^]') ? 3 : rest.startsWith('[]') || rest.startsWith('[^') ? 2 : 1;
+      while (end < rest.length && rest[end] !== ']') end += rest[end] === '\\' ? 2 : 1;
+      text = rest.slice(0, end + 1);
+    } else if (char === '(') {
+      if (/^\(\?(?:[=!]|<[=!])/.test(rest)) return 'has a look-around';
+      i += /^\((?:\?:|\?<[^>]*>)?/.exec(rest)?.[0].length ?? 1;
+      continue;
+    } else if (char === ')') {
+      if (QUANTIFIER.test(rest.slice(1))) return 'quantifies a group';
+      i++;
+      continue;
+    } else if (char === '|' || char === '^' || char === '$') {
+      if (char === '|') alternation = true;
+      i++;
+      continue;
+    } else {
+      text = char;
+      if (char !== '.') plain = char;
+    }
+    i += text.length;
+    const quantifier = QUANTIFIER.exec(pattern.slice(i))?.[0];
+    if (quantifier) i += quantifier.length;
+    const unbounded = quantifier !== undefined && /^(?:[*+]|\{\d+,\})/.test(quantifier);
+    atoms.push({ text, unbounded, ...(quantifier === undefined && plain !== undefined ? { separator: plain } : {}) });
+  }
+  const unboundedAt = atoms.flatMap((atom, index) => (atom.unbounded ? [index] : []));
+  if (unboundedAt.length === 0) return undefined;
+  if (!pattern.startsWith('^')) return 'has an unbounded quantifier but is not anchored with ^';
+  if (alternation) return 'has an unbounded quantifier and an alternation (|)';
+  for (let k = 1; k < unboundedAt.length; k++) {
+    const [from, to] = [unboundedAt[k - 1] as number, unboundedAt[k] as number];
+    const first = new RegExp(`^(?:${(atoms[from] as Atom).text})$`, 'u');
+    const parted = atoms
+      .slice(from + 1, to)
+      .some((atom) => atom.separator !== undefined && !first.test(atom.separator));
+    if (!parted) return 'has two unbounded quantifiers with nothing to tell them apart';
+  }
+  return undefined;
+}
+
 /** Keywords (and formats) in `schema` this checker would not enforce, with where they are. Empty when all is known. */
 export function unsupportedKeywords(schema: JsonSchema, field = 'arguments'): string[] {
   const found: string[] = [];
   for (const [keyword, value] of Object.entries(schema)) {
     if (!CHECKED.has(keyword) && !ANNOTATIONS.has(keyword)) found.push(`${keyword} at ${field}`);
     if (keyword === 'format' && !Object.hasOwn(FORMATS, String(value))) found.push(`format "${value}" at ${field}`);
+    const risk = keyword === 'pattern' ? patternRisk(String(value)) : undefined;
+    if (risk) found.push(`pattern /${value}/ at ${field} (${risk}: it could backtrack catastrophically)`);
   }
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     found.push(...unsupportedKeywords(property, child(field, name)));
@@ -172,10 +257,17 @@ function stringViolation(schema: JsonSchema, value: string, at: (reason: string)
   if (schema.maxLength !== undefined && length > schema.maxLength) {
     return at(`must be at most ${characters(schema.maxLength)} long`);
   }
-  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) {
-    return at(`must match /${schema.pattern}/`);
+  if (schema.pattern !== undefined) {
+    const risk = patternRisk(schema.pattern);
+    if (risk) {
+      throw new AgentApiError(
+        `The schema's pattern /${schema.pattern}/ ${risk}, so it could backtrack catastrophically; it is not run`,
+      );
+    }
+    if (!new RegExp(schema.pattern, 'u').test(value)) return at(`must match /${schema.pattern}/`);
   }
-  const format = schema.format === undefined ? undefined : FORMATS[schema.format];
+  const format =
+    schema.format !== undefined && Object.hasOwn(FORMATS, schema.format) ? FORMATS[schema.format] : undefined;
   if (format && !format.test(value)) return at(format.reason);
   return undefined;
 }
@@ -201,7 +293,9 @@ function arrayViolation(schema: JsonSchema, value: readonly unknown[], field: st
 
 function objectViolation(schema: JsonSchema, value: Record<string, unknown>, field: string) {
   for (const name of schema.required ?? []) {
-    if (value[name] === undefined) return { field: child(field, name), reason: 'is required' };
+    // Own properties only: a required `constructor` is not satisfied by Object.prototype's.
+    if (!Object.hasOwn(value, name) || value[name] === undefined)
+      return { field: child(field, name), reason: 'is required' };
   }
   for (const [name, item] of Object.entries(value)) {
     if (item === undefined) continue;

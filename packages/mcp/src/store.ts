@@ -5,44 +5,71 @@ import type { ToolClientOptions } from './tool-client.js';
 /** The platform's tool server. */
 export const STORE_MCP_DEFAULT_URL = 'https://mcp.jumpseller.com';
 
-/** Environment variables {@link StoreTools} reads when its options leave something out. */
+/**
+ * Environment variables {@link StoreTools} reads when its options leave something out. The credentials are the
+ * store API's token pair, under the same names the REST client (`StoreClient`) reads.
+ */
 export const STORE_MCP_ENV = {
   url: 'STORE_MCP_URL',
+  loginKey: 'STORE_LOGIN',
+  authToken: 'STORE_AUTH_TOKEN',
+} as const;
+
+/** Earlier names of the same pair, still read when neither `STORE_LOGIN` nor `STORE_AUTH_TOKEN` is set. */
+export const STORE_MCP_ENV_ALIASES = {
   loginKey: 'STORE_MCP_LOGIN_KEY',
   authToken: 'STORE_MCP_AUTH_TOKEN',
 } as const;
 
 export interface StoreToolsOptions extends ToolClientOptions {
-  /** The store's login key, sent as `X-LOGIN-KEY` (env `STORE_MCP_LOGIN_KEY`). */
+  /** The store's login key, sent as `X-LOGIN-KEY` (env `STORE_LOGIN`). */
   loginKey?: string | undefined;
-  /** The store's auth token, sent as `X-AUTH-TOKEN` (env `STORE_MCP_AUTH_TOKEN`). */
+  /** The store's auth token, sent as `X-AUTH-TOKEN` (env `STORE_AUTH_TOKEN`). */
   authToken?: string | undefined;
   /** The tool server's endpoint (env `STORE_MCP_URL`, else `https://mcp.jumpseller.com`). */
   url?: string | undefined;
 }
 
 /**
- * The pair of credentials: both from the options when either is given there, else both from the environment.
- * None at all is a `MissingCredentialsError`; half a pair an `AgentApiError` naming the missing half. Messages never
- * contain a value.
+ * The pair of credentials: both from the options when either is given there, else both from the environment (the
+ * REST names when either is set, else the earlier MCP names). None at all is a `MissingCredentialsError`; half a
+ * pair, or a value holding a line break, an `AgentApiError` naming the option or variable. Messages never contain
+ * a value.
  */
 function credentialsOf(options: StoreToolsOptions): { loginKey: string; authToken: string } {
   const fromOptions = options.loginKey !== undefined || options.authToken !== undefined;
-  const loginKey = fromOptions ? options.loginKey : readEnv(STORE_MCP_ENV.loginKey);
-  const authToken = fromOptions ? options.authToken : readEnv(STORE_MCP_ENV.authToken);
-  if (loginKey && authToken) return { loginKey, authToken };
+  const env =
+    readEnv(STORE_MCP_ENV.loginKey) !== undefined || readEnv(STORE_MCP_ENV.authToken) !== undefined
+      ? STORE_MCP_ENV
+      : STORE_MCP_ENV_ALIASES;
+  const names = fromOptions ? { loginKey: 'loginKey', authToken: 'authToken' } : env;
+  const loginKey = fromOptions ? options.loginKey : readEnv(env.loginKey);
+  const authToken = fromOptions ? options.authToken : readEnv(env.authToken);
   if (!loginKey && !authToken) {
     throw new MissingCredentialsError({
       client: 'StoreTools',
       options: [['loginKey', 'authToken']],
-      envVars: [[STORE_MCP_ENV.loginKey, STORE_MCP_ENV.authToken]],
+      envVars: [
+        [STORE_MCP_ENV.loginKey, STORE_MCP_ENV.authToken],
+        [STORE_MCP_ENV_ALIASES.loginKey, STORE_MCP_ENV_ALIASES.authToken],
+      ],
     });
   }
-  const names = fromOptions ? { loginKey: 'loginKey', authToken: 'authToken' } : STORE_MCP_ENV;
-  throw new AgentApiError(
-    `StoreTools needs ${loginKey ? names.authToken : names.loginKey} too: the tool server takes ` +
-      `${names.loginKey} and ${names.authToken} (sent as X-LOGIN-KEY and X-AUTH-TOKEN)`,
-  );
+  if (!loginKey || !authToken) {
+    throw new AgentApiError(
+      `StoreTools needs ${loginKey ? names.authToken : names.loginKey} too: the tool server takes ` +
+        `${names.loginKey} and ${names.authToken} (sent as X-LOGIN-KEY and X-AUTH-TOKEN)`,
+    );
+  }
+  for (const [name, value] of [
+    [names.loginKey, loginKey],
+    [names.authToken, authToken],
+  ]) {
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) {
+      throw new AgentApiError(`StoreTools ${name} contains a line break or NUL character, which no header can carry`);
+    }
+  }
+  return { loginKey, authToken };
 }
 
 /**
@@ -58,6 +85,7 @@ export class StoreTools extends StoreToolMethods {
       fetch: options.fetch,
       timeout: options.timeout,
       validateResponses: options.validateResponses,
+      maxResponseBytes: options.maxResponseBytes,
     });
   }
 }

@@ -2,6 +2,11 @@
  * The runtime under every generated tool client: the official MCP SDK `Client` over its streamable HTTP
  * transport, connected on first use; arguments checked against the tool's pinned input schema before anything is
  * sent; failures turned into the typed errors of `@agent-apis/core` plus {@link ToolError}, with credentials masked.
+ *
+ * Against a hostile server it holds the HTTP clients' limits: every answer body (JSON or an SSE stream) is cut at
+ * `maxResponseBytes`, and a call's stream is cancelled when the call ends, at its timeout at the latest. Results
+ * are checked only against the pinned output schemas (never the ones `tools/list` sends), and the SDK's own
+ * schema compiler is never used, so nothing is compiled or kept per `listTools()`.
  */
 import {
   AgentApiError,
@@ -10,14 +15,28 @@ import {
   APIError,
   APIUserAbortError,
   createRequestContext,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  InvalidBaseUrlError,
   type RequestContext,
   RequestValidationError,
+  ResponseParseError,
+  ResponseTooLargeError,
   ResponseValidationError,
+  redactUrl,
 } from '@agent-apis/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { FetchLike, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  type JSONRPCMessage,
+  ListToolsResultSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ToolError } from './errors.js';
 import { findViolation, type JsonSchema } from './schema.js';
 import { VERSION } from './version.js';
@@ -51,10 +70,16 @@ export interface ToolClientOptions {
   /** How long one request may take, in ms (default 60 000). */
   timeout?: number | undefined;
   /**
-   * Check the structured content of tools that declare an output schema against it; a mismatch (or no
-   * structured content) throws `ResponseValidationError` (default `false`).
+   * Check the structured content of tools whose pinned list declares an output schema against it; a mismatch (or
+   * no structured content) throws `ResponseValidationError` (default `false`). Schemas a server sends in
+   * `tools/list` are never used.
    */
   validateResponses?: boolean | undefined;
+  /**
+   * Largest answer read, in bytes (default 8 MiB, as the HTTP clients): a JSON body or an event stream that goes
+   * past it is cut there and the call throws `ResponseTooLargeError`.
+   */
+  maxResponseBytes?: number | undefined;
 }
 
 /** Options of one call. */
@@ -96,6 +121,159 @@ function dataOf(result: ToolResult): JsonValue | undefined {
   }
 }
 
+/**
+ * The SDK's output-schema validator, replaced: this client never asks it for anything (results are checked against
+ * the pinned schemas by `findViolation`), so no server-supplied schema is ever compiled into a regular expression.
+ */
+const NO_SDK_VALIDATION: jsonSchemaValidator = {
+  getValidator: () => () => {
+    throw new AgentApiError('@agent-apis/mcp checks tool results itself; the SDK validator must not be used');
+  },
+};
+
+/** The SDK transport, telling which JSON-RPC request it is about to send, synchronously, before anything awaits. */
+class ObservedTransport extends StreamableHTTPClientTransport {
+  onSend: ((message: JSONRPCMessage) => void) | undefined;
+
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.onSend?.(message);
+    return super.send(message, options);
+  }
+}
+
+/** One call in flight: its JSON-RPC id once sent, what ends its answer stream, and why it failed when it did. */
+interface CallState {
+  id?: string | number;
+  readonly stop: AbortController;
+  failure?: AgentApiError;
+}
+
+function requestIdOf(init: RequestInit | undefined): string | number | undefined {
+  try {
+    const message = JSON.parse(String(init?.body)) as { id?: unknown; method?: unknown };
+    const id = message.id;
+    return typeof message.method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `response` with its body counted as it is read: past `maxBytes` it errors with {@link ResponseTooLargeError}
+ * (given to `onTooLarge` first) and cancels the source; when `signal` aborts it is cancelled too, whatever the
+ * `fetch` that produced it does with signals.
+ */
+function boundedResponse(
+  response: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+  onTooLarge: (error: ResponseTooLargeError) => void,
+): Response {
+  if (!response.body) return response;
+  const tooLarge = () => {
+    const error = new ResponseTooLargeError(response.url, maxBytes);
+    onTooLarge(error);
+    return error;
+  };
+  const declared = Number(response.headers.get('content-length'));
+  if (!response.headers.has('content-encoding') && Number.isFinite(declared) && declared > maxBytes) {
+    response.body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const source = response.body.getReader();
+  let total = 0;
+  let stopped: (() => void) | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      stopped = () => {
+        controller.error(signal.reason);
+        source.cancel(signal.reason).catch(() => undefined);
+      };
+      if (signal.aborted) stopped();
+      else signal.addEventListener('abort', stopped, { once: true });
+    },
+    async pull(controller) {
+      try {
+        const { done, value } = await source.read();
+        if (done) {
+          signal.removeEventListener('abort', stopped as () => void);
+          controller.close();
+          return;
+        }
+        total += value.byteLength;
+        if (total > maxBytes) {
+          signal.removeEventListener('abort', stopped as () => void);
+          controller.error(tooLarge());
+          await source.cancel().catch(() => undefined);
+          return;
+        }
+        controller.enqueue(value);
+      } catch (error) {
+        signal.removeEventListener('abort', stopped as () => void);
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      signal.removeEventListener('abort', stopped as () => void);
+      return source.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/**
+ * The tool server URL, checked: absolute http(s), no `user:password@` (which `fetch` refuses with a message that
+ * quotes it). Errors show the URL only when it parses, with any credentials masked.
+ */
+function checkedUrl(client: string, raw: string): string {
+  const shown = () => redactUrl(String(raw).replace(/\/\/[^/@]*@/, '//***@'));
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Not quoted: where a credential sits in a string that does not parse cannot be told.
+    throw new InvalidBaseUrlError(`${client} url must be an absolute http(s) URL; the value given does not parse`);
+  }
+  if (url.username || url.password) {
+    throw new InvalidBaseUrlError(
+      `${client} url must not carry credentials (user:password@), got ${shown()}; pass them as the client's options`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new InvalidBaseUrlError(`${client} url must use http or https, got ${url.protocol}`);
+  }
+  return raw;
+}
+
+/** Headers checked for what no HTTP header can carry (CR, LF, NUL, …); errors name the header, never its value. */
+function checkedHeaders(client: string, headers: Readonly<Record<string, string>>): Record<string, string> {
+  const checked: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) {
+      throw new AgentApiError(
+        `${client} header ${name} holds a line break or NUL character, which no header can carry`,
+      );
+    }
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      throw new AgentApiError(`${client} header ${JSON.stringify(name)} has a name or value that cannot be sent`);
+    }
+    checked[name] = value;
+  }
+  return checked;
+}
+
+/** The issues of a zod error, as `ResponseValidationError` lists them. */
+function zodIssues(error: unknown): { path: string; message: string }[] | undefined {
+  if (!(error instanceof Error) || error.name !== 'ZodError') return undefined;
+  const issues = (error as Error & { issues?: { path?: unknown[]; message?: unknown }[] }).issues ?? [];
+  return issues.map((issue) => ({
+    path: (issue.path ?? []).map(String).join('.'),
+    message: String(issue.message),
+  }));
+}
+
 export class ToolServerClient<Name extends string = string> {
   /** The server's endpoint. */
   readonly url: string;
@@ -103,14 +281,23 @@ export class ToolServerClient<Name extends string = string> {
   readonly #inputSchemas: Readonly<Record<Name, JsonSchema>>;
   readonly #outputSchemas: Readonly<Partial<Record<string, JsonSchema>>>;
   #client: Promise<Client> | undefined;
+  /** Calls in flight by JSON-RPC id, so that the transport's fetch can bound and end each one's answer. */
+  readonly #calls = new Map<string | number, CallState>();
+  /** The call whose request the transport is about to send (set and read synchronously). */
+  #sending: CallState | undefined;
 
   constructor(
     connection: ToolServerConnection,
     inputSchemas: Readonly<Record<Name, JsonSchema>>,
     outputSchemas?: Readonly<Partial<Record<Name, JsonSchema>>>,
   ) {
-    this.url = connection.url;
-    this.#connection = { ...connection, headers: { ...connection.headers } };
+    const client = new.target.name || 'ToolServerClient';
+    this.url = checkedUrl(client, connection.url);
+    const maxResponseBytes = connection.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+      throw new AgentApiError(`${client} maxResponseBytes must be a positive whole number of bytes`);
+    }
+    this.#connection = { ...connection, maxResponseBytes, headers: checkedHeaders(client, connection.headers) };
     this.#inputSchemas = inputSchemas;
     this.#outputSchemas = outputSchemas ?? {};
   }
@@ -125,8 +312,13 @@ export class ToolServerClient<Name extends string = string> {
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let pages = 1; ; pages++) {
+      // `client.request`, not `client.listTools`: the latter compiles and keeps every output schema listed.
       const page = await this.#request('tools/list', options, () =>
-        client.listTools(cursor === undefined ? undefined : { cursor }, this.#requestOptions(options)),
+        client.request(
+          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+          ListToolsResultSchema,
+          this.#requestOptions(options),
+        ),
       );
       tools.push(...page.tools);
       cursor = page.nextCursor;
@@ -161,8 +353,13 @@ export class ToolServerClient<Name extends string = string> {
     const violation = findViolation(schema, args);
     if (violation) throw new RequestValidationError({ operation: name, ...violation });
     const client = await this.#connect();
+    // `client.request`, not `client.callTool`: the latter checks results against schemas the server listed.
     const result = (await this.#request(name, options, () =>
-      client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, this.#requestOptions(options)),
+      client.request(
+        { method: 'tools/call', params: { name, arguments: args as Record<string, unknown> } },
+        CallToolResultSchema,
+        this.#requestOptions(options),
+      ),
     )) as ToolResult;
     if (result.isError) throw ToolError.fromResult(name, result, this.#context(name).secrets);
     return result;
@@ -207,28 +404,63 @@ export class ToolServerClient<Name extends string = string> {
   }
 
   async #open(): Promise<Client> {
-    const client = new Client({ name: '@agent-apis/mcp', version: VERSION });
-    const transport = new StreamableHTTPClientTransport(new URL(this.url), {
+    const client = new Client(
+      { name: '@agent-apis/mcp', version: VERSION },
+      { jsonSchemaValidator: NO_SDK_VALIDATION },
+    );
+    const transport = new ObservedTransport(new URL(this.url), {
       fetch: this.#fetch,
       requestInit: { headers: this.#connection.headers },
+      // Streams are never resumed: a call's stream ends with the call.
+      reconnectionOptions: {
+        maxRetries: 0,
+        initialReconnectionDelay: 1_000,
+        maxReconnectionDelay: 1_000,
+        reconnectionDelayGrowFactor: 1,
+      },
     });
+    transport.onSend = (message) => {
+      const call = this.#sending;
+      if (!call || !('id' in message) || !('method' in message)) return;
+      this.#sending = undefined;
+      call.id = message.id;
+      this.#calls.set(message.id, call);
+    };
     await this.#request('initialize', {}, () => client.connect(transport, this.#requestOptions({})));
     return client;
   }
 
-  /** The transport's fetch: a failed POST becomes an `APIError` (by status) or an `APIConnectionError`. */
+  /**
+   * The transport's fetch: a failed POST becomes an `APIError` (by status) or an `APIConnectionError`; every
+   * answer is cut at `maxResponseBytes` and ends with its call (or, outside a call, at the client's timeout). The
+   * stream a server may offer on GET is declined here: these clients only ever send requests.
+   */
   readonly #fetch: FetchLike = async (url, init) => {
     const send = this.#connection.fetch ?? globalThis.fetch;
+    if (init?.method === 'GET') return new Response(null, { status: 405, headers: { allow: 'POST' } });
     if (init?.method !== 'POST') return send(url, init);
+    const id = requestIdOf(init);
+    const call = id === undefined ? undefined : this.#calls.get(id);
+    const ends = call?.stop.signal ?? AbortSignal.timeout(this.#connection.timeout ?? DEFAULT_TIMEOUT_MS);
+    const signal = init.signal ? AbortSignal.any([init.signal, ends]) : ends;
     let response: Response;
     try {
-      response = await send(url, init);
+      response = await send(url, { ...init, signal });
     } catch (cause) {
-      if (init.signal?.aborted) throw cause;
+      if (signal.aborted) throw cause;
       throw new APIConnectionError(this.#context(operationOf(init)), { cause });
     }
     if (!response.ok) throw await APIError.fromResponse(response, this.#context(operationOf(init)));
-    return response;
+    return boundedResponse(
+      response,
+      this.#connection.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      signal,
+      (error) => {
+        if (!call) return;
+        call.failure = error;
+        call.stop.abort(error);
+      },
+    );
   };
 
   /** What errors say about a request of `operation`; its secrets are the credential headers. */
@@ -237,12 +469,28 @@ export class ToolServerClient<Name extends string = string> {
     return createRequestContext(request, { id: operation, route: `POST ${new URL(this.url).pathname}` });
   }
 
+  /**
+   * Sends one request through `send` (which must hand it to the transport synchronously, as `client.request`
+   * does), bounded by its call state, and turns every failure into a typed, redacted error.
+   */
   async #request<T>(operation: string, options: ToolCallOptions, send: () => Promise<T>): Promise<T> {
+    const call: CallState = { stop: new AbortController() };
+    const failed = new Promise<never>((_, reject) => {
+      call.stop.signal.addEventListener('abort', () => reject(call.failure ?? call.stop.signal.reason), { once: true });
+    });
+    failed.catch(() => undefined);
+    this.#sending = call;
     try {
-      return await send();
+      const answer = send();
+      this.#sending = undefined;
+      return await Promise.race([answer, failed]);
     } catch (error) {
       const context = this.#context(operation);
+      if (call.failure) throw call.failure;
       if (error instanceof AgentApiError) throw error;
+      const issues = zodIssues(error);
+      if (issues) throw new ResponseValidationError(operation, 200, issues);
+      if (error instanceof SyntaxError) throw new ResponseParseError(operation, context.route);
       if (options.signal?.aborted) throw new APIUserAbortError(context);
       if (error instanceof McpError) {
         if (error.code === ErrorCode.RequestTimeout) {
@@ -251,6 +499,11 @@ export class ToolServerClient<Name extends string = string> {
         if (error.code !== ErrorCode.ConnectionClosed) throw ToolError.fromRpcError(operation, error, context.secrets);
       }
       throw new APIConnectionError(context, { cause: error });
+    } finally {
+      if (this.#sending === call) this.#sending = undefined;
+      if (call.id !== undefined) this.#calls.delete(call.id);
+      // The call is over (answered, failed or timed out): whatever its stream still sends is not read.
+      call.stop.abort();
     }
   }
 }

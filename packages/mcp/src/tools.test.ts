@@ -67,6 +67,8 @@ describe('StoreTools', () => {
   });
 
   it('reads credentials and the server URL from the environment when the options leave them out', async () => {
+    vi.stubEnv('STORE_LOGIN', '');
+    vi.stubEnv('STORE_AUTH_TOKEN', '');
     vi.stubEnv('STORE_MCP_LOGIN_KEY', 'env-login-key-1');
     vi.stubEnv('STORE_MCP_AUTH_TOKEN', 'env-auth-token-1');
     vi.stubEnv('STORE_MCP_URL', 'http://127.0.0.1:8123/mcp');
@@ -81,12 +83,31 @@ describe('StoreTools', () => {
     await tools.close();
   });
 
+  it("reads the REST client's STORE_LOGIN and STORE_AUTH_TOKEN first: one pair, one naming", async () => {
+    vi.stubEnv('STORE_LOGIN', 'rest-login-1');
+    vi.stubEnv('STORE_AUTH_TOKEN', 'rest-token-1');
+    vi.stubEnv('STORE_MCP_LOGIN_KEY', 'mcp-login-1');
+    vi.stubEnv('STORE_MCP_AUTH_TOKEN', 'mcp-token-1');
+    const server = fakeToolServer({ tools: storeTools, handle: echo });
+    const tools = new StoreTools({ fetch: server.fetch });
+    await tools.getProduct({ id: 1 });
+    expect(server.requests.at(-1)?.headers.get('x-login-key')).toBe('rest-login-1');
+    expect(server.requests.at(-1)?.headers.get('x-auth-token')).toBe('rest-token-1');
+    await tools.close();
+    vi.stubEnv('STORE_AUTH_TOKEN', '');
+    expect(() => new StoreTools()).toThrow(
+      'StoreTools needs STORE_AUTH_TOKEN too: the tool server takes STORE_LOGIN and STORE_AUTH_TOKEN',
+    );
+  });
+
   it('refuses to start without both credentials, naming what is missing and no value', () => {
+    vi.stubEnv('STORE_LOGIN', '');
+    vi.stubEnv('STORE_AUTH_TOKEN', '');
     vi.stubEnv('STORE_MCP_LOGIN_KEY', '');
     vi.stubEnv('STORE_MCP_AUTH_TOKEN', '');
     expect(() => new StoreTools()).toThrow(MissingCredentialsError);
     expect(() => new StoreTools()).toThrow(
-      'StoreTools needs credentials: pass `loginKey` and `authToken`; or set STORE_MCP_LOGIN_KEY and STORE_MCP_AUTH_TOKEN',
+      'StoreTools needs credentials: pass `loginKey` and `authToken`; or set STORE_LOGIN and STORE_AUTH_TOKEN, or STORE_MCP_LOGIN_KEY and STORE_MCP_AUTH_TOKEN',
     );
     vi.stubEnv('STORE_MCP_AUTH_TOKEN', 'env-auth-token-2');
     expect(() => new StoreTools()).toThrow(

@@ -129,7 +129,7 @@ describe('README examples, against the ./msw handlers', () => {
       http.get('*/products/:id.json', () => HttpResponse.json({ message: 'Product not found' }, { status: 404 })),
     );
     expect(await runExample(packageRoot, 'errors')).toEqual([
-      'No such product: 404 Not Found on getProduct (GET /products/{id}.json): Product not found',
+      'No such product: 404 Not Found on getProduct (GET /products/{id}.json) at https://api.jumpseller.com/v1/products/999999.json: Product not found',
     ]);
   });
 

@@ -2,7 +2,9 @@ import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { CustomerFields, OrderFields, ProductFields } from './index.js';
 import { AgentApiError } from './index.js';
 import {
+  createDeliveryLog,
   createWebhookHandler,
+  createWebhookListener,
   parseWebhook,
   verifyWebhookSignature,
   type WebhookEvent,
@@ -94,6 +96,86 @@ describe('parseWebhook', () => {
   });
 });
 
+/** `openssl dgst -sha256 -hmac` of `body` with TOKEN, computed here with WebCrypto for bodies made up in tests. */
+async function signed(body: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(TOKEN),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const digest = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(body)));
+  return btoa(String.fromCharCode(...digest));
+}
+
+describe('the hooks token', () => {
+  it('refuses an empty token with a typed error, in every entry point', async () => {
+    for (const token of ['', undefined as unknown as string]) {
+      const verified = await refusal(verifyWebhookSignature(ORDER_BODY, ORDER_SIGNATURE, token));
+      expect(verified).toBeInstanceOf(AgentApiError);
+      expect(String(verified)).toContain('hooks token');
+      const parsed = await refusal(
+        parseWebhook({ rawBody: ORDER_BODY, signature: ORDER_SIGNATURE, token, kind: 'order_paid' }),
+      );
+      expect(parsed).toBeInstanceOf(AgentApiError);
+      expect(() => createWebhookListener({ token, onEvent: () => {} })).toThrow(AgentApiError);
+    }
+  });
+});
+
+describe('the kind and the envelope', () => {
+  it('refuses a signed product delivery under an order or customer kind, and a bare record under any', async () => {
+    for (const kind of ['order_paid', 'customer_deleted'] as const) {
+      const error = await refusal(
+        parseWebhook({ rawBody: PRODUCT_BODY, signature: PRODUCT_SIGNATURE, token: TOKEN, kind }),
+      );
+      expect(error).toBeInstanceOf(WebhookPayloadError);
+      expect(String(error)).toContain('it carries a product');
+    }
+    const bare = '{"id":1001,"status":"Paid"}';
+    const error = await refusal(
+      parseWebhook({ rawBody: bare, signature: await signed(bare), token: TOKEN, kind: 'order_paid' }),
+    );
+    expect(error).toBeInstanceOf(WebhookPayloadError);
+    const two = '{"order":{"id":1},"customer":{"id":2}}';
+    expect(
+      await refusal(parseWebhook({ rawBody: two, signature: await signed(two), token: TOKEN, kind: 'order_paid' })),
+    ).toBeInstanceOf(WebhookPayloadError);
+    const product = await parseWebhook({
+      rawBody: PRODUCT_BODY,
+      signature: PRODUCT_SIGNATURE,
+      token: TOKEN,
+      kind: 'product_updated',
+    });
+    expect(product.data).toEqual({ id: 7, name: 'Taza de café', stock: 3 });
+  });
+
+  it('takes no record from the prototype chain', async () => {
+    const body = '{"__proto__":{"id":1}}';
+    const error = await refusal(
+      parseWebhook({ rawBody: body, signature: await signed(body), token: TOKEN, kind: 'order_paid' }),
+    );
+    expect(error).toBeInstanceOf(WebhookPayloadError);
+  });
+});
+
+describe('createDeliveryLog', () => {
+  it('claims a key once within its window, forgets on request, and keeps at most maxEntries', () => {
+    let now = 0;
+    const log = createDeliveryLog({ maxEntries: 2, ttlMs: 1_000, now: () => now });
+    expect(log.claim('a')).toBe(true);
+    expect(log.claim('a')).toBe(false);
+    log.forget('a');
+    expect(log.claim('a')).toBe(true);
+    now = 1_000;
+    expect(log.claim('a')).toBe(true);
+    log.claim('b');
+    log.claim('c');
+    expect(log.claim('a')).toBe(true);
+  });
+});
+
 describe('createWebhookHandler', () => {
   const delivery = (signature: string | undefined, url = '/hooks?event=order_paid') => ({
     body: ORDER_BODY,
@@ -127,6 +209,31 @@ describe('createWebhookHandler', () => {
     expect(await handle(delivery(undefined, '//['))).toMatchObject({ status: 401 });
     expect(await handle(delivery(ORDER_SIGNATURE, '//['))).toMatchObject({ status: 400 });
     expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('reads the signature header whatever the case of its name', async () => {
+    const onEvent = vi.fn();
+    const handle = createWebhookHandler({ token: TOKEN, onEvent });
+    const answer = await handle({
+      body: ORDER_BODY,
+      headers: { 'JUMPSELLER-HMAC-SHA256': ORDER_SIGNATURE },
+      url: '/hooks?event=order_paid',
+    });
+    expect(answer.status).toBe(200);
+    expect(onEvent).toHaveBeenCalledOnce();
+  });
+
+  it('answers a repeated delivery 200 without calling onEvent again, and handles the retry of a failed one', async () => {
+    let fail = true;
+    const onEvent = vi.fn(() => {
+      if (fail) throw new Error('db down');
+    });
+    const handle = createWebhookHandler({ token: TOKEN, onEvent, deliveries: createDeliveryLog() });
+    expect((await handle(delivery(ORDER_SIGNATURE))).status).toBe(500);
+    fail = false;
+    expect(await handle(delivery(ORDER_SIGNATURE))).toEqual({ status: 200, body: 'ok' });
+    expect(await handle(delivery(ORDER_SIGNATURE))).toEqual({ status: 200, body: 'duplicate' });
+    expect(onEvent).toHaveBeenCalledTimes(2);
   });
 
   it('answers 500 when onEvent fails in time, and 202 when it is still running', async () => {

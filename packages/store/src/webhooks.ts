@@ -1,23 +1,27 @@
 /**
- * `@agent-apis/store/webhooks`: verify and type the store's webhook deliveries.
+ * `@agent-apis/store/webhooks`: verify and type the store's webhook deliveries, and receive them safely.
  *
  * The platform POSTs each delivery with header `Jumpseller-Hmac-Sha256`: the base64 HMAC-SHA256 of the raw
  * request body, keyed with the store's hooks token. Verification recomputes it over the exact bytes received
  * (re-encoded JSON does not match) and compares in constant time. The token never appears in an error.
  *
- * Payloads are not documented per event. Assumed here, and why: a delivery carries the record the event is
- * about, in the same form as the REST answer for that record (`getOrder`, `getProduct`, `getCustomer`), since
- * the hook subscribes to changes of that record: `order_*` → `Order` (`{ order: {...} }`), `product_*`
- * (including `product_stock_updated` and `product_deleted`) → `Product`, `customer_*` → `Customer`. A body that
- * is the bare record (no envelope) is accepted as well. Every field of these schemas is optional except `id`
- * of products, so handlers must not assume more than the schema says.
+ * A delivery carries the record the event is about in the REST API's envelope (the platform documents an order
+ * event as `{ "order": { ... } }`): `order_*` → `Order`, `product_*` (including `product_stock_updated` and
+ * `product_deleted`) → `Product`, `customer_*` → `Customer`. A delivery is accepted only under a kind whose family
+ * names its envelope: a signed product delivery re-posted as `order_paid` or `customer_deleted` is refused, and so is
+ * a bare record, which has no family. Every field of these schemas is optional except `id` of products, so handlers
+ * must not assume more than the schema says.
  *
  * Deliveries do not say which event they are (the hook registration does: one event per hook), so the handler
  * reads the kind from the `event` query parameter of the hook URL you register, e.g.
  * `store.hooks.create({ event: 'order_paid', url: 'https://example.com/hooks?event=order_paid' })`.
- * The signature covers the body only, not the URL: whoever holds one signed delivery can re-post it under another
- * kind of the same family (an `order_updated` body as `order_paid`). Act on the record's own state (an order's
- * `status`), not on the kind alone, or give each hook URL a secret path of its own and pass a `kindOf` that reads it.
+ * The signature covers the body only, neither the URL nor a time: whoever holds one signed delivery can re-post it
+ * later, or under another kind of the same family (an `order_updated` body as `order_paid`). Act on the record's own
+ * state (an order's `status`), not on the kind alone; drop repeats with a {@link DeliveryLog}.
+ *
+ * {@link createWebhookListener} is the receiving end for `node:http` (and the servers that share its request and
+ * response objects): it refuses an unsigned request before reading its body, caps each body and the bytes held
+ * across all bodies, cuts off a body that does not arrive in time, and never lets a broken connection throw.
  */
 import { AgentApiError } from '@agent-apis/core';
 import type { CustomerFields, HookEditFields, OrderFields, ProductFields } from './gen/sdk/types.gen.js';
@@ -101,6 +105,13 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return difference === 0;
 }
 
+/** The hooks token must be a non-empty string: an empty key would sign anything anyone can compute. */
+function checkToken(token: unknown, where: string): asserts token is string {
+  if (typeof token !== 'string' || token === '') {
+    throw new AgentApiError(`${where} needs the store hooks token (option \`token\`), got an empty one`);
+  }
+}
+
 /**
  * Checks a delivery's signature against its raw body (the exact bytes received, before any JSON parsing) and
  * the store's hooks token. Throws {@link WebhookSignatureError} unless it matches.
@@ -110,6 +121,7 @@ export async function verifyWebhookSignature(
   signature: string | null | undefined,
   token: string,
 ): Promise<void> {
+  checkToken(token, 'verifyWebhookSignature');
   if (signature === null || signature === undefined || signature.trim() === '') {
     throw new WebhookSignatureError('missing');
   }
@@ -118,6 +130,13 @@ export async function verifyWebhookSignature(
   const key = await crypto.subtle.importKey('raw', bytesOf(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const expected = new Uint8Array(await crypto.subtle.sign('HMAC', key, bytesOf(rawBody)));
   if (!constantTimeEqual(expected, received)) throw new WebhookSignatureError('mismatch');
+}
+
+/** The record families: the envelope key each delivery carries, and the first word of its kinds. */
+const FAMILIES = ['order', 'product', 'customer'] as const;
+
+function familyOf(kind: WebhookEventKind): (typeof FAMILIES)[number] {
+  return kind.slice(0, kind.indexOf('_')) as (typeof FAMILIES)[number];
 }
 
 function isEventKind(kind: unknown): kind is WebhookEventKind {
@@ -134,8 +153,8 @@ export interface WebhookInput<Kind extends WebhookEventKind> {
 
 /**
  * Verifies a delivery, then parses it into a typed event. Throws {@link WebhookSignatureError} before looking at
- * the body when the signature does not match, and {@link WebhookPayloadError} for an unknown kind or a body
- * that is not a JSON object.
+ * the body when the signature does not match, and {@link WebhookPayloadError} for an unknown kind, a body that is
+ * not a JSON object, or a body whose envelope is not the kind's family (`{ "order": … }` for `order_*`).
  */
 export async function parseWebhook<Kind extends WebhookEventKind>(
   input: WebhookInput<Kind>,
@@ -156,10 +175,14 @@ function parseVerified<Kind extends WebhookEventKind>(rawBody: string | Uint8Arr
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new WebhookPayloadError(`Webhook ${kind} delivery is not a JSON object`);
   }
-  const envelope = kind.slice(0, kind.indexOf('_'));
-  const record = Object.hasOwn(body, envelope) ? (body as Record<string, unknown>)[envelope] : body;
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-    throw new WebhookPayloadError(`Webhook ${kind} delivery has no ${envelope} object`);
+  const family = familyOf(kind);
+  const record = Object.hasOwn(body, family) ? (body as Record<string, unknown>)[family] : undefined;
+  const others = FAMILIES.filter((other) => other !== family && Object.hasOwn(body, other));
+  if (record === null || typeof record !== 'object' || Array.isArray(record) || others.length > 0) {
+    const found = others.length > 0 ? `carries ${others.map((other) => `a ${other}`).join(' and ')}` : 'is not one';
+    throw new WebhookPayloadError(
+      `Webhook ${kind} delivery must be ${family === 'order' ? 'an' : 'a'} ${family} record ({ "${family}": { ... } }), but it ${found}`,
+    );
   }
   return { kind, data: record } as WebhookEvent<Kind>;
 }
@@ -195,11 +218,21 @@ export interface WebhookHandlerOptions {
   onLateError?: ((error: unknown) => void) | undefined;
   /** Where the kind comes from (default: the `event` query parameter of the hook URL). */
   kindOf?: ((delivery: WebhookDelivery) => string | null | undefined) | undefined;
+  /**
+   * Drops repeats: a delivery (same kind, same signed body) already handled, or being handled, is answered 200
+   * `duplicate` without calling `onEvent`. One that failed (500) is forgotten, so the platform's retry is handled.
+   */
+  deliveries?: DeliveryLog | undefined;
 }
 
+/** A header's value whatever the case of its name (Node lower-cases names; a plain record may not). */
 function headerValue(headers: WebhookDelivery['headers'], name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const value = headers[name.toLowerCase()] ?? headers[name];
+  const wanted = name.toLowerCase();
+  const key = Object.hasOwn(headers, wanted)
+    ? wanted
+    : Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
+  const value = key === undefined ? undefined : headers[key];
   return typeof value === 'string' ? value : value?.[0];
 }
 
@@ -222,9 +255,7 @@ function readKind(kindOf: (delivery: WebhookDelivery) => string | null | undefin
 export function createWebhookHandler(
   options: WebhookHandlerOptions,
 ): (delivery: WebhookDelivery) => Promise<WebhookAnswer> {
-  if (typeof options.token !== 'string' || options.token === '') {
-    throw new AgentApiError('createWebhookHandler needs the store hooks token (option `token`)');
-  }
+  checkToken(options.token, 'createWebhookHandler');
   const answerWithinMs = options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS;
   const kindOf =
     options.kindOf ?? ((delivery) => new URL(delivery.url, 'http://hook.invalid').searchParams.get('event'));
@@ -239,6 +270,8 @@ export function createWebhookHandler(
       if (error instanceof WebhookPayloadError) return { status: 400, body: error.message };
       throw error;
     }
+    const key = `${event.kind} ${headerValue(delivery.headers, SIGNATURE_HEADER)?.trim()}`;
+    if (options.deliveries && !options.deliveries.claim(key)) return { status: 200, body: 'duplicate' };
     const handled = Promise.resolve().then(() => options.onEvent(event));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {
@@ -252,9 +285,224 @@ export function createWebhookHandler(
       }
       return { status: 200, body: 'ok' };
     } catch {
+      options.deliveries?.forget(key);
       return { status: 500, body: `handling ${event.kind} failed` };
     } finally {
       clearTimeout(timer);
     }
+  };
+}
+
+/** Options of {@link createDeliveryLog}. */
+export interface DeliveryLogOptions {
+  /** Most deliveries remembered; the oldest is dropped first (default 10 000). */
+  maxEntries?: number | undefined;
+  /** How long a delivery is remembered, in ms (default 24 h). */
+  ttlMs?: number | undefined;
+  /** The clock (default `Date.now`). */
+  now?: (() => number) | undefined;
+}
+
+/** The deliveries one process has handled recently, to drop repeats (see {@link createDeliveryLog}). */
+export interface DeliveryLog {
+  /** True when `key` is new (and now remembered); false for a repeat within the window. */
+  claim(key: string): boolean;
+  /** Forgets `key`, so that a retry of a delivery that failed is handled. */
+  forget(key: string): void;
+}
+
+/**
+ * A bounded, in-memory {@link DeliveryLog} for `createWebhookHandler({ deliveries })`. It catches re-posted
+ * deliveries within `ttlMs` in this process; a fleet of receivers needs a shared one (the same two methods over a
+ * shared store, e.g. `SET key 1 NX PX ttl`).
+ */
+export function createDeliveryLog(options: DeliveryLogOptions = {}): DeliveryLog {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
+  const now = options.now ?? Date.now;
+  const seenAt = new Map<string, number>();
+  return {
+    claim(key) {
+      const at = now();
+      const earlier = seenAt.get(key);
+      if (earlier !== undefined && at - earlier < ttlMs) return false;
+      seenAt.delete(key);
+      seenAt.set(key, at);
+      for (const oldest of seenAt.keys()) {
+        if (seenAt.size <= maxEntries) break;
+        seenAt.delete(oldest);
+      }
+      return true;
+    },
+    forget(key) {
+      seenAt.delete(key);
+    },
+  };
+}
+
+/** The parts of a `node:http` `IncomingMessage` the listener uses. */
+export interface WebhookRequest {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  destroy(): unknown;
+}
+
+/** The parts of a `node:http` `ServerResponse` the listener uses. */
+export interface WebhookResponse {
+  readonly headersSent: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  end(body: string, done?: () => void): unknown;
+}
+
+/** Options of {@link createWebhookListener}: those of the handler, plus the limits of the body read. */
+export interface WebhookListenerOptions extends WebhookHandlerOptions {
+  /** Largest body accepted, in bytes (default 1 MiB); a larger one is answered 413 and its connection closed. */
+  maxBodyBytes?: number | undefined;
+  /**
+   * Most bytes held at once across all bodies still arriving (default 16 MiB): past it a delivery is answered 503
+   * (the platform retries), so any number of stalled connections holds at most this much.
+   */
+  maxPendingBytes?: number | undefined;
+  /** How long a body may take to arrive, in ms from the request (default 10 000); a slower one is answered 408. */
+  bodyTimeoutMs?: number | undefined;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_PENDING_BYTES = 16 * 1024 * 1024;
+const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+function positive(value: number | undefined, fallback: number, option: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new AgentApiError(`createWebhookListener option \`${option}\` must be a positive number, got ${value}`);
+  }
+  return value;
+}
+
+function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/**
+ * A `node:http` request listener that receives deliveries: `createServer(createWebhookListener({ token, onEvent }))`.
+ * A request without a well-formed signature header is answered 401 before any of its body is read; then the body
+ * is read under `maxBodyBytes`, `maxPendingBytes` and `bodyTimeoutMs`, and handed to {@link createWebhookHandler}.
+ * A client that resets, or sends half a body and leaves, only loses its own request: nothing it does throws.
+ */
+export function createWebhookListener(
+  options: WebhookListenerOptions,
+): (request: WebhookRequest, response: WebhookResponse) => void {
+  const handle = createWebhookHandler(options);
+  const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
+  const maxPendingBytes = positive(options.maxPendingBytes, DEFAULT_MAX_PENDING_BYTES, 'maxPendingBytes');
+  const bodyTimeoutMs = positive(options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS, 'bodyTimeoutMs');
+  let pendingBytes = 0;
+  /** Bodies still arriving, each with the bytes it claims (announced or held) and how to refuse it. */
+  const arriving = new Set<{ claim: () => number; refuse: () => void }>();
+
+  return (request, response) => {
+    const chunks: Uint8Array[] = [];
+    let held = 0;
+    let claimed = 0;
+    let reading = true;
+    const self = {
+      claim: () => claimed,
+      refuse: () => refuse(503, 'too many deliveries arriving at once, retry later'),
+    };
+    /** Counts `bytes` against the budget; over it, the largest claim goes first (this request on a tie). */
+    const claim = (bytes: number): boolean => {
+      pendingBytes += bytes - claimed;
+      claimed = bytes;
+      while (pendingBytes > maxPendingBytes) {
+        let largest = self;
+        for (const other of arriving) if (other.claim() > largest.claim()) largest = other;
+        largest.refuse();
+        if (largest === self) return false;
+      }
+      return true;
+    };
+    const stopReading = () => {
+      if (!reading) return;
+      reading = false;
+      arriving.delete(self);
+      clearTimeout(deadline);
+      pendingBytes -= claimed;
+      claimed = 0;
+      held = 0;
+      chunks.length = 0;
+    };
+    const send = (status: number, text: string, thenClose: boolean) => {
+      try {
+        if (response.headersSent) return;
+        const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+        if (thenClose) headers.connection = 'close';
+        response.writeHead(status, headers);
+        response.end(text, thenClose ? () => request.destroy() : undefined);
+      } catch {
+        request.destroy();
+      }
+    };
+    /** Answers without reading further, and closes the connection (its unread body is never drained). */
+    const refuse = (status: number, text: string) => {
+      if (!reading) return;
+      stopReading();
+      send(status, text, true);
+    };
+    // Registered first: an aborted or reset request emits 'error', which must never reach the process.
+    request.on('error', () => {
+      stopReading();
+      request.destroy();
+    });
+    request.on('close', stopReading);
+    const deadline = setTimeout(() => refuse(408, 'the body did not arrive in time'), bodyTimeoutMs);
+
+    if (request.method !== 'POST') return refuse(405, 'webhook deliveries are POST requests');
+    try {
+      const signature = headerValue(request.headers, SIGNATURE_HEADER);
+      if (signature === undefined || signature.trim() === '') throw new WebhookSignatureError('missing');
+      if (!decodeDigest(signature)) throw new WebhookSignatureError('malformed');
+    } catch (error) {
+      return refuse(401, (error as Error).message);
+    }
+    const declared = Number(headerValue(request.headers, 'content-length') ?? 0);
+    if (declared > maxBodyBytes) return refuse(413, `the body is larger than ${maxBodyBytes} bytes`);
+    arriving.add(self);
+    // An announced length is claimed before any byte is read, so a request over the budget is refused unread.
+    if (!claim(Number.isSafeInteger(declared) && declared > 0 ? declared : 0)) return;
+
+    request.on('data', (chunk) => {
+      if (!reading) return;
+      held += chunk.byteLength;
+      if (held > maxBodyBytes) return refuse(413, `the body is larger than ${maxBodyBytes} bytes`);
+      chunks.push(chunk);
+      if (held > claimed) claim(held);
+    });
+    request.on('end', () => {
+      if (!reading) return;
+      // The body stays counted in maxPendingBytes until it is answered, and can no longer be refused.
+      reading = false;
+      arriving.delete(self);
+      clearTimeout(deadline);
+      const body = joinChunks(chunks.splice(0), held);
+      handle({ body, headers: request.headers, url: request.url ?? '/' })
+        .then(
+          (answer) => send(answer.status, answer.body, false),
+          () => send(500, 'the delivery could not be handled', false),
+        )
+        .finally(() => {
+          pendingBytes -= claimed;
+          claimed = 0;
+        });
+    });
   };
 }

@@ -229,6 +229,19 @@ describe('response validation', () => {
     expect((await client.decide('example.com')).action).toBe('proceed');
   });
 
+  it('refuses a wrong-shaped decision with a typed error, not a TypeError, with validateResponses off', async () => {
+    for (const body of [{}, { decision: null }, [], 'proceed', { ...decisionResult(), validity: {} }]) {
+      const client = clientWith(vi.fn(async () => Response.json(body)));
+      const error = await client.decide('example.com').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(error).toMatchObject({ operation: 'decide' });
+    }
+    const guarded = await clientWith(vi.fn(async () => Response.json({ decision: {} })))
+      .guard('https://example.com/')
+      .catch((e: unknown) => e);
+    expect(guarded).toBeInstanceOf(TrustUnavailableError);
+  });
+
   it('passes the body through unchecked by default', async () => {
     const client = clientWith(vi.fn(async () => Response.json(malformed)));
     expect(await client.api.decide({ body: request })).toEqual(malformed);

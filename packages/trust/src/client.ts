@@ -185,7 +185,7 @@ export class TrustClient {
   guard(url: string | URL, options?: GuardOptions & { failOpen?: false | undefined }): Promise<TrustDecision>;
   guard(url: string | URL, options?: GuardOptions): Promise<TrustDecision | undefined>;
   async guard(url: string | URL, options: GuardOptions = {}): Promise<TrustDecision | undefined> {
-    const target = new URL(url);
+    const target = guardTarget(url);
     const { headers, signal, timeout, maxRetries } = options;
     const decision = await this.#decideForGuard(target, options, { headers, signal, timeout, maxRetries });
     if (!decision) return undefined;
@@ -305,4 +305,19 @@ export function createTrustClient(options: TrustClientOptions = {}): ApiClient {
     redirects: 'none',
     now: options.now,
   });
+}
+
+/** `url` parsed; a value that is no absolute URL is refused with a {@link RequestValidationError} naming `url`. */
+function guardTarget(url: string | URL): URL {
+  if (url instanceof URL) return url;
+  const parsed = typeof url === 'string' && URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed) {
+    const shown = typeof url === 'string' ? JSON.stringify(url.length > 60 ? `${url.slice(0, 60)}…` : url) : typeof url;
+    throw new RequestValidationError({
+      operation: 'guard',
+      field: 'url',
+      reason: `must be an absolute URL such as https://example.com/page, got ${shown}`,
+    });
+  }
+  return parsed;
 }

@@ -24,6 +24,20 @@ function setup(action: RecommendedAction | (string & {})) {
 }
 
 describe('guard', () => {
+  it.each(['not a url', '/relative/path', ''])(
+    'refuses %j as a typed error naming the url argument, sending nothing',
+    async (url) => {
+      const { client, trustFetch } = setup('proceed');
+      const error = await client.guard(url).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error).toMatchObject({ operation: 'guard', field: 'url' });
+      expect((error as Error).message).toMatch(
+        /^Invalid request for guard: url must be an absolute URL such as https:\/\/example\.com\/page, got "/,
+      );
+      expect(trustFetch).not.toHaveBeenCalled();
+    },
+  );
+
   it('decides on the URL host with the given interaction and policy', async () => {
     const { client, trustFetch } = setup('proceed');
     await client.guard(URL_TO_FETCH, { interaction: { kind: 'download_file' }, policy: { profile: 'strict' } });
