@@ -256,7 +256,9 @@ export class FleetRateLimiter implements RateLimitGate {
   }
 
   async #createLimiters(): Promise<Limiters> {
-    const { RateLimiterRedis } = await import('rate-limiter-flexible');
+    // The Redis limiter's own module, not the package index: the index loads every other backend too, among them
+    // one importing a computed specifier, which bundlers for workers refuse.
+    const { default: RateLimiterRedis } = await import('rate-limiter-flexible/lib/RateLimiterRedis.js');
     const { redis } = this.#options;
     const key = await this.#key;
     const common = { storeClient: redis, useRedisPackage: true, rejectIfRedisNotReady: true };
