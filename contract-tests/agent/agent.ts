@@ -32,7 +32,7 @@ for (const hit of found.results) {
 // The catalogue, a page at a time.
 const names: string[] = [];
 for await (const page of store.products.list({ limit: 50 }).pages()) {
-  names.push(...page.map((product) => product.name));
+  names.push(...page.map((product) => product.name ?? '(unnamed)'));
   if (names.length >= 200) break;
 }
 

@@ -6,7 +6,7 @@
  * `Prefer: code=…` and mapped to the client's error class; and a request that breaks the spec, which the client
  * must stop or the server reject. Outcomes feed the coverage report.
  */
-import { APIError, errorClassForStatus, RequestValidationError } from '@agent-apis/core';
+import { APIError, errorClassForStatus, RequestValidationError, type SchemaLike } from '@agent-apis/core';
 import type { ServiceName } from '@agent-apis/specs/services';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { CoverageRecorder, coverageDir } from './coverage.ts';
@@ -27,10 +27,6 @@ export type ClientFactory = (
   target: ServiceTarget & { baseUrl: string },
   fetch: typeof globalThis.fetch,
 ) => ContractClient;
-
-interface SchemaLike {
-  safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
-}
 
 export type ResponseValidators = Record<string, { response?: SchemaLike } | undefined>;
 

@@ -19,39 +19,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeChangeset } from './drift-changeset.ts';
-import {
-  type Bump,
-  bumpFor,
-  type ComparisonBasis,
-  classifyChanges,
-  overlaidPair,
-  parseDocument,
-  type SpecChange,
-} from './drift-classify.ts';
+import { bumpFor, classifyChanges, overlaidPair, parseDocument, type ServiceDrift } from './drift-classify.ts';
 import { type DriftFailure, type DriftReport, isFailure, writeDriftReport } from './drift-report.ts';
 import { readLock } from './lock.ts';
 import { readOverlay } from './overlay.ts';
 import { DEFAULT_SPECS_ROOT, type ServiceName, specPaths } from './services.ts';
 import { readUpstream, type SourceOptions, SpecSourceError, sha256 } from './source.ts';
 
-export type { Bump, ChangeKind, ComparisonBasis, SpecChange } from './drift-classify.ts';
-
-export interface ServiceDrift {
-  service: ServiceName;
-  /** The npm package generated from this service. */
-  packageName: string;
-  pinnedSha256: string;
-  currentSha256: string;
-  /** Where the current document was read (URL or mirror file). */
-  currentOrigin: string;
-  drifted: boolean;
-  basis?: ComparisonBasis;
-  /** Overlay actions (by description and target) that select nothing in the current document. */
-  staleOverlayActions: string[];
-  changes: SpecChange[];
-  /** The release this drift calls for; undefined when nothing the clients see changed. */
-  bump?: Bump;
-}
+export type { Bump, ChangeKind, ComparisonBasis, ServiceDrift, SpecChange } from './drift-classify.ts';
 
 export interface DiffOptions extends SourceOptions {
   /** The `specs/` folder (locks, overlays, `.cache/`). */

@@ -4,8 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServiceDrift } from './diff.ts';
-import type { ChangeKind } from './drift-classify.ts';
+import type { ChangeKind, ServiceDrift } from './drift-classify.ts';
 import { REPO_ROOT } from './services.ts';
 
 export function countChanges(drift: ServiceDrift): Record<ChangeKind, number> {

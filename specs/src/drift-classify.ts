@@ -24,6 +24,7 @@ import { RuleRunner } from '@useoptic/rulesets-base';
 import { BreakingChangesRuleset } from '@useoptic/standard-rulesets';
 import { HTTP_METHODS, type OpenApiDocument } from './openapi.ts';
 import { applyOverlay, type Overlay, OverlayError } from './overlay.ts';
+import type { ServiceName } from './services.ts';
 
 /** breaking → major, addition (operation, response, optional field or parameter) → minor, other → patch. */
 export type ChangeKind = 'breaking' | 'addition' | 'other';
@@ -283,4 +284,22 @@ export function bumpFor(changes: SpecChange[]): Bump | undefined {
   if (changes.some((change) => change.kind === 'breaking')) return 'major';
   if (changes.some((change) => change.kind === 'addition')) return 'minor';
   return changes.length > 0 ? 'patch' : undefined;
+}
+
+/** What `specs:diff` found for one service: the pinned and current documents compared. */
+export interface ServiceDrift {
+  service: ServiceName;
+  /** The npm package generated from this service. */
+  packageName: string;
+  pinnedSha256: string;
+  currentSha256: string;
+  /** Where the current document was read (URL or mirror file). */
+  currentOrigin: string;
+  drifted: boolean;
+  basis?: ComparisonBasis;
+  /** Overlay actions (by description and target) that select nothing in the current document. */
+  staleOverlayActions: string[];
+  changes: SpecChange[];
+  /** The release this drift calls for; undefined when nothing the clients see changed. */
+  bump?: Bump;
 }

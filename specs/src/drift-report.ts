@@ -1,8 +1,8 @@
 /** The drift report: `specs/reports/drift.{json,md}`, the terminal summary and the exit status of `pnpm specs:diff`. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServiceDrift } from './diff.ts';
 import { changeLines, countChanges, countSummary } from './drift-changeset.ts';
+import type { ServiceDrift } from './drift-classify.ts';
 import { table } from './report.ts';
 import type { ServiceName } from './services.ts';
 

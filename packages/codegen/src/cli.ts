@@ -5,8 +5,8 @@ import { generate } from './generate.ts';
 
 const USAGE = `usage: agent-apis-codegen generate <service> [--spec <final.openapi.json>] [--out <dir>]
   Generates packages/<service>/src/gen from specs/dist/<service>.openapi.json (written by \`pnpm specs:sync\`):
-  the hey-api SDK (sdk/), orval zod schemas (zod/), orval MSW handlers and faker factories (msw/),
-  operations.gen.ts and validators.gen.ts. AGENT_APIS_SPECS_DIST=<folder> reads the final documents from
+  hey-api's operation types (types.gen.ts), orval zod schemas (zod/), orval MSW handlers and faker factories (msw/),
+  operations.gen.ts (the operation table), api.gen.ts (one function per operation) and validators.gen.ts. AGENT_APIS_SPECS_DIST=<folder> reads the final documents from
   another folder. services: ${SERVICE_NAMES.join(', ')}`;
 
 async function main(argv: string[]): Promise<number> {

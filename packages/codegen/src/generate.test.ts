@@ -13,7 +13,7 @@ import { generate } from './generate.ts';
 
 /** Which generator must have written each part of the output. */
 function expectedGenerator(file: string): RegExp {
-  if (file.startsWith('sdk/')) return /^@hey-api\/openapi-ts@\d+\.\d+\.\d+$/;
+  if (file === 'types.gen.ts') return /^@hey-api\/openapi-ts@\d+\.\d+\.\d+$/;
   if (file.startsWith('zod/') || file.startsWith('msw/')) return /^orval@\d+\.\d+\.\d+$/;
   return /^@agent-apis\/codegen@\d+\.\d+\.\d+$/;
 }
@@ -56,11 +56,10 @@ describe.each(SERVICE_NAMES)('generate %s', (service) => {
     }
   });
 
-  it('emits the SDK, zod schemas, MSW handlers and the two tables', () => {
+  it('emits the operation types, zod schemas, MSW handlers, the table and one function per operation; no SDK', () => {
     for (const file of [
-      'sdk/sdk.gen.ts',
-      'sdk/index.gen.ts',
-      'sdk/client/index.gen.ts',
+      'types.gen.ts',
+      'api.gen.ts',
       `zod/${service}.zod.gen.ts`,
       `msw/${service}.msw.gen.ts`,
       `msw/${service}.faker.gen.ts`,
@@ -71,6 +70,11 @@ describe.each(SERVICE_NAMES)('generate %s', (service) => {
       expect(tree.has(file), file).toBe(true);
     }
     expect(tree.has(`msw/${service}.gen.ts`), "orval's unused fetch client is pruned").toBe(false);
+    const unused = [...tree.keys()].filter((file) => file.startsWith('sdk/') || file.includes('sdk.gen'));
+    expect(unused, "hey-api's client and SDK are not generated").toEqual([]);
+    expect(tree.get('operations.gen.ts')).toContain("import type { Operation } from '@agent-apis/core';");
+    expect(tree.get('operations.gen.ts')).not.toMatch(/^export (interface|type) (?!OperationId\b)/m);
+    expect(tree.get('api.gen.ts')).toContain("from './types.gen.js'");
   });
 
   it('lists every operation of the final spec in operations.gen.ts', async () => {

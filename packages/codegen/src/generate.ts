@@ -8,7 +8,7 @@ import { type OutputOptions, generate as runOrval } from 'orval';
 import { stripFakerPatternAnchors } from './faker-patterns.ts';
 import { addBanners, addGenSuffix, pruneUnreachable, readTree, textOf, writeTree } from './file-tree.ts';
 import { type FinalSpec, readFinalSpec } from './final-spec.ts';
-import { describeOperations, renderApiModule, renderOperationsModule, sdkSignatures } from './operations.ts';
+import { apiSignatures, describeOperations, renderApiModule, renderOperationsModule } from './operations.ts';
 import { describeResources, renderResourcesModule } from './resources.ts';
 import { exportedConstNames, mapValidators, renderValidatorsModule } from './validators.ts';
 import { compactZodModule } from './zod-module.ts';
@@ -49,28 +49,23 @@ function banner(generator: string, spec: Pick<FinalSpec, 'displayPath' | 'source
 
 /** Which generator writes a file of the output tree. */
 function generatorOf(file: string): string {
-  if (file.startsWith('sdk/')) return HEY_API;
+  if (file === 'types.gen.ts') return HEY_API;
   if (file.startsWith('zod/') || file.startsWith('msw/')) return ORVAL;
   return CODEGEN;
 }
 
-/** hey-api: types, one function per operation and the bundled fetch client, into `<dir>/sdk`. */
-async function generateSdk(spec: FinalSpec, dir: string): Promise<void> {
+/**
+ * hey-api's types plugin alone: the `…Data` (inputs) and `…Responses` (answers by status) type of every
+ * operation, into `<dir>/types.gen.ts`. No client or SDK functions: `api.gen.ts` sends through core.
+ */
+async function generateTypes(spec: FinalSpec, dir: string): Promise<void> {
   let outputs: readonly unknown[];
   try {
     outputs = await runHeyApi({
       input: spec.file,
-      output: { path: join(dir, 'sdk'), module: { extension: '.js' }, header: null, clean: true },
+      output: { path: join(dir, 'types'), module: { extension: '.js' }, header: null, clean: true },
       logs: { level: 'warn', file: false },
-      plugins: [
-        '@hey-api/typescript',
-        // The runtime passes its own fetch, which throws typed errors on non-2xx responses, so SDK calls
-        // resolve to the parsed body (`responseStyle: 'data'`). `throwOnError: true` makes the SDK types
-        // promise that body and makes the default client throw rather than resolve to `undefined` if an
-        // error response ever gets through; clients built with createClient() must pass it as well.
-        { name: '@hey-api/client-fetch', baseUrl: false, throwOnError: true },
-        { name: '@hey-api/sdk', responseStyle: 'data' },
-      ],
+      plugins: ['@hey-api/typescript'],
     });
   } catch (error) {
     // hey-api wraps a failed job in an error with an empty message; surface the underlying one.
@@ -121,12 +116,12 @@ async function generateZodAndMsw(spec: FinalSpec, dir: string): Promise<void> {
   });
 }
 
-/** hey-api names each SDK function after its operationId; the tests and the runtime rely on it. */
-function checkSdkFunctions(sdkModule: string, operationIds: readonly string[]): void {
-  const exported = new Set(exportedConstNames(sdkModule));
-  const missing = operationIds.filter((id) => !exported.has(id));
+/** The names hey-api gives an operation's types (`getProduct` → `GetProductData`, `GetProductResponses`) must exist. */
+function checkTypeNames(typesModule: string, names: readonly string[]): void {
+  const exported = new Set([...typesModule.matchAll(/^export type (\w+)/gm)].map((match) => match[1]));
+  const missing = names.filter((name) => !exported.has(name));
   if (missing.length > 0) {
-    throw new Error(`the SDK has no function named after these operationIds: ${missing.join(', ')}`);
+    throw new Error(`hey-api's types module has no type named ${missing.join(', ')} (its naming changed)`);
   }
 }
 
@@ -166,10 +161,18 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const input: FinalSpec = { ...spec, file: join(staging, basename(spec.file)) };
     await writeFile(input.file, spec.text);
     const generated = join(staging, 'out');
-    await generateSdk(input, generated);
+    await generateTypes(input, generated);
     await generateZodAndMsw(input, generated);
     let tree = addGenSuffix(await readTree(generated));
-    checkSdkFunctions(textOf(tree, 'sdk/sdk.gen.ts'), operationIds);
+    // hey-api's folder holds the types module and an index re-exporting it; only the types are kept.
+    const types = textOf(tree, 'types/types.gen.ts');
+    for (const file of [...tree.keys()]) if (file.startsWith('types/')) tree.delete(file);
+    tree.set('types.gen.ts', types);
+    const signatures = apiSignatures(table);
+    checkTypeNames(
+      types,
+      signatures.flatMap((signature) => [signature.data, signature.responses]),
+    );
 
     const mswFile = `msw/${service}.msw.gen.ts`;
     const fakerFile = `msw/${service}.faker.gen.ts`;
@@ -181,10 +184,6 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     tree.set(zodFile, compactZodModule(textOf(tree, zodFile)));
     const validators = mapValidators(operationIds, exportedConstNames(textOf(tree, zodFile)));
     tree.set('operations.gen.ts', renderOperationsModule(table));
-    const signatures = sdkSignatures(textOf(tree, 'sdk/sdk.gen.ts'));
-    if (signatures.length !== operationIds.length) {
-      throw new Error(`read the signature of ${signatures.length} of ${operationIds.length} SDK functions`);
-    }
     tree.set('api.gen.ts', renderApiModule(signatures));
     tree.set('validators.gen.ts', renderValidatorsModule(validators, `./${zodFile.replace(/\.ts$/, '.js')}`));
     if (service === 'store') tree.set('resources.gen.ts', renderResourcesModule(describeResources(spec.document)));

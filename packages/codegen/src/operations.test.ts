@@ -142,11 +142,13 @@ describe('renderOperationsModule', () => {
       describeOperations(documentWith({ '/a-b': { get: { operationId: 'get-a-b', responses: ok } } })),
     );
     expect(source).toContain('export const get_a_bOperation = {\n  id: "get-a-b",\n  method: "GET",\n  path: "/a-b",');
-    expect(source).toContain('  path: "/a-b",\n  successJson: false,\n} as const satisfies OperationDescriptor;');
+    expect(source).toContain('  path: "/a-b",\n  successJson: false,\n} as const satisfies Operation;');
+    expect(source).toMatch(/^import type \{ Operation \} from '@agent-apis\/core';/);
+    expect(source).not.toContain('interface');
     expect(source).not.toContain('errorStatuses');
     expect(source).not.toContain('security');
     expect(source).not.toContain('successStatus');
-    expect(source).toContain('} as const satisfies OperationDescriptor;');
+    expect(source).toContain('} as const satisfies Operation;');
     expect(source).toContain('export const operations = {\n  "get-a-b": get_a_bOperation,\n} as const;');
     expect(source).toContain('export type OperationId = keyof typeof operations;');
   });

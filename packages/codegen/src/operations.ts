@@ -211,44 +211,17 @@ function runtimeFields(descriptor: OperationDescriptor): Record<string, unknown>
   return shipped;
 }
 
-/** Source of `operations.gen.ts` (without banner): the table as a typed `as const` object. */
+/**
+ * Source of `operations.gen.ts` (without banner): the table as data, each row checked against core's
+ * `Operation` type with `satisfies` (core owns the type; nothing here restates it).
+ */
 export function renderOperationsModule(table: Record<string, OperationDescriptor>): string {
-  return `/** How the runtime checks one query parameter before sending. */
-export interface QueryParameterDescriptor {
-  /** Left out when false; path parameters are always required. */
-  readonly required?: boolean;
-  readonly type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'unknown';
-  readonly enum?: readonly unknown[];
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly default?: unknown;
-  /** \`false\` when an array is sent comma-separated. */
-  readonly explode?: boolean;
-}
-
-/** One operation of the spec, as the runtime needs it to build, check and name a call. */
-export interface OperationDescriptor {
-  readonly id: string;
-  readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
-  /** Path template, relative to the server URL. */
-  readonly path: string;
-  /** Path template variables, in template order (left out when there are none, as are the fields below). */
-  readonly pathParams?: readonly string[];
-  /** Type, enum and range of each path parameter. */
-  readonly pathTypes?: Readonly<Record<string, QueryParameterDescriptor>>;
-  readonly query?: Readonly<Record<string, QueryParameterDescriptor>>;
-  readonly hasBody?: boolean;
-  readonly bodyRequired?: boolean;
-  /** Required body properties as dotted paths, each checked whenever the object holding it is present. */
-  readonly requiredBodyFields?: readonly string[];
-  /** \`false\` when the lowest 2xx response is not JSON; left out, it is (so a text answer is broken, not data). */
-  readonly successJson?: false;
-}
+  return `import type { Operation } from '@agent-apis/core';
 
 ${Object.entries(table)
   .map(
     ([id, descriptor]) =>
-      `/** \`${descriptor.method} ${descriptor.path}\` */\nexport const ${operationConstName(id)} = ${tsLiteral(runtimeFields(descriptor))} as const satisfies OperationDescriptor;\n`,
+      `/** \`${descriptor.method} ${descriptor.path}\` */\nexport const ${operationConstName(id)} = ${tsLiteral(runtimeFields(descriptor))} as const satisfies Operation;\n`,
   )
   .join('\n')}
 /** Every operation of the spec, keyed by operationId. */
@@ -267,47 +240,53 @@ export function operationConstName(operationId: string): string {
   return `${operationId.replace(/[^\w$]/g, '_')}Operation`;
 }
 
-/** What the generated function of an operation needs to know about hey-api's types for it. */
-export interface SdkSignature {
+/** What the generated function of an operation needs: hey-api's type names for it and whether options are optional. */
+export interface ApiSignature {
   id: string;
   /** The `…Data` type of its options. */
   data: string;
   /** The `…Responses` type, keyed by status. */
   responses: string;
-  /** Whether the options may be left out (nothing required). */
+  /** Whether the options may be left out: no path parameter, no required query parameter, no required body. */
   optional: boolean;
 }
 
-/** Reads each function's option and response type names from hey-api's `sdk.gen.ts`. */
-export function sdkSignatures(sdkModule: string): SdkSignature[] {
-  const pattern =
-    /^export const (\w+) = <ThrowOnError[^>]*>\(options(\??): Options<(\w+), ThrowOnError>\): RequestResult<(\w+),/gm;
-  return [...sdkModule.matchAll(pattern)].map((match) => ({
-    id: match[1] as string,
-    optional: match[2] === '?',
-    data: match[3] as string,
-    responses: match[4] as string,
+/** hey-api's type name prefix of an operation: its operationId with a capital first letter. */
+function typePrefix(operationId: string): string {
+  return operationId.charAt(0).toUpperCase() + operationId.slice(1);
+}
+
+/** The signature of every operation's function, from the table alone (the rule hey-api's types follow). */
+export function apiSignatures(table: Record<string, OperationDescriptor>): ApiSignature[] {
+  return Object.values(table).map((descriptor) => ({
+    id: descriptor.id,
+    data: `${typePrefix(descriptor.id)}Data`,
+    responses: `${typePrefix(descriptor.id)}Responses`,
+    optional:
+      descriptor.pathParams.length === 0 &&
+      !descriptor.bodyRequired &&
+      !Object.values(descriptor.query).some((constraint) => constraint.required),
   }));
 }
 
 /**
  * Source of `api.gen.ts` (without banner): one tree-shakable function per operation that takes a client, e.g.
- * `getProduct(client, { path: { id } })`, typed with hey-api's types and sending the operation's descriptor.
+ * `getProduct(client, { path: { id } })`, typed with hey-api's types and sending the operation's row of the table.
  */
-export function renderApiModule(signatures: readonly SdkSignature[]): string {
+export function renderApiModule(signatures: readonly ApiSignature[]): string {
   const types = signatures.flatMap((signature) => [signature.data, signature.responses]).sort();
   const constants = signatures.map((signature) => operationConstName(signature.id)).sort();
   const functions = signatures.map(
     ({ id, data, responses, optional }) =>
       `/** Sends \`${id}\` through \`client\`; resolves to the parsed body or throws an \`AgentApiError\`. */
-export function ${id}(client: OperationClient, options${optional ? '?' : ''}: OperationOptions<${data}>): Promise<${responses}[keyof ${responses}]> {
-  return callOperation(client, ${operationConstName(id)}, options as OperationCallOptions);
+export function ${id}(client: OperationClient, options${optional ? '?' : ''}: OperationOptions<${data}>): ApiPromise<${responses}[keyof ${responses}]> {
+  return sendOperation(client, ${operationConstName(id)}, options);
 }
 `,
   );
-  return `import { callOperation, type OperationCallOptions, type OperationClient, type OperationOptions } from '@agent-apis/core';
+  return `import { type ApiPromise, type OperationClient, type OperationOptions, sendOperation } from '@agent-apis/core';
 import { ${constants.join(', ')} } from './operations.gen.js';
-import type { ${types.join(', ')} } from './sdk/types.gen.js';
+import type { ${types.join(', ')} } from './types.gen.js';
 
 ${functions.join('\n')}`;
 }

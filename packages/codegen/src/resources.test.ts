@@ -105,8 +105,58 @@ describe('describeResources', () => {
     const source = renderResourcesModule(describeResources(document));
     expect(source).toContain('create: ["createProduct", "product", "product"],');
     expect(source).toContain('count: ["countProducts"],');
-    expect(source).toContain('get(id: number, options?: RequestOptions): Promise<ProductGetResult>;');
+    expect(source).toContain('get(id: number, options?: RequestOptions): ApiPromise<ProductGetResult>;');
     expect(source).toContain('export type ProductCreateParams = BodyParams<"createProduct", "product">;');
+  });
+
+  it('takes nested records without their envelopes, and makes the params of a PUT update all optional', () => {
+    const schemas = {
+      Product: object({ product: object({ id: { type: 'integer' } }) }),
+      VariantEdit: object({ variant: object({ sku: { type: 'string' } }) }),
+      ProductCreate: object({
+        product: object(
+          {
+            name: { type: 'string' },
+            variants: { type: 'array', items: { $ref: '#/components/schemas/VariantEdit' } },
+          },
+          ['name'],
+        ),
+      }),
+      ProductEdit: object({
+        product: object({ name: { type: 'string' }, price: { type: 'number' } }, ['name', 'price']),
+      }),
+    };
+    const id = [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }];
+    const document = documentWith(
+      {
+        '/products.json': {
+          post: {
+            operationId: 'createProduct',
+            requestBody: { required: true, ...json({ $ref: '#/components/schemas/ProductCreate' }) },
+            responses: ok({ $ref: '#/components/schemas/Product' }),
+          },
+        },
+        '/products/{id}.json': {
+          put: {
+            operationId: 'updateProduct',
+            parameters: id,
+            requestBody: { required: true, ...json({ $ref: '#/components/schemas/ProductEdit' }) },
+            responses: ok({ $ref: '#/components/schemas/Product' }),
+          },
+        },
+      },
+      schemas,
+    );
+    const [create, update] = describeResources(document);
+    expect(create).toMatchObject({ nestedKeys: { variants: 'variant' }, patches: false, paramsRequired: true });
+    expect(update).toMatchObject({ nestedKeys: {}, patches: true, paramsRequired: false });
+    const source = renderResourcesModule(describeResources(document));
+    expect(source).toContain('create: ["createProduct", "product", "product", "one", {"variants":"variant"}],');
+    expect(source).toContain(
+      'export type ProductCreateParams = BodyParams<"createProduct", "product", {"variants":"variant"}>;',
+    );
+    expect(source).toContain('export type ProductUpdateParams = Partial<BodyParams<"updateProduct", "product">>;');
+    expect(source).toContain('update(id: number, params?: ProductUpdateParams,');
   });
 
   it('refuses two operations that would get the same method', () => {

@@ -16,8 +16,10 @@
  * 4. `METHOD_OVERRIDES` (keyed by operationId) wins where the rule reads badly or two operations would collide.
  *
  * Inputs: path parameters as leading arguments in template order, then one params object (the body's fields
- * without its envelope where the body wraps one resource, e.g. `{ product: {...} }`; for operations without a
- * body, the query), then per-call options. Results are unwrapped the same way (each record of an array).
+ * without its envelope where the body wraps one resource, e.g. `{ product: {...} }`, and without the envelope of
+ * each record of an array field that wraps them, e.g. `variants: [{ variant: {...} }]`; for operations without a
+ * body, the query), then per-call options. An `update…` sent with PUT or PATCH patches: its params are all
+ * optional. Results are unwrapped the same way (each record of an array; a listing's pages too).
  */
 
 import { pascalCase, readPath, singular } from '@agent-apis/specs/naming';
@@ -54,6 +56,10 @@ export interface ResourceMethod {
   pathParams: { name: string; type: 'number' | 'string' }[];
   /** Key of the one resource the request body wraps (`product`), or `''` when the body's fields are sent as given. */
   bodyKey: string;
+  /** Array fields of the body whose records each wrap one resource, with that envelope's key (`{ variants: 'variant' }`). */
+  nestedKeys: Record<string, string>;
+  /** Whether the method patches (an `update…` sent with PUT or PATCH): every field of its params is optional. */
+  patches: boolean;
   /** Key of the one resource the response (or each record of an array response) wraps, or `''`. */
   resultKey: string;
   kind: ResultKind;
@@ -178,6 +184,12 @@ export function describeResources(document: OpenApiDocument): ResourceMethod[] {
     const bodySchema = jsonSchemaOf(document, requestBody);
     const bodyKey = envelopeKey(document, bodySchema);
     const inner = bodyKey ? schemaAt(document, bodySchema?.properties?.[bodyKey]) : bodySchema;
+    const nestedKeys: Record<string, string> = {};
+    for (const [field, raw] of Object.entries(inner?.properties ?? {})) {
+      const property = schemaAt(document, raw);
+      const key = property?.type === 'array' ? envelopeKey(document, schemaAt(document, property.items)) : '';
+      if (key) nestedKeys[field] = key;
+    }
 
     const result = jsonSchemaOf(document, successResponse(ref));
     const isArray = result?.type === 'array';
@@ -199,12 +211,16 @@ export function describeResources(document: OpenApiDocument): ResourceMethod[] {
         return { name: variable, type: schema?.type === 'integer' || schema?.type === 'number' ? 'number' : 'string' };
       }),
       bodyKey,
+      nestedKeys,
+      patches: hasBody && /^update[A-Z]/.test(operationId) && ['PUT', 'PATCH'].includes(ref.method.toUpperCase()),
       resultKey: envelopeKey(document, isArray ? schemaAt(document, result?.items) : result),
       kind: paged ? 'list' : isArray ? 'items' : 'one',
       hasBody,
       takesParams: hasBody || filters.length > 0,
       paramsRequired: hasBody
-        ? requestBody?.required === true && (inner?.required?.length ?? 0) > 0
+        ? requestBody?.required === true &&
+          (inner?.required?.length ?? 0) > 0 &&
+          !(/^update[A-Z]/.test(operationId) && ['PUT', 'PATCH'].includes(ref.method.toUpperCase()))
         : filters.some((parameter) => parameter.required === true),
       summary: typeof ref.operation.summary === 'string' ? ref.operation.summary : undefined,
     };
@@ -254,10 +270,14 @@ function isMethod(value: Tree | ResourceMethod): value is ResourceMethod {
   return typeof (value as ResourceMethod).operationId === 'string';
 }
 
-/** A method's row: `[operationId, bodyKey, resultKey, kind]`, trailing defaults (`''`, `''`, `'one'`) left out. */
-function tableRow(method: ResourceMethod): string[] {
-  const row = [method.operationId, method.bodyKey, method.resultKey, method.kind];
-  const defaults = ['', '', '', 'one'];
+/**
+ * A method's row: `[operationId, bodyKey, resultKey, kind, nestedKeys]`, trailing defaults (`''`, `''`, `'one'`,
+ * none) left out.
+ */
+function tableRow(method: ResourceMethod): unknown[] {
+  const nested = Object.keys(method.nestedKeys).length > 0 ? method.nestedKeys : undefined;
+  const row: unknown[] = [method.operationId, method.bodyKey, method.resultKey, method.kind, nested];
+  const defaults: unknown[] = ['', '', '', 'one', undefined];
   while (row.length > 1 && row[row.length - 1] === defaults[row.length - 1]) row.pop();
   return row;
 }
@@ -281,10 +301,7 @@ function signature(method: ResourceMethod): string {
   args.push(
     `options?: ${method.hasBody ? `ResourceOptions<${JSON.stringify(method.operationId)}>` : 'RequestOptions'}`,
   );
-  const returns =
-    method.kind === 'list'
-      ? `Paginator<StoreOperationResult<${JSON.stringify(method.operationId)}>, ${result}>`
-      : `Promise<${result}>`;
+  const returns = method.kind === 'list' ? `Paginator<${result}[], ${result}>` : `ApiPromise<${result}>`;
   return `(${args.join(', ')}): ${returns}`;
 }
 
@@ -305,8 +322,12 @@ function renderTypes(method: ResourceMethod): string {
   const resultKey = JSON.stringify(method.resultKey);
   const lines: string[] = [];
   if (method.takesParams) {
+    const nested = Object.keys(method.nestedKeys).length > 0 ? `, ${JSON.stringify(method.nestedKeys)}` : '';
+    const body = `BodyParams<${id}, ${key}${nested}>`;
     const source = method.hasBody
-      ? `BodyParams<${id}, ${key}>`
+      ? method.patches
+        ? `Partial<${body}>`
+        : body
       : method.kind === 'list'
         ? `ListFilters<${id}>`
         : `QueryParams<${id}>`;
@@ -327,15 +348,17 @@ function renderTypes(method: ResourceMethod): string {
  */
 export function renderResourcesModule(methods: readonly ResourceMethod[]): string {
   const tree = treeOf(methods);
-  return `import type { Paginator } from '@agent-apis/core';
+  return `import type { ApiPromise, Paginator, RequestOptions } from '@agent-apis/core';
 import type { StoreOperationResult } from '../api.js';
 import type { ListFilters } from '../pagination.js';
-import type { BodyParams, ItemOf, QueryParams, RequestOptions, ResourceOptions, Unwrapped } from '../resources.js';
+import type { BodyParams, ItemOf, QueryParams, ResourceOptions, Unwrapped } from '../resources.js';
 
 /**
- * Every resource method: resource → method → [operationId, body envelope key, result envelope key, kind].
- * An empty key means no envelope; kind \`list\` walks pages, \`items\` is one array, \`one\` one value.
- * Trailing defaults are left out: \`["getStoreInfo"]\` is \`["getStoreInfo", "", "", "one"]\`.
+ * Every resource method: resource → method → [operationId, body envelope key, result envelope key, kind,
+ * nested envelope keys]. An empty key means no envelope; kind \`list\` walks pages, \`items\` is one array,
+ * \`one\` one value; nested keys name the array fields whose records each go in an envelope
+ * (\`{ variants: "variant" }\`). Trailing defaults are left out: \`["getStoreInfo"]\` is
+ * \`["getStoreInfo", "", "", "one"]\`.
  */
 export const resourceTable = ${renderTable(tree, '')} as const;
 

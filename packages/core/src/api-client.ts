@@ -3,6 +3,7 @@
  * client that turns each typed operation call into one transport call (URL built from the descriptor, body
  * serialised once, JSON decided once) and parses the answer.
  */
+import type { WithResponse } from './api-promise.js';
 import { type ClientOptions, clientFetchOptions, type ServiceTransport } from './client-options.js';
 import { AgentApiError, InvalidBaseUrlError } from './errors.js';
 import { createTransport, type Transport } from './fetch.js';
@@ -15,7 +16,6 @@ import {
   routeOf,
   serializeQuery,
   validateOperationInput,
-  type WithResponse,
 } from './operations.js';
 import { redactUrl } from './redact.js';
 import { ResponseParseError } from './response-validation.js';

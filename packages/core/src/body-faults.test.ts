@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
 import { APIConnectionError, APIConnectionTimeoutError } from './errors.js';
 import { createFetch, createTransport } from './fetch.js';
-import { callOperation } from './operations.js';
+import { sendOperation } from './operations.js';
 import { ResponseParseError } from './response-validation.js';
 
 /** A 200 whose body sends `first` and then never finishes. */
@@ -66,7 +66,12 @@ describe('operation calls', () => {
         fetch: async () =>
           new Response('{"secret":"sk_ent0_canary', { headers: { 'content-type': 'application/json' } }),
       },
-      { client: 'TestClient', baseUrl: 'https://api.test', loadValidators: async () => ({ validators: {} }) },
+      {
+        client: 'TestClient',
+        baseUrl: 'https://api.test',
+        loadValidators: async () => ({ validators: {} }),
+        validatorsEntry: '@agent-apis/test/validators',
+      },
     );
     const getStats = {
       id: 'getStats',
@@ -75,8 +80,8 @@ describe('operation calls', () => {
       pathParams: [],
       query: {},
       bodyRequired: false,
-    };
-    const error = await callOperation(client, getStats).catch((e: unknown) => e);
+    } as const;
+    const error = await sendOperation(client, getStats).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseParseError);
     expect(String(error)).toBe('ResponseParseError: Response of getStats (GET /api/stats) is not valid JSON');
     expect(JSON.stringify(error)).not.toContain('sk_ent0');
@@ -98,11 +103,16 @@ describe('a success answer that is not the JSON the operation promises', () => {
   it('is expected from an operation whose descriptor leaves successJson out; only successJson: false takes text', async () => {
     const client = new ApiClient(
       { fetch: async () => html() },
-      { client: 'TestClient', baseUrl: 'https://api.test', loadValidators: async () => ({ validators: {} }) },
+      {
+        client: 'TestClient',
+        baseUrl: 'https://api.test',
+        loadValidators: async () => ({ validators: {} }),
+        validatorsEntry: '@agent-apis/test/validators',
+      },
     );
-    const stats = { id: 'getStats', method: 'GET', path: '/api/stats' };
-    await expect(callOperation(client, stats)).rejects.toThrow(ResponseParseError);
-    await expect(callOperation(client, { ...stats, successJson: false })).resolves.toBe('<html>502</html>');
+    const stats = { id: 'getStats', method: 'GET', path: '/api/stats' } as const;
+    await expect(sendOperation(client, stats)).rejects.toThrow(ResponseParseError);
+    await expect(sendOperation(client, { ...stats, successJson: false })).resolves.toBe('<html>502</html>');
   });
 
   it('accepts JSON bodies of any shape, a JSON string included', async () => {

@@ -10,6 +10,7 @@ export {
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
+  ConfigurationError,
   ConflictError,
   InternalServerError,
   InvalidBaseUrlError,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiClient } from './api-client.js';
 import type { ClientOptions, ServiceTransport, ValidatorsModule } from './client-options.js';
-import { NotFoundError } from './errors.js';
+import { ConfigurationError, NotFoundError } from './errors.js';
 import type { Logger } from './logger.js';
 import { REDACTED } from './redact.js';
 import { ResponseValidationError } from './response-validation.js';
@@ -25,7 +25,7 @@ function validatorsLoader() {
 }
 
 function service(overrides: Partial<ServiceTransport> = {}): ServiceTransport {
-  return { loadValidators: validatorsLoader(), ...overrides };
+  return { loadValidators: validatorsLoader(), validatorsEntry: '@agent-apis/test/validators', ...overrides };
 }
 
 /** Sends getServer through a client built by the shared construction path. */
@@ -86,6 +86,44 @@ describe('ApiClient: the construction path every service client shares', () => {
     expect(loadValidators).not.toHaveBeenCalled();
     await expect(checked(SERVER_URL)).rejects.toBeInstanceOf(ResponseValidationError);
     expect(loadValidators).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes the validators module itself, loading nothing (bundled code: Workers, browsers)', async () => {
+    const loadValidators = validatorsLoader();
+    const module: ValidatorsModule = { validators: { getServer: { response: z.object({ id: z.number() }) } } };
+    const send = createFetch(
+      ...clientFetchOptions(
+        { fetch: fetchStub(() => jsonResponse({ id: 'seven' })), validateResponses: module },
+        service({ loadValidators }),
+      ),
+    );
+    await expect(send(SERVER_URL)).rejects.toBeInstanceOf(ResponseValidationError);
+    expect(loadValidators).not.toHaveBeenCalled();
+  });
+
+  it('turns validators that cannot be loaded into a ConfigurationError naming the subpath to pass, and tries again later', async () => {
+    const loadValidators = vi.fn(async (): Promise<unknown> => {
+      throw new TypeError('Failed to resolve module specifier');
+    });
+    const send = createFetch(
+      ...clientFetchOptions(
+        { fetch: fetchStub(() => jsonResponse({ id: 7 })), validateResponses: true, maxRetries: 0 },
+        service({ loadValidators }),
+      ),
+    );
+    const error = await send(SERVER_URL).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toContain("validateResponses: await import('@agent-apis/test/validators')");
+    await send(SERVER_URL).catch(() => undefined);
+    expect(loadValidators).toHaveBeenCalledTimes(2);
+
+    const empty = createFetch(
+      ...clientFetchOptions(
+        { fetch: fetchStub(() => jsonResponse({ id: 7 })), validateResponses: true, maxRetries: 0 },
+        service({ loadValidators: async () => ({ default: {} }) }),
+      ),
+    );
+    await expect(empty(SERVER_URL)).rejects.toThrow(/no `validators` export/);
   });
 
   it('lets responses of operations without a schema through', async () => {

@@ -467,3 +467,8 @@ export class MissingCredentialsError extends AgentApiError {
 export class InvalidBaseUrlError extends AgentApiError {
   override name = 'InvalidBaseUrlError';
 }
+
+/** A client option that cannot work as given (e.g. response validation whose validators cannot be loaded). */
+export class ConfigurationError extends AgentApiError {
+  override name = 'ConfigurationError';
+}

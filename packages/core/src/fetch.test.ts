@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { recordingFetch } from '@agent-apis/test-utils/fetch';
+import { scriptedFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import {
   APIConnectionError,
@@ -18,7 +18,7 @@ const URL_ = 'https://api.example.test/v1/products/p1.json';
 
 /** Answers with the given statuses in order, then 200. */
 function statuses(...codes: number[]) {
-  return recordingFetch((_request, call) => {
+  return scriptedFetch((_request, call) => {
     const status = codes[call - 1] ?? 200;
     return new Response(status === 304 ? null : `answer ${call}`, { status });
   });
@@ -54,7 +54,7 @@ function transport(options: CreateFetchOptions) {
 
 describe('createFetch: success and errors', () => {
   it('returns a 2xx response untouched', async () => {
-    const server = recordingFetch(() => Response.json({ id: 'p1' }));
+    const server = scriptedFetch(() => Response.json({ id: 'p1' }));
     const { send } = transport({ fetch: server.fetch });
     const response = await send(URL_);
     expect(await response.json()).toEqual({ id: 'p1' });
@@ -71,7 +71,7 @@ describe('createFetch: success and errors', () => {
   });
 
   it('throws the APIError subclass with the parsed JSON body', async () => {
-    const server = recordingFetch(() => Response.json({ message: 'limit must be positive' }, { status: 400 }));
+    const server = scriptedFetch(() => Response.json({ message: 'limit must be positive' }, { status: 400 }));
     const { send } = transport({ fetch: server.fetch });
     const error = await send(`${URL_}?limit=0`).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BadRequestError);
@@ -122,7 +122,7 @@ describe('createFetch: retries', () => {
   });
 
   it('never retries a POST after a network failure either', async () => {
-    const server = recordingFetch(() => {
+    const server = scriptedFetch(() => {
       throw new TypeError('fetch failed');
     });
     const { send } = transport({ fetch: server.fetch });
@@ -134,13 +134,13 @@ describe('createFetch: retries', () => {
     const server = statuses(503, 503);
     const bodies: string[] = [];
     const requests = new Set<Request>();
-    const recordingFetch: typeof fetch = async (input) => {
+    const keepingFetch: typeof fetch = async (input) => {
       const request = input as Request;
       requests.add(request);
       bodies.push(await request.text());
       return server.fetch(new Request(request.url, { method: request.method }));
     };
-    const { call } = transport({ fetch: recordingFetch });
+    const { call } = transport({ fetch: keepingFetch });
     expect((await call({ method: 'PUT', body: JSON.stringify({ name: 'Mug' }) })).status).toBe(200);
     expect(bodies).toEqual(['{"name":"Mug"}', '{"name":"Mug"}', '{"name":"Mug"}']);
     expect(requests.size).toBe(3);
@@ -148,7 +148,7 @@ describe('createFetch: retries', () => {
 
   it('waits as long as Retry-After says (seconds and HTTP date)', async () => {
     const now = Date.parse('2030-01-01T00:00:00Z');
-    const server = recordingFetch((_request, call) => {
+    const server = scriptedFetch((_request, call) => {
       const retryAfter = call === 1 ? '2' : new Date(now + 4_000).toUTCString();
       return call < 3 ? new Response(null, { status: 429, headers: { 'retry-after': retryAfter } }) : new Response();
     });
@@ -158,7 +158,7 @@ describe('createFetch: retries', () => {
   });
 
   it('honours retry-after-ms', async () => {
-    const server = recordingFetch((_request, call) =>
+    const server = scriptedFetch((_request, call) =>
       call === 1 ? new Response(null, { status: 503, headers: { 'retry-after-ms': '75' } }) : new Response(),
     );
     const { send, sleeps } = transport({ fetch: server.fetch });
@@ -167,7 +167,7 @@ describe('createFetch: retries', () => {
   });
 
   it('surfaces a 429 at once when Retry-After exceeds the cap', async () => {
-    const server = recordingFetch(() => new Response('quota', { status: 429, headers: { 'retry-after': '3600' } }));
+    const server = scriptedFetch(() => new Response('quota', { status: 429, headers: { 'retry-after': '3600' } }));
     const { send, sleeps } = transport({ fetch: server.fetch });
     const error = await send(URL_).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RateLimitError);
@@ -177,11 +177,11 @@ describe('createFetch: retries', () => {
   });
 
   it('obeys x-should-retry in both directions', async () => {
-    const refuse = recordingFetch(() => new Response(null, { status: 503, headers: { 'x-should-retry': 'false' } }));
+    const refuse = scriptedFetch(() => new Response(null, { status: 503, headers: { 'x-should-retry': 'false' } }));
     await expect(transport({ fetch: refuse.fetch }).send(URL_)).rejects.toBeInstanceOf(InternalServerError);
     expect(refuse.fetch).toHaveBeenCalledTimes(1);
 
-    const insist = recordingFetch((_request, call) =>
+    const insist = scriptedFetch((_request, call) =>
       call === 1 ? new Response(null, { status: 400, headers: { 'x-should-retry': 'true' } }) : new Response(),
     );
     expect((await transport({ fetch: insist.fetch }).send(URL_)).status).toBe(200);
@@ -189,7 +189,7 @@ describe('createFetch: retries', () => {
   });
 
   it('retries a network failure, then throws APIConnectionError with the cause', async () => {
-    const server = recordingFetch(() => {
+    const server = scriptedFetch(() => {
       throw new TypeError('fetch failed', { cause: new Error('ECONNRESET') });
     });
     const { send } = transport({ fetch: server.fetch });
@@ -235,7 +235,7 @@ describe('createFetch: timeouts and aborts', () => {
         release = resolve;
       });
       let inFlight = 0;
-      const server = recordingFetch(async () => {
+      const server = scriptedFetch(async () => {
         inFlight += 1;
         if (inFlight === 100) release();
         await allInFlight;
@@ -260,7 +260,7 @@ describe('createFetch: timeouts and aborts', () => {
   });
 
   it('retries a timed-out attempt, then throws APIConnectionTimeoutError', async () => {
-    const server = recordingFetch(neverAnswers);
+    const server = scriptedFetch(neverAnswers);
     const { send, sleeps } = transport({ fetch: server.fetch, timeout: 15 });
     const error = await send(URL_).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
@@ -272,7 +272,7 @@ describe('createFetch: timeouts and aborts', () => {
   });
 
   it('times out even when the underlying fetch ignores the signal', async () => {
-    const server = recordingFetch(() => new Promise<Response>(() => {}));
+    const server = scriptedFetch(() => new Promise<Response>(() => {}));
     const { send } = transport({ fetch: server.fetch, timeout: 10, maxRetries: 0 });
     await expect(send(URL_)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
   });
@@ -283,7 +283,7 @@ describe('createFetch: timeouts and aborts', () => {
     const answeredLate = new Promise<void>((resolve) => {
       answered = resolve;
     });
-    const server = recordingFetch(async (request) => {
+    const server = scriptedFetch(async (request) => {
       expect(request.signal.aborted).toBe(false);
       await new Promise((resolve) => setTimeout(resolve, 40));
       const body = new ReadableStream({
@@ -301,7 +301,7 @@ describe('createFetch: timeouts and aborts', () => {
   });
 
   it('gives the request a signal that aborts on timeout when the caller passes one', async () => {
-    const server = recordingFetch(neverAnswers);
+    const server = scriptedFetch(neverAnswers);
     const { call } = transport({ fetch: server.fetch, timeout: 10, maxRetries: 0 });
     await expect(call({ signal: new AbortController().signal })).rejects.toBeInstanceOf(APIConnectionTimeoutError);
     const [sent] = server.fetch.mock.calls[0] ?? [];
@@ -310,7 +310,7 @@ describe('createFetch: timeouts and aborts', () => {
   });
 
   it('recovers when a retry answers in time', async () => {
-    const server = recordingFetch((request, call) =>
+    const server = scriptedFetch((request, call) =>
       call === 1 ? neverAnswers(request) : new Response('late but fine'),
     );
     const { send } = transport({ fetch: server.fetch, timeout: 15 });
@@ -318,7 +318,7 @@ describe('createFetch: timeouts and aborts', () => {
   });
 
   it('takes the timeout from the call', async () => {
-    const server = recordingFetch(neverAnswers);
+    const server = scriptedFetch(neverAnswers);
     const { call } = transport({ fetch: server.fetch, timeout: 60_000, maxRetries: 0 });
     const error = await call({ timeout: 5 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
@@ -326,7 +326,7 @@ describe('createFetch: timeouts and aborts', () => {
   });
 
   it('turns a caller abort into APIUserAbortError at once, without retrying', async () => {
-    const server = recordingFetch(neverAnswers);
+    const server = scriptedFetch(neverAnswers);
     const { send, sleeps } = transport({ fetch: server.fetch });
     const controller = new AbortController();
     const pending = send(URL_, { signal: controller.signal });
@@ -418,7 +418,7 @@ describe('createFetch: headers, hooks, logging, cache', () => {
   });
 
   it('answers repeated GETs from the cache when one is given', async () => {
-    const server = recordingFetch(() => Response.json({ id: 'p1' }, { headers: { 'cache-control': 'max-age=60' } }));
+    const server = scriptedFetch(() => Response.json({ id: 'p1' }, { headers: { 'cache-control': 'max-age=60' } }));
     const { send } = transport({ fetch: server.fetch, cache: new HttpCache() });
     await send(URL_);
     const second = await send(URL_);

@@ -13,8 +13,10 @@ import {
   type RequestContext,
   ResponseTooLargeError,
 } from './errors.js';
+import type { HeadersInput } from './fetch-types.js';
 import type { HttpCache } from './http-cache.js';
 import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
+import { sameOriginRedirect } from './redirect.js';
 import { toRequest } from './request.js';
 import { ResponseParseError } from './response-validation.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
@@ -43,7 +45,7 @@ export interface TransportCall extends RequestOptions {
   /** Absolute URL, query included. */
   url: string;
   /** Headers of this call; the transport adds the default headers under them (to a `Headers` given, in place). */
-  headers?: HeadersInit | undefined;
+  headers?: HeadersInput | undefined;
   /** The body, already serialised, so every attempt can send it again. */
   body?: string | undefined;
   /** The caller's signal. */
@@ -108,7 +110,7 @@ export interface CreateFetchOptions {
   /** Environment variable holding the log level, e.g. `AGENT_APIS_LOG`. */
   logEnvVar?: string | undefined;
   /** Headers added to every request that does not set them itself. */
-  defaultHeaders?: HeadersInit | undefined;
+  defaultHeaders?: HeadersInput | undefined;
   /** Secret values (keys, tokens, passwords) to mask in errors and logs, besides those found in the request. */
   redactSecrets?: readonly string[] | undefined;
   /** Runs before every attempt, e.g. a rate limiter's `acquire`. May wait; should honour `context.signal`. */
@@ -442,23 +444,6 @@ function isRedirect(response: Response): boolean {
   return (
     response.status >= 301 && response.status <= 308 && response.status !== 304 && response.headers.has('location')
   );
-}
-
-/** Where a redirect leads when it stays on the request's origin (303 and 301/302 of a POST become a GET). */
-function sameOriginRedirect(
-  request: Request,
-  response: Response,
-): { method: string; url: string; headers: Headers } | undefined {
-  let target: URL;
-  try {
-    target = new URL(response.headers.get('location') ?? '', request.url);
-  } catch {
-    return undefined;
-  }
-  if (target.origin !== new URL(request.url).origin) return undefined;
-  const toGet =
-    response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST');
-  return { method: toGet ? 'GET' : request.method, url: target.href, headers: new Headers(request.headers) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { recordingFetch } from '@agent-apis/test-utils/fetch';
+import { scriptedFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it } from 'vitest';
 import { CACHE_STATUS_HEADER, HttpCache, parseCacheControl } from './http-cache.js';
 
@@ -12,7 +12,7 @@ function cacheWithClock(maxEntries?: number) {
 
 describe('HttpCache', () => {
   it('serves a fresh copy within max-age without calling the origin again', async () => {
-    const server = recordingFetch((_request, call) =>
+    const server = scriptedFetch((_request, call) =>
       Response.json({ call }, { headers: { 'cache-control': 'public, max-age=60, s-maxage=600' } }),
     );
     const { cache, clock } = cacheWithClock();
@@ -29,7 +29,7 @@ describe('HttpCache', () => {
   });
 
   it('hands out an independent Response every time', async () => {
-    const server = recordingFetch(() => new Response('body', { headers: { 'cache-control': 'max-age=60' } }));
+    const server = scriptedFetch(() => new Response('body', { headers: { 'cache-control': 'max-age=60' } }));
     const { cache } = cacheWithClock();
     const send = cache.wrap(server.fetch);
     await send(URL_);
@@ -43,7 +43,7 @@ describe('HttpCache', () => {
   });
 
   it('goes back to the origin once max-age (minus Age) has passed', async () => {
-    const server = recordingFetch(() => new Response('x', { headers: { 'cache-control': 'max-age=60', age: '50' } }));
+    const server = scriptedFetch(() => new Response('x', { headers: { 'cache-control': 'max-age=60', age: '50' } }));
     const { cache, clock } = cacheWithClock();
     const send = cache.wrap(server.fetch);
     await send(URL_);
@@ -56,7 +56,7 @@ describe('HttpCache', () => {
   });
 
   it('revalidates with If-None-Match and serves the cached body with the fresh headers on 304', async () => {
-    const server = recordingFetch((_request, call) =>
+    const server = scriptedFetch((_request, call) =>
       call === 1
         ? Response.json({ servers: ['a'] }, { headers: { etag: '"v1"', 'cache-control': 'no-cache', 'x-served': '1' } })
         : new Response(null, { status: 304, headers: { etag: '"v1"', 'x-served': String(call) } }),
@@ -74,7 +74,7 @@ describe('HttpCache', () => {
 
   it('revalidates with If-Modified-Since when only Last-Modified is known, and stores a changed answer', async () => {
     const lastModified = 'Tue, 01 Jan 2030 00:00:00 GMT';
-    const server = recordingFetch(
+    const server = scriptedFetch(
       (_request, call) => new Response(`version ${call}`, { headers: { 'last-modified': lastModified } }),
     );
     const { cache } = cacheWithClock();
@@ -86,7 +86,7 @@ describe('HttpCache', () => {
   });
 
   it('does not store a no-store response', async () => {
-    const server = recordingFetch(
+    const server = scriptedFetch(
       () => new Response('secret', { headers: { 'cache-control': 'no-store, max-age=60' } }),
     );
     const { cache } = cacheWithClock();
@@ -98,7 +98,7 @@ describe('HttpCache', () => {
   });
 
   it('does not store error statuses', async () => {
-    const server = recordingFetch(
+    const server = scriptedFetch(
       () => new Response('gone', { status: 404, headers: { 'cache-control': 'max-age=60' } }),
     );
     const { cache } = cacheWithClock();
@@ -109,7 +109,7 @@ describe('HttpCache', () => {
   });
 
   it('evicts the least recently used entry beyond maxEntries', async () => {
-    const server = recordingFetch(
+    const server = scriptedFetch(
       (request) => new Response(request.url, { headers: { 'cache-control': 'max-age=60' } }),
     );
     const { cache } = cacheWithClock(2);
@@ -129,7 +129,7 @@ describe('HttpCache', () => {
   });
 
   it('keys entries by the headers named in Vary and by the credentials sent', async () => {
-    const server = recordingFetch(
+    const server = scriptedFetch(
       (request) =>
         new Response(`${request.headers.get('accept-language')} ${request.headers.get('authorization')}`, {
           headers: { 'cache-control': 'max-age=60', vary: 'Accept-Language' },
@@ -147,7 +147,7 @@ describe('HttpCache', () => {
   });
 
   it('keys entries by credentials sent in the query', async () => {
-    const server = recordingFetch(
+    const server = scriptedFetch(
       (request) =>
         new Response(new URL(request.url).searchParams.get('authtoken'), {
           headers: { 'cache-control': 'max-age=60' },
@@ -163,7 +163,7 @@ describe('HttpCache', () => {
   });
 
   it('lets a request bypass the cache with no-store, or force revalidation with no-cache', async () => {
-    const server = recordingFetch((_request, call) =>
+    const server = scriptedFetch((_request, call) =>
       call === 3
         ? new Response(null, { status: 304 })
         : new Response(`call ${call}`, { headers: { 'cache-control': 'max-age=60', etag: '"e"' } }),
@@ -179,7 +179,7 @@ describe('HttpCache', () => {
   });
 
   it('forgets a URL after a successful unsafe request to it', async () => {
-    const server = recordingFetch(() => new Response('x', { headers: { 'cache-control': 'max-age=60' } }));
+    const server = scriptedFetch(() => new Response('x', { headers: { 'cache-control': 'max-age=60' } }));
     const { cache } = cacheWithClock();
     const send = cache.wrap(server.fetch);
     await send(URL_);

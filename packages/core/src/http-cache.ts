@@ -111,7 +111,7 @@ function varyKeyOf(request: CacheRequest, names: readonly string[]): string {
 
 /**
  * An in-memory LRU cache of GET responses. Use {@link HttpCache.wrap} to put it in front of a fetch (or pass it
- * as `cache` to `createFetch`). Requests sending `Cache-Control: no-store` bypass it, `no-cache` forces a
+ * as the `cache` of a client's transport). Requests sending `Cache-Control: no-store` bypass it, `no-cache` forces a
  * revalidation; requests with their own `If-None-Match`/`If-Modified-Since` pass through untouched.
  */
 export class HttpCache {

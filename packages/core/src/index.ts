@@ -2,6 +2,7 @@
  * @agent-apis/core: the runtime shared by the @agent-apis clients. Internal; applications use the service packages.
  */
 export { ApiClient, checkBaseUrl, type ServiceClientConfig } from './api-client.js';
+export { ApiPromise, type WithResponse } from './api-promise.js';
 export * from './client-errors.js';
 export {
   type ClientOptions,
@@ -26,16 +27,15 @@ export {
   type BufferedResponse,
   bufferedToResponse,
   type CreateFetchOptions,
-  createFetch,
   createTransport,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
-  type RequestOptions,
   type RetryEvent,
   type Transport,
   type TransportCall,
   type TransportHooks,
 } from './fetch.js';
+export type { HeadersInput } from './fetch-types.js';
 export { fingerprint } from './fingerprint.js';
 export {
   CACHE_STATUS_HEADER,
@@ -62,8 +62,8 @@ export {
   type CallHeaders,
   type CallOptions,
   callHeaders,
-  callOperation,
   expandPath,
+  type HttpMethod,
   type Operation,
   type OperationCallOptions,
   type OperationClient,
@@ -71,11 +71,14 @@ export {
   type OperationOptions,
   type OperationShape,
   operationMatcher,
+  type PageNumberListingOptions,
+  pageNumberListing,
   type QueryConstraint,
+  type RequestOptions,
   routeOf,
+  sendOperation,
   serializeQuery,
   validateOperationInput,
-  type WithResponse,
 } from './operations.js';
 export {
   type CursorScheme,
@@ -117,6 +120,7 @@ export {
   redactValue,
   secretsFromRequest,
 } from './redact.js';
+export { type RedirectHop, redirectHop } from './redirect.js';
 export {
   assertRedisClient,
   hmacSha256Hex,

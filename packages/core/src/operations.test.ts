@@ -1,15 +1,18 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { ApiPromise } from './api-promise.js';
 import { RequestValidationError } from './errors.js';
 import {
   bindOperations,
-  callOperation,
   expandPath,
   type OperationClient,
   type OperationShape,
   operationMatcher,
+  pageNumberListing,
+  sendOperation,
   serializeQuery,
   validateOperationInput,
 } from './operations.js';
+import { ResponseParseError } from './response-validation.js';
 
 const listProducts = {
   method: 'GET',
@@ -124,7 +127,7 @@ describe('operationMatcher', () => {
 });
 
 describe('bindOperations', () => {
-  it('binds each generated function to the client, with .withResponse sending the same descriptor', async () => {
+  it('sends each row of the table through client.request directly, typed by the generated functions', async () => {
     const sent: unknown[] = [];
     const client: OperationClient = {
       request: async (operation, options) => {
@@ -132,27 +135,80 @@ describe('bindOperations', () => {
         return { data: { id: 1 }, response: new Response(null, { headers: { 'x-request-id': 'r1' } }) };
       },
     };
+    const row = { id: 'getProduct', ...getProduct } as const;
     const functions = {
       getProduct: (on: OperationClient, options: { path: { id: number }; timeout?: number }) =>
-        callOperation<{ id: number }>(on, { id: 'getProduct', ...getProduct }, options),
+        sendOperation<{ id: number }>(on, row, options),
     };
-    const bound = bindOperations(functions, { getProduct: { id: 'getProduct', ...getProduct } }, client);
+    const bound = bindOperations<typeof functions, { getProduct: typeof row }>({ getProduct: row }, client);
     expect(await bound.getProduct({ path: { id: 1 }, timeout: 500 })).toEqual({ id: 1 });
-    const { data, response } = await bound.getProduct.withResponse({ path: { id: 1 } });
+    const { data, response } = await bound.getProduct({ path: { id: 1 } }).withResponse();
     expect(data).toEqual({ id: 1 });
     expect(response.headers.get('x-request-id')).toBe('r1');
+    expect((await bound.getProduct({ path: { id: 2 } }).asResponse()).headers.get('x-request-id')).toBe('r1');
     expect(sent).toEqual([
       ['getProduct', { path: { id: 1 }, timeout: 500 }],
       ['getProduct', { path: { id: 1 } }],
+      ['getProduct', { path: { id: 2 } }],
     ]);
-    expectTypeOf(bound.getProduct).returns.toEqualTypeOf<Promise<{ id: number }>>();
+    expectTypeOf(bound.getProduct).returns.toEqualTypeOf<ApiPromise<{ id: number }>>();
+    expectTypeOf(bound.getProduct).returns.resolves.toEqualTypeOf<{ id: number }>();
     expectTypeOf<Parameters<typeof bound.getProduct>[0]>().toHaveProperty('path');
   });
+});
 
-  it('refuses an operations table that names a function codegen did not emit', () => {
-    const client: OperationClient = { request: async () => ({ data: undefined, response: new Response() }) };
-    expect(() => bindOperations({}, { getProduct: { id: 'getProduct', ...getProduct } }, client)).toThrow(
-      'no generated function for operation "getProduct"',
+describe('pageNumberListing', () => {
+  const listProducts = {
+    id: 'listProducts',
+    method: 'GET',
+    path: '/products.json',
+    query: { page: { type: 'integer' }, limit: { type: 'integer', maximum: 100 } },
+  } as const;
+  const pagesOf = (records: number) => {
+    const queries: unknown[] = [];
+    const client: OperationClient = {
+      request: async (_operation, options) => {
+        const { page, limit } = (options?.query ?? {}) as { page: number; limit: number };
+        queries.push(options?.query);
+        const from = (page - 1) * limit;
+        const data = Array.from({ length: Math.max(0, Math.min(limit, records - from)) }, (_, i) => ({
+          product: { id: from + i + 1 },
+        }));
+        return { data, response: new Response() };
+      },
+    };
+    return { client, queries };
+  };
+
+  it('walks pages until a short one, sending limit every time, and yields mapped records in items and pages', async () => {
+    const { client, queries } = pagesOf(5);
+    const listing = pageNumberListing<{ id: number }>(
+      client,
+      listProducts,
+      { query: { limit: 2 } },
+      { pageSize: 50, item: (record) => (record as { product: { id: number } }).product },
+    );
+    const pages: { id: number }[][] = [];
+    for await (const page of listing.pages()) pages.push(page);
+    expect(pages).toEqual([[{ id: 1 }, { id: 2 }], [{ id: 3 }, { id: 4 }], [{ id: 5 }]]);
+    expect(queries).toEqual([
+      { limit: 2, page: 1 },
+      { limit: 2, page: 2 },
+      { limit: 2, page: 3 },
+    ]);
+    expect((await listing.toArray({ max: 10 })).map((item) => item.id)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('sends the given page size when the call sets none', async () => {
+    const { client, queries } = pagesOf(1);
+    await pageNumberListing(client, listProducts, {}, { pageSize: 50 }).toArray({ max: 5 });
+    expect(queries).toEqual([{ limit: 50, page: 1 }]);
+  });
+
+  it('refuses a page that is not an array instead of ending the listing quietly', async () => {
+    const client: OperationClient = { request: async () => ({ data: { error: 'x' }, response: new Response() }) };
+    await expect(pageNumberListing(client, listProducts, {}, { pageSize: 50 }).toArray({ max: 5 })).rejects.toThrow(
+      ResponseParseError,
     );
   });
 });

@@ -28,7 +28,7 @@ const getThing = {
   successJson: true,
 } as const;
 
-const service = { loadValidators: async () => ({ validators: {} }) };
+const service = { loadValidators: async () => ({ validators: {} }), validatorsEntry: '@agent-apis/test/validators' };
 
 let server: Server;
 let base: string;

@@ -2,6 +2,7 @@
  * Redaction of credentials in headers, URLs, free text and arbitrary values.
  * Every function returns a new value; inputs are never mutated.
  */
+import type { HeadersInput } from './fetch-types.js';
 
 /** The placeholder that replaces a credential. */
 export const REDACTED = '[REDACTED]';
@@ -86,7 +87,7 @@ export function redactUrl(url: string | URL, secrets: readonly string[] = []): s
 
 /** A plain-object copy of `headers` with credential headers masked and known secrets masked in the others. */
 export function redactHeaders(
-  headers: HeadersInit | undefined,
+  headers: HeadersInput | undefined,
   secrets: readonly string[] = [],
 ): Record<string, string> {
   const redacted: Record<string, string> = {};

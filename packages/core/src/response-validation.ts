@@ -4,15 +4,14 @@
  * handing the caller a shape its types do not describe.
  */
 import { AgentApiError } from './errors.js';
-import type { AttemptContext } from './fetch.js';
 
 /** The part of a zod schema the validator uses. */
 export interface SchemaLike {
-  safeParse(
-    value: unknown,
-  ):
-    | { success: true }
-    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  safeParse(value: unknown): {
+    success: boolean;
+    /** Set when `success` is false. */
+    error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } | undefined;
+  };
 }
 
 /** One way the response differs from its schema. */
@@ -56,13 +55,13 @@ export class ResponseParseError extends AgentApiError {
 }
 
 /**
- * A `validateResponse` hook for {@link createFetch}: `schemaFor(operationId)` returns the success-response
+ * A `validateResponse` hook of the transport: `schemaFor(operationId)` returns the success-response
  * schema (or undefined to skip, e.g. for non-JSON bodies). It may be async so that schemas load lazily and stay
  * out of bundles that never validate.
  */
 export function schemaResponseValidator(
   schemaFor: (operation: string) => SchemaLike | undefined | Promise<SchemaLike | undefined>,
-): (response: Response, context: AttemptContext) => Promise<void> {
+): (response: Response, context: { readonly operation: string }) => Promise<void> {
   return async (response, context) => {
     if (response.status === 204 || !(response.headers.get('content-type') ?? '').includes('json')) return;
     const schema = await schemaFor(context.operation);
@@ -73,7 +72,10 @@ export function schemaResponseValidator(
       throw new ResponseValidationError(
         context.operation,
         response.status,
-        result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+        (result.error?.issues ?? []).map((issue) => ({
+          path: issue.path.map(String).join('.'),
+          message: issue.message,
+        })),
       );
     }
   };

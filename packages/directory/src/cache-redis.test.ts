@@ -56,7 +56,7 @@ describe.skipIf(!redisServer)(
       const second = testClient(fetch, { cache: { redis: connection } });
       await expect(first.stats()).resolves.toEqual(stats);
       await settle();
-      const { data, response } = await second.api.getStats.withResponse();
+      const { data, response } = await second.api.getStats().withResponse();
       expect(data).toEqual(stats);
       expect(response.headers.get(CACHE_STATUS_HEADER)).toBe('hit');
       expect(fetch).toHaveBeenCalledTimes(1);

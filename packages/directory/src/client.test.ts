@@ -1,9 +1,10 @@
 import { fetchStub, hangingFetch, jsonResponse, sentRequests } from '@agent-apis/test-utils/fetch';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { operations } from './gen/operations.gen.js';
 import {
   APIConnectionTimeoutError,
   APIUserAbortError,
+  type ApiPromise,
   BadRequestError,
   DirectoryClient,
   InternalServerError,
@@ -12,6 +13,8 @@ import {
   NotFoundError,
   RequestValidationError,
   ResponseValidationError,
+  type SearchResponse,
+  type Stats,
 } from './index.js';
 import { BASE_URL, githubSearchResult, mcpServerEntry, sentUrls, testClient } from './test-support.js';
 
@@ -252,5 +255,29 @@ describe('validateResponses', () => {
 
     await expect(valid.mcpServers.get({ owner: 'octo', repo: 'github' })).resolves.toEqual(mcpServer);
     await expect(unchecked.mcpServers.get({ owner: 'octo', repo: 'github' })).resolves.toEqual(malformed);
+  });
+});
+
+describe('one call surface', () => {
+  it('every method returns a promise with .withResponse() and .asResponse(), typed', async () => {
+    const fetch = fetchStub((request) =>
+      new URL(request.url).pathname === '/api/stats'
+        ? jsonResponse({ total: 3 }, { headers: { 'x-request-id': 'st1' } })
+        : new URL(request.url).pathname === '/api/search'
+          ? jsonResponse(searchEnvelope)
+          : jsonResponse(mcpServer),
+    );
+    const client = testClient(fetch, { cache: false });
+    expectTypeOf(client.stats()).toEqualTypeOf<ApiPromise<Stats>>();
+    expectTypeOf(client.search({ q: 'x' }).withResponse())
+      .resolves.toHaveProperty('data')
+      .toEqualTypeOf<SearchResponse>();
+    expectTypeOf(client.mcpServers.get({ owner: 'o', repo: 'r' }).asResponse()).resolves.toEqualTypeOf<Response>();
+    const { data, response } = await client.stats().withResponse();
+    expect(data).toEqual({ total: 3 });
+    expect(response.headers.get('x-request-id')).toBe('st1');
+    expect((await client.search({ q: 'github' }).withResponse()).data).toEqual(searchEnvelope);
+    expect((await client.mcpServers.get({ owner: 'octo', repo: 'github' }).asResponse()).status).toBe(200);
+    expect((await client.api.getStats().asResponse()).status).toBe(200);
   });
 });

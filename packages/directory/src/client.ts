@@ -5,6 +5,7 @@
 import {
   AgentApiError,
   ApiClient,
+  type ApiPromise,
   assertRedisClient,
   type BoundOperations,
   bindOperations,
@@ -14,9 +15,10 @@ import {
   LOG_ENV_VAR,
   parseLogLevel,
   type RedisClientLike,
+  type RequestOptions,
   readEnv,
 } from '@agent-apis/core';
-import * as functions from './gen/api.gen.js';
+import type * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import type {
   CategoryCounts,
@@ -39,8 +41,14 @@ import type {
   SkillList,
   SkillListItem,
   Stats,
-} from './gen/sdk/types.gen.js';
-import { DirectoryResource, type RequestOptions } from './resource.js';
+} from './gen/types.gen.js';
+import { DirectoryResource } from './resource.js';
+
+/**
+ * The generated validators, loaded only when `validateResponses` is `true`. Not a literal on purpose: bundlers leave
+ * the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
+ */
+const VALIDATORS_MODULE = './gen/validators.gen.js';
 
 /** Environment variable read for the base URL when `baseUrl` is not passed. */
 export const BASE_URL_ENV_VAR = 'DIRECTORY_BASE_URL';
@@ -114,34 +122,34 @@ export class DirectoryClient {
   /** Throws when no base URL is given and `DIRECTORY_BASE_URL` is unset, `InvalidBaseUrlError` for a malformed one. */
   constructor(options: DirectoryClientOptions = {}) {
     this.client = createDirectoryClient(options);
-    this.api = bindOperations(functions, operations, this.client);
+    this.api = bindOperations<typeof functions, typeof operations>(operations, this.client);
     this.mcpServers = new DirectoryResource(this.api.listMcpServers, this.api.getMcpServer);
     this.plugins = new DirectoryResource(this.api.listPlugins, this.api.getPlugin);
     this.skills = new DirectoryResource(this.api.listSkills, this.api.getSkill);
   }
 
   /** Searches the three datasets; `type` narrows to one (`mcp`, `skill`, `plugin`), `limit` (1–25) is per type. */
-  search(params: SearchParams, options?: RequestOptions): Promise<SearchResponse> {
+  search(params: SearchParams, options?: RequestOptions): ApiPromise<SearchResponse> {
     return this.api.search({ ...options, query: params });
   }
 
   /** Category names and record counts of each dataset. */
-  categories(options?: RequestOptions): Promise<CategoryCounts> {
+  categories(options?: RequestOptions): ApiPromise<CategoryCounts> {
     return this.api.getCategories(options);
   }
 
   /** Aggregate totals of the directory. */
-  stats(options?: RequestOptions): Promise<Stats> {
+  stats(options?: RequestOptions): ApiPromise<Stats> {
     return this.api.getStats(options);
   }
 
   /** The service's own OpenAPI 3.1 description. */
-  openapi(options?: RequestOptions): Promise<GetOpenApiDocumentResponse> {
+  openapi(options?: RequestOptions): ApiPromise<GetOpenApiDocumentResponse> {
     return this.api.getOpenApiDocument(options);
   }
 
   /** The plain-text guide the service publishes for agents (`/llms.txt`). */
-  llmsTxt(options?: RequestOptions): Promise<string> {
+  llmsTxt(options?: RequestOptions): ApiPromise<string> {
     return this.api.getLlmsTxt(options);
   }
 }
@@ -160,7 +168,8 @@ export function createDirectoryClient(options: DirectoryClientOptions = {}): Api
   return new ApiClient(options, {
     client: 'DirectoryClient',
     baseUrl,
-    loadValidators: () => import('./gen/validators.gen.js'),
+    loadValidators: () => import(VALIDATORS_MODULE),
+    validatorsEntry: '@agent-apis/directory/validators',
     cache: resolveCache(options),
   });
 }

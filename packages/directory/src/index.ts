@@ -3,12 +3,15 @@
  */
 
 export {
+  type ApiPromise,
   HttpCache,
   type HttpCacheOptions,
   LOG_ENV_VAR,
   type Logger,
   type LogLevel,
   type Paginator,
+  type RequestOptions,
+  type WithResponse,
 } from '@agent-apis/core';
 export * from '@agent-apis/core/errors';
 export {
@@ -26,5 +29,5 @@ export {
   type Skills,
 } from './client.js';
 export * from './gen/api.gen.js';
-export type * from './gen/sdk/types.gen.js';
-export { DirectoryResource, type ListPage, type ListQuery, type RequestOptions } from './resource.js';
+export type * from './gen/types.gen.js';
+export { DirectoryResource, type ListPage, type ListQuery } from './resource.js';

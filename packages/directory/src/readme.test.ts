@@ -2,7 +2,7 @@
  * The README's code is the files in `examples/`: this checks that every fenced example equals its file, and runs
  * each file against the package's own MSW handlers, checking what it prints.
  */
-import { exampleNames, expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/codegen/testing';
+import { exampleNames, expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/test-utils/readme';
 import { faker } from '@faker-js/faker';
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';

@@ -1,19 +1,14 @@
 /**
  * One dataset of the directory (tool servers, plugins or skills): a paginated listing and a lookup by key.
  */
-import { type CallOptions, type OffsetPage, offsetCursor, type Paginator, paginate } from '@agent-apis/core';
-
-/** Per-call options of the hand-written methods. */
-export interface RequestOptions extends CallOptions {
-  /** Extra request headers. */
-  headers?: HeadersInit | undefined;
-  /** Cancels the call (for a listing: every page request still to come). */
-  signal?: AbortSignal | undefined;
-  /** Per-attempt timeout in ms. */
-  timeout?: number | undefined;
-  /** Retries after the first attempt. */
-  maxRetries?: number | undefined;
-}
+import {
+  type ApiPromise,
+  type OffsetPage,
+  offsetCursor,
+  type Paginator,
+  paginate,
+  type RequestOptions,
+} from '@agent-apis/core';
 
 /** The list envelope the three list endpoints return. */
 export interface ListPage<TItem> extends OffsetPage<TItem> {
@@ -28,7 +23,7 @@ export interface ListQuery {
 }
 
 type ListOperation<TQuery, TPage> = (options: RequestOptions & { query: TQuery }) => Promise<TPage>;
-type GetOperation<TKey, TRecord> = (options: RequestOptions & { path: TKey }) => Promise<TRecord>;
+type GetOperation<TKey, TRecord> = (options: RequestOptions & { path: TKey }) => ApiPromise<TRecord>;
 
 /**
  * `list(filters)` pages through a dataset lazily; `get(key)` fetches one record (a `NotFoundError` when there is
@@ -52,12 +47,12 @@ export class DirectoryResource<TFilters extends ListQuery, TItem, TPage extends 
       ...offsetCursor(filters?.offset ?? 0, { shortPageEnds: true }),
       fetchPage: (offset) => this.#list({ ...options, query: { ...filters, offset } as TFilters }),
       items: (page) => page.results,
-      signal: options.signal,
+      signal: options.signal ?? undefined,
     });
   }
 
   /** The record at `key`. */
-  get(key: TKey, options: RequestOptions = {}): Promise<TRecord> {
+  get(key: TKey, options: RequestOptions = {}): ApiPromise<TRecord> {
     return this.#get({ ...options, path: key });
   }
 }

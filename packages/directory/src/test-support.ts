@@ -2,7 +2,7 @@
 import { sentRequests } from '@agent-apis/test-utils/fetch';
 import type { Mock } from 'vitest';
 import { DirectoryClient, type DirectoryClientOptions } from './client.js';
-import type { McpServerListItem, SearchResponse } from './gen/sdk/types.gen.js';
+import type { McpServerListItem, SearchResponse } from './gen/types.gen.js';
 
 export const BASE_URL = 'https://directory.test';
 

@@ -3,9 +3,10 @@
  * each file against a fake tool server serving the pinned tools (through a stubbed global `fetch`), checking what
  * it prints.
  */
-import { exampleNames, expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/codegen/testing';
+
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { CANARY, fakeToolServer, textResult } from '@agent-apis/test-utils/mcp-server';
+import { exampleNames, expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/test-utils/readme';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 

@@ -8,7 +8,7 @@ const store = new StoreClient({
 });
 
 // The parsed body next to the raw response, for its status and headers.
-const { data, response } = await store.api.getProduct.withResponse({ path: { id: 42 } });
+const { data, response } = await store.api.getProduct({ path: { id: 42 } }).withResponse();
 console.log(`${data.product?.name} (status ${response.status})`);
 
 // One operation imported alone: pass the configured client to it.

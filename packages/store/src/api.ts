@@ -7,7 +7,8 @@ import type { OperationId } from './gen/operations.gen.js';
 
 /**
  * `client.api.<operationId>(options)` for every operation: `path`, `query`, `body`, `headers`, `signal`, per-call
- * `timeout` and `maxRetries`; resolves to the response body or throws. `.withResponse(options)` adds the raw response.
+ * `timeout` and `maxRetries`; resolves to the response body or throws. `.withResponse()` on the returned promise
+ * adds the raw response, `.asResponse()` gives the response alone.
  */
 export type StoreApi = BoundOperations<typeof functions, OperationId>;
 

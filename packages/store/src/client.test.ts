@@ -88,7 +88,7 @@ describe('types', () => {
     const { client } = storeClient();
     expectTypeOf(client.api.getProduct).returns.resolves.toEqualTypeOf<Product>();
     expectTypeOf(client.api.listProducts).returns.resolves.toEqualTypeOf<Product[]>();
-    expectTypeOf(client.products.list).returns.toEqualTypeOf<Paginator<Product[], ProductFields>>();
+    expectTypeOf(client.products.list).returns.toEqualTypeOf<Paginator<ProductFields[], ProductFields>>();
     expectTypeOf(client.api.listProducts).parameter(0).not.toHaveProperty('throwOnError');
     expectTypeOf(client.api.listProducts).parameter(0).not.toHaveProperty('auth');
   });
@@ -375,7 +375,7 @@ describe('hooks and the raw response', () => {
         onRetry: ({ attempt, delayMs, reason }) => void events.push(`retry ${attempt} ${delayMs} ${reason}`),
       },
     });
-    const { data, response } = await client.api.getStoreInfo.withResponse();
+    const { data, response } = await client.api.getStoreInfo().withResponse();
     expect(data).toEqual({ store: { code: 's1' } });
     expect(response.headers.get('x-request-id')).toBe('req-9');
     expect(events).toEqual([

@@ -13,7 +13,7 @@ import {
   rateLimitHooks,
   readEnv,
 } from '@agent-apis/core';
-import type { StoreApi, StoreOperationResult } from './api.js';
+import type { StoreApi } from './api.js';
 import {
   authHeaders,
   credentialIdentity,
@@ -22,7 +22,7 @@ import {
   resolveCredentials,
   type StoreCredentialOptions,
 } from './auth.js';
-import * as functions from './gen/api.gen.js';
+import type * as functions from './gen/api.gen.js';
 import { operations } from './gen/operations.gen.js';
 import { resourceTable, type StoreResources } from './gen/resources.gen.js';
 import { type PagedItem, type PagedOperationId, type PaginateArgs, paginateOperation } from './pagination.js';
@@ -36,6 +36,12 @@ import {
   storeRateLimiter,
 } from './rate-limit.js';
 import { bindResources } from './resources.js';
+
+/**
+ * The generated validators, loaded only when `validateResponses` is `true`. Not a literal on purpose: bundlers leave
+ * the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
+ */
+const VALIDATORS_MODULE = './gen/validators.gen.js';
 
 /** The spec's server. */
 export const DEFAULT_BASE_URL = 'https://api.jumpseller.com/v1';
@@ -86,8 +92,8 @@ export class StoreClient {
     this.client = createStoreClient(options);
     this.baseUrl = this.client.baseUrl;
     this.authScheme = resolveCredentials(options).scheme;
-    this.api = bindOperations(functions, operations, this.client);
-    Object.assign(this, bindResources(this.api, resourceTable));
+    this.api = bindOperations<typeof functions, typeof operations>(operations, this.client);
+    Object.assign(this, bindResources(this.client, resourceTable));
   }
 
   /**
@@ -97,8 +103,8 @@ export class StoreClient {
   paginate<Id extends PagedOperationId>(
     operationId: Id,
     ...[options]: PaginateArgs<Id>
-  ): Paginator<StoreOperationResult<Id>, PagedItem<Id>> {
-    return paginateOperation(this.api, operationId, options);
+  ): Paginator<PagedItem<Id>[], PagedItem<Id>> {
+    return paginateOperation(this.client, operationId, options);
   }
 }
 
@@ -136,7 +142,8 @@ export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
     basePathSuffix: '/v1',
     authHeaders: authHeaders(credentials),
     credentials: credentialOptions(credentials),
-    loadValidators: () => import('./gen/validators.gen.js'),
+    loadValidators: () => import(VALIDATORS_MODULE),
+    validatorsEntry: '@agent-apis/store/validators',
     redactSecrets: credentialSecrets(credentials),
     ...storeBanGuard(baseUrl, credentialIdentity(credentials), limiterHooks, undefined, fleet),
   });

@@ -3,14 +3,14 @@
  * required field is refused before sending; the store's validation messages and the URL requested are in the
  * message; a base URL without `/v1` gets a hint on its 404s.
  */
-import { jsonResponse, recordingFetch } from '@agent-apis/test-utils/fetch';
+import { jsonResponse, scriptedFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError, RequestValidationError, StoreClient, UnprocessableEntityError } from './index.js';
 
 const CREDENTIALS = { login: 'errors-login', authToken: 'errors-token' };
 
 function storeAt(baseUrl: string, respond: (request: Request) => Response) {
-  const server = recordingFetch(respond);
+  const server = scriptedFetch(respond);
   return {
     store: new StoreClient({ baseUrl, rateLimit: false, maxRetries: 0, ...CREDENTIALS, fetch: server.fetch }),
     server,

@@ -2,7 +2,15 @@
  * @agent-apis/store: a typed client of the store management REST API.
  */
 
-export { LOG_ENV_VAR, type Logger, type LogLevel, type Paginator } from '@agent-apis/core';
+export {
+  type ApiPromise,
+  LOG_ENV_VAR,
+  type Logger,
+  type LogLevel,
+  type Paginator,
+  type RequestOptions,
+  type WithResponse,
+} from '@agent-apis/core';
 export * from '@agent-apis/core/errors';
 export type { StoreApi, StoreOperationOptions, StoreOperationResult } from './api.js';
 export { CREDENTIAL_ENV_VARS, type StoreCredentialOptions } from './auth.js';
@@ -16,12 +24,11 @@ export {
 export * from './gen/api.gen.js';
 export { type OperationId, operations } from './gen/operations.gen.js';
 export type * from './gen/resources.gen.js';
-export type * from './gen/sdk/types.gen.js';
+export type * from './gen/types.gen.js';
 export {
   DEFAULT_PAGE_SIZE,
   type ListFilters,
   type ListMethod,
-  type ListOptions,
   type PagedItem,
   type PagedOperationId,
   type PaginateArgs,
@@ -39,7 +46,7 @@ export type {
   BodyParams,
   ItemOf,
   QueryParams,
-  RequestOptions,
   ResourceOptions,
   Unwrapped,
+  WithoutNestedEnvelopes,
 } from './resources.js';

@@ -1,9 +1,9 @@
 /**
  * Page/limit listings: the store answers `?page=N&limit=L` with a plain array, and a page shorter than `limit`
- * (or empty) is the last one.
+ * (or empty) is the last one. Core's `pageNumberListing` walks them; this module names them and their types.
  */
-import { type CallOptions, type Paginator, pageNumberCursor, paginate } from '@agent-apis/core';
-import type { StoreApi, StoreOperationOptions, StoreOperationResult } from './api.js';
+import { type OperationClient, type Paginator, pageNumberListing, type RequestOptions } from '@agent-apis/core';
+import type { StoreOperationOptions, StoreOperationResult } from './api.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 
 /** Page size the store uses when `limit` is not given, per its documentation. */
@@ -35,45 +35,26 @@ export type PaginateOptions<Id extends PagedOperationId> = Omit<StoreOperationOp
 export type PaginateArgs<Id extends PagedOperationId> =
   PaginateOptions<Id> extends { path: unknown } ? [options: PaginateOptions<Id>] : [options?: PaginateOptions<Id>];
 
-/** Per-listing options of the resource helpers (`products.list(filters, options)`). */
-export interface ListOptions extends CallOptions {
-  /** Stops the walk, aborting the page request in flight. */
-  signal?: AbortSignal;
-}
-
 /** `list(filters?, options?)` of a resource: every record of listing `Id`, fetched page by page. */
 export type ListMethod<Id extends PagedOperationId> = (
   filters?: ListFilters<Id>,
-  options?: ListOptions,
-) => Paginator<StoreOperationResult<Id>, PagedItem<Id>>;
+  options?: RequestOptions,
+) => Paginator<PagedItem<Id>[], PagedItem<Id>>;
 
-type PageRequest = { query?: Record<string, unknown>; signal?: AbortSignal | null };
-
-function defaultPageSize(id: PagedOperationId): number {
+/** The spec's default page size of listing `id`, else {@link DEFAULT_PAGE_SIZE}. */
+export function defaultPageSize(id: PagedOperationId): number {
   const { limit } = operations[id].query;
   return 'default' in limit && typeof limit.default === 'number' ? limit.default : DEFAULT_PAGE_SIZE;
 }
 
 /**
- * Walks listing `id` lazily from page 1, sending `limit` explicitly (the given one, else the spec's default) so
- * that a short page reliably marks the end. Inputs are validated by the bound operation when a page is fetched.
- * `item` maps each record (the resource layer unwraps `{ product: {...} }` with it).
+ * Walks listing `id` lazily from page 1 (see core's `pageNumberListing`); inputs are validated when a page is
+ * fetched. Records keep the form the generated types give them.
  */
-export function paginateOperation<Id extends PagedOperationId, Item = PagedItem<Id>>(
-  api: StoreApi,
+export function paginateOperation<Id extends PagedOperationId>(
+  client: OperationClient,
   id: Id,
-  options: PaginateOptions<Id> = {} as PaginateOptions<Id>,
-  item: (record: unknown) => unknown = (record) => record,
-): Paginator<StoreOperationResult<Id>, Item> {
-  const request = options as PageRequest;
-  const limit = request.query?.limit ?? defaultPageSize(id);
-  const fetchPage = api[id] as (request: PageRequest) => Promise<readonly unknown[]>;
-  const pages = paginate({
-    ...pageNumberCursor({ limit: typeof limit === 'number' ? limit : DEFAULT_PAGE_SIZE }),
-    fetchPage: (page, signal) => fetchPage({ ...request, query: { ...request.query, limit, page }, signal }),
-    items: (page) => page.map(item),
-    signal: request.signal ?? undefined,
-    operation: id,
-  });
-  return pages as Paginator<StoreOperationResult<Id>, Item>;
+  options?: PaginateOptions<Id>,
+): Paginator<PagedItem<Id>[], PagedItem<Id>> {
+  return pageNumberListing(client, operations[id], options as object, { pageSize: defaultPageSize(id) });
 }

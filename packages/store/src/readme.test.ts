@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/codegen/testing';
 import { resetSharedRateLimiters } from '@agent-apis/core';
+import { expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/test-utils/readme';
 import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
 import { faker } from '@faker-js/faker';
 import { HttpResponse, http } from 'msw';

@@ -7,6 +7,7 @@ import {
   type ProductCreateParams,
   type ProductCreateResult,
   type ProductFields,
+  type ProductUpdateParams,
   RequestValidationError,
   ResponseParseError,
   StoreClient,
@@ -137,5 +138,36 @@ describe('resource methods', () => {
     expectTypeOf<ProductCreateParams>().toHaveProperty('price');
     expectTypeOf<ProductCreateResult>().toEqualTypeOf<ProductFields>();
     expectTypeOf<ProductCreateResult['id']>().toEqualTypeOf<number>();
+  });
+});
+
+describe('inputs and results without envelopes, one call surface', () => {
+  it('sends nested records in their envelopes, patches with only the given fields, and hands out the response', async () => {
+    const { fetch, store } = storeClient((request) =>
+      jsonResponse({ product: { id: 5, name: 'Mug' } }, { status: request.method === 'POST' ? 201 : 200 }),
+    );
+    await store.products.create({ name: 'Mug', price: 10, variants: [{ price: 12, sku: 'MUG-L' }] });
+    const { data, response } = await store.products.update(5, { price: 9 }).withResponse();
+    expect(data).toEqual({ id: 5, name: 'Mug' });
+    expect(response.status).toBe(200);
+    expect((await store.products.get(5).asResponse()).status).toBe(200);
+    const [create, update] = sentRequests(fetch);
+    expect(await create?.json()).toEqual({
+      product: { name: 'Mug', price: 10, variants: [{ variant: { price: 12, sku: 'MUG-L' } }] },
+    });
+    expect(await update?.json()).toEqual({ product: { price: 9 } });
+    expectTypeOf(store.products.update).parameter(1).toEqualTypeOf<ProductUpdateParams | undefined>();
+    expectTypeOf<ProductUpdateParams>().toEqualTypeOf<Partial<ProductUpdateParams>>();
+  });
+
+  it('yields the same records from .pages() as from iteration, out of their envelopes', async () => {
+    const { store } = storeClient((request) => {
+      const page = Number(new URL(request.url).searchParams.get('page'));
+      return jsonResponse(page === 1 ? [{ product: { id: 1 } }, { product: { id: 2 } }] : [{ product: { id: 3 } }]);
+    });
+    const pages: ProductFields[][] = [];
+    for await (const page of store.products.list({ limit: 2 }).pages()) pages.push(page);
+    expect(pages).toEqual([[{ id: 1 }, { id: 2 }], [{ id: 3 }]]);
+    expect(await store.products.list({ limit: 2 }).toArray({ max: 10 })).toEqual(pages.flat());
   });
 });

@@ -1,24 +1,21 @@
 /**
- * The resource layer (`store.products.variants.create(productId, {...})`) over `client.api`: one generic method
- * per row of the generated `resourceTable`, plus the generic types the generated params/result types use.
+ * The resource layer (`store.products.variants.create(productId, {...})`): one generic method per row of the
+ * generated `resourceTable`, sending its operation's row of the operation table through the client directly,
+ * plus the generic types the generated params/result types use.
  */
-import { type CallOptions, type OperationShape, ResponseParseError } from '@agent-apis/core';
-import type { StoreApi, StoreOperationOptions, StoreOperationResult } from './api.js';
+import {
+  ApiPromise,
+  type OperationCallOptions,
+  type OperationClient,
+  pageNumberListing,
+  type RequestOptions,
+  ResponseParseError,
+  routeOf,
+} from '@agent-apis/core';
+import type { StoreOperationOptions, StoreOperationResult } from './api.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import type { resourceTable, StoreResources } from './gen/resources.gen.js';
-import { type PagedOperationId, type PaginateOptions, paginateOperation } from './pagination.js';
-
-/** Per-call options of every resource method: headers, abort signal, timeout and retries. */
-export interface RequestOptions extends CallOptions {
-  /** Extra request headers. */
-  headers?: HeadersInit | undefined;
-  /** Aborts the request (or, for a listing, the walk and the page request in flight). */
-  signal?: AbortSignal | undefined;
-  /** Per-attempt timeout in ms. */
-  timeout?: number | undefined;
-  /** Retries after the first attempt. */
-  maxRetries?: number | undefined;
-}
+import { defaultPageSize, type PagedOperationId } from './pagination.js';
 
 type QueryOf<Id extends OperationId> = StoreOperationOptions<Id> extends { query?: infer Query } ? Query : never;
 type BodyOf<Id extends OperationId> = StoreOperationOptions<Id> extends { body?: infer Body } ? Body : never;
@@ -30,10 +27,27 @@ export type ResourceOptions<Id extends OperationId> = RequestOptions &
 /** The query parameters of operation `Id`, the params of a method without a body. */
 export type QueryParams<Id extends OperationId> = NonNullable<QueryOf<Id>>;
 
-/** The body of operation `Id` without its `Key` envelope (`''`: the body as it is). */
-export type BodyParams<Id extends OperationId, Key extends string> = Key extends ''
-  ? NonNullable<BodyOf<Id>>
-  : NonNullable<NonNullable<BodyOf<Id>>[Key & keyof NonNullable<BodyOf<Id>>]>;
+/** `Fields` with each array field named in `Nested` taking its records without their envelope. */
+export type WithoutNestedEnvelopes<Fields, Nested extends Readonly<Record<string, string>>> = {
+  [Field in keyof Fields]: Field extends keyof Nested
+    ? NonNullable<Fields[Field]> extends readonly (infer Wrapped)[]
+      ? NonNullable<NonNullable<Wrapped>[Nested[Field] & keyof NonNullable<Wrapped>]>[]
+      : Fields[Field]
+    : Fields[Field];
+};
+
+/**
+ * The body of operation `Id` without its `Key` envelope (`''`: the body as it is), and without the envelope of
+ * each record of the array fields in `Nested` (`{ variants: 'variant' }`: `variants: [{ sku }]`).
+ */
+export type BodyParams<
+  Id extends OperationId,
+  Key extends string,
+  Nested extends Readonly<Record<string, string>> = Record<never, string>,
+> = WithoutNestedEnvelopes<
+  Key extends '' ? NonNullable<BodyOf<Id>> : NonNullable<NonNullable<BodyOf<Id>>[Key & keyof NonNullable<BodyOf<Id>>]>,
+  Nested
+>;
 
 /** One record of the array operation `Id` answers with. */
 export type ItemOf<Id extends OperationId> = StoreOperationResult<Id> extends readonly (infer Item)[] ? Item : never;
@@ -45,8 +59,14 @@ export type Unwrapped<Value, Key extends string> = Key extends ''
     ? NonNullable<Inner>
     : never;
 
-/** A row of the generated table; trailing defaults (`''`, `''`, `'one'`) are left out. */
-type Row = readonly [operationId: OperationId, bodyKey?: string, resultKey?: string, kind?: 'list' | 'items' | 'one'];
+/** A row of the generated table; trailing defaults (`''`, `''`, `'one'`, none) are left out. */
+type Row = readonly [
+  operationId: OperationId,
+  bodyKey?: string,
+  resultKey?: string,
+  kind?: 'list' | 'items' | 'one',
+  nestedKeys?: Readonly<Record<string, string>>,
+];
 type Node = { readonly [name: string]: Node | Row };
 
 /** The inner value of an envelope; a response without it is broken, not empty. */
@@ -55,53 +75,62 @@ function unwrap(value: unknown, key: string, id: OperationId): unknown {
   if (value !== null && typeof value === 'object' && Object.hasOwn(value, key)) {
     return (value as Record<string, unknown>)[key];
   }
-  const { method, path } = operations[id];
-  throw new ResponseParseError(id, `${method} ${path}`, `has no "${key}" member`);
+  throw new ResponseParseError(id, routeOf(operations[id]), `has no "${key}" member`);
 }
 
-type Request = { path?: Record<string, unknown>; query?: unknown; body?: unknown } & RequestOptions;
+/** The body on the wire: the params in their envelope, each record of a nested array field in its own. */
+function envelop(params: unknown, bodyKey: string, nestedKeys: Readonly<Record<string, string>> | undefined): unknown {
+  let fields = params;
+  if (nestedKeys && fields !== null && typeof fields === 'object') {
+    const copy: Record<string, unknown> = { ...fields };
+    for (const [field, key] of Object.entries(nestedKeys)) {
+      const records = copy[field];
+      if (Array.isArray(records)) copy[field] = records.map((record) => ({ [key]: record }));
+    }
+    fields = copy;
+  }
+  return bodyKey ? { [bodyKey]: fields } : fields;
+}
 
-function resourceMethod(api: StoreApi, [id, bodyKey = '', resultKey = '', kind = 'one']: Row) {
-  const operation: OperationShape & { hasBody?: boolean } = operations[id];
-  const pathParams = operation.pathParams ?? [];
+function resourceMethod(client: OperationClient, [id, bodyKey = '', resultKey = '', kind = 'one', nestedKeys]: Row) {
+  const operation = operations[id];
+  const pathParams: readonly string[] = 'pathParams' in operation ? operation.pathParams : [];
   const pathCount = pathParams.length;
-  const takesParams =
-    operation.hasBody === true || Object.keys(operation.query ?? {}).some((name) => kind !== 'list' || name !== 'page');
-  const call = api[id] as (request: Request) => Promise<unknown>;
+  const hasBody = 'hasBody' in operation;
+  const query: Readonly<Record<string, unknown>> = 'query' in operation ? operation.query : {};
+  const takesParams = hasBody || Object.keys(query).some((name) => kind !== 'list' || name !== 'page');
+  const item = (record: unknown) => unwrap(record, resultKey, id);
   return (...args: unknown[]) => {
     const params = takesParams ? args[pathCount] : undefined;
-    const { query, ...options } = (args[pathCount + (takesParams ? 1 : 0)] ?? {}) as Request;
-    const request: Request = { ...options };
+    const request: OperationCallOptions = { ...(args[pathCount + (takesParams ? 1 : 0)] as RequestOptions) };
     if (pathCount > 0) request.path = Object.fromEntries(pathParams.map((name, i) => [name, args[i]]));
-    if (operation.hasBody) {
-      if (params !== undefined) request.body = bodyKey ? { [bodyKey]: params } : params;
-      if (query !== undefined) request.query = query;
+    if (hasBody) {
+      if (params !== undefined) request.body = envelop(params, bodyKey, nestedKeys);
     } else if (params !== undefined) {
-      request.query = params;
+      request.query = params as Record<string, unknown>;
     }
     if (kind === 'list') {
-      return paginateOperation(api, id as PagedOperationId, request as PaginateOptions<PagedOperationId>, (item) =>
-        unwrap(item, resultKey, id),
-      );
+      return pageNumberListing(client, operation, request, {
+        pageSize: defaultPageSize(id as PagedOperationId),
+        item,
+      });
     }
-    return call(request).then((result) =>
-      kind === 'items' && Array.isArray(result)
-        ? result.map((item) => unwrap(item, resultKey, id))
-        : unwrap(result, resultKey, id),
+    return ApiPromise.mapped(client.request(operation, request), (result) =>
+      kind === 'items' && Array.isArray(result) ? result.map(item) : item(result),
     );
   };
 }
 
-function bindNode(api: StoreApi, node: Node): Record<string, unknown> {
+function bindNode(client: OperationClient, node: Node): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(node).map(([name, value]) => [
       name,
-      Array.isArray(value) ? resourceMethod(api, value as Row) : bindNode(api, value as Node),
+      Array.isArray(value) ? resourceMethod(client, value as Row) : bindNode(client, value as Node),
     ]),
   );
 }
 
-/** Binds every resource method of `table` to the raw operations of one client. */
-export function bindResources(api: StoreApi, table: typeof resourceTable): StoreResources {
-  return bindNode(api, table) as unknown as StoreResources;
+/** Every resource method of `table`, sending through `client`. */
+export function bindResources(client: OperationClient, table: typeof resourceTable): StoreResources {
+  return bindNode(client, table) as unknown as StoreResources;
 }

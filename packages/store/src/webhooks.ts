@@ -24,7 +24,7 @@
  * across all bodies, cuts off a body that does not arrive in time, and never lets a broken connection throw.
  */
 import { AgentApiError } from '@agent-apis/core';
-import type { CustomerFields, HookEditFields, OrderFields, ProductFields } from './gen/sdk/types.gen.js';
+import type { CustomerFields, HookEditFields, OrderFields, ProductFields } from './gen/types.gen.js';
 
 /** The header carrying the signature. */
 export const SIGNATURE_HEADER = 'Jumpseller-Hmac-Sha256';

@@ -23,7 +23,7 @@ export function fetchStub(
  * A `fetch` for callers that may pass a URL and init rather than a `Request`: each call becomes a `Request`, is
  * kept in `received`, and is answered by `respond(request, call)`, `call` counting from 1.
  */
-export function recordingFetch(respond: (request: Request, call: number) => Response | Promise<Response>) {
+export function scriptedFetch(respond: (request: Request, call: number) => Response | Promise<Response>) {
   const received: Request[] = [];
   const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
     const request = new Request(input, init);
@@ -46,4 +46,15 @@ export function hangingFetch(): Mock<typeof fetch> {
 /** The requests a stub received, in order. */
 export function sentRequests(fetchMock: Mock<typeof fetch>): Request[] {
   return fetchMock.mock.calls.map(([input]) => input as Request);
+}
+
+/** A `fetch` stand-in that answers every request with `body` as JSON. */
+export function jsonFetch(body: unknown, status = 200): Mock<typeof fetch> {
+  return fetchStub(() => Response.json(body, { status }));
+}
+
+/** The one request a stub received (fails the test unless it was called exactly once). */
+export function onlyRequest(fetchMock: Mock<typeof fetch>): Request {
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+  return sentRequests(fetchMock)[0] as Request;
 }

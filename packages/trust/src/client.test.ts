@@ -1,13 +1,15 @@
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { onlyRequest } from '@agent-apis/test-utils/fetch';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { DECIDE_ENUMS } from './decide-request.js';
 import { operations } from './gen/operations.gen.js';
-import type { DecideRequest } from './gen/sdk/types.gen.js';
+import type { DecideRequest, DecisionResult } from './gen/types.gen.js';
 import { DecideBody } from './gen/zod/trust.zod.gen.js';
 import {
   AgentApiError,
   APIConnectionError,
   APIConnectionTimeoutError,
+  type ApiPromise,
   AuthenticationError,
   BadRequestError,
   ConflictError,
@@ -19,19 +21,16 @@ import {
   ResponseValidationError,
   TrustClient,
   type TrustClientOptions,
+  type TrustDecision,
   TrustUnavailableError,
+  type WithResponse,
 } from './index.js';
-import { CANARY_KEY, decideFetch, decisionResult, errorFetch, sentBodies } from './test/fixtures.js';
+import { CANARY_KEY, decideFetch, decisionResult, errorFetch, sentBodies, T0 } from './test-support.js';
 
 const request: DecideRequest = { target: { type: 'domain', value: 'example.com' } };
 
 function clientWith(fetch: typeof globalThis.fetch, options: TrustClientOptions = {}): TrustClient {
   return new TrustClient({ apiKey: CANARY_KEY, fetch, cache: false, ...options });
-}
-
-function onlyRequest(fetchMock: ReturnType<typeof decideFetch>): Request {
-  expect(fetchMock).toHaveBeenCalledTimes(1);
-  return fetchMock.mock.calls[0]?.[0] as Request;
 }
 
 afterEach(() => {
@@ -309,5 +308,35 @@ describe('credentials never leak', () => {
     const { logger, lines } = recordingLogger();
     await clientWith(decideFetch(), { logger }).decide('example.com');
     expect(lines()).toContain('POST https://entropy0.ai/api/v1/decide');
+  });
+});
+
+describe('one call surface', () => {
+  it('decide and every api method return a promise with .withResponse() and .asResponse(), typed', async () => {
+    const fetch = decideFetch();
+    const client = clientWith(fetch, { cache: true, now: () => T0 });
+    const call = client.decide('example.com');
+    expectTypeOf(call).toEqualTypeOf<ApiPromise<TrustDecision>>();
+    expectTypeOf(call.withResponse()).resolves.toEqualTypeOf<WithResponse<TrustDecision>>();
+    expectTypeOf<ReturnType<TrustClient['api']['decide']>>().toEqualTypeOf<ApiPromise<DecisionResult>>();
+    const { data, response } = await call.withResponse();
+    expect(data.action).toBe((await call).action);
+    expect(response.status).toBe(200);
+    // A decision from the cache comes with the response it arrived with.
+    expect((await client.decide('example.com').asResponse()).status).toBe(200);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const raw = await client.api.decide({ body: request }).withResponse();
+    expect(raw.response.headers.get('content-type')).toMatch(/json/);
+  });
+
+  it('checks the decide body once per call, and refuses a bad one through the promise', async () => {
+    const fetch = decideFetch();
+    const client = clientWith(fetch);
+    const call = client.decide({ target: { type: 'domain', value: '' } });
+    await expect(call.withResponse()).rejects.toThrow(RequestValidationError);
+    await expect(
+      client.api.decide({ body: { target: { type: 'ip', value: 'x' } } as unknown as DecideRequest }).asResponse(),
+    ).rejects.toThrow(RequestValidationError);
+    expect(fetch).not.toHaveBeenCalled();
   });
 });

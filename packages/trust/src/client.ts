@@ -6,6 +6,7 @@ import {
   AgentApiError,
   APIUserAbortError,
   ApiClient,
+  ApiPromise,
   assertRedisClient,
   type BoundOperations,
   bindOperations,
@@ -15,9 +16,13 @@ import {
   MissingCredentialsError,
   parseLogLevel,
   type RedisClientLike,
+  type RequestOptions,
   RequestValidationError,
   raceWithSignal,
   readEnv,
+  redirectHop,
+  routeOf,
+  type WithResponse,
 } from '@agent-apis/core';
 import {
   assertValidDecideRequest,
@@ -30,7 +35,7 @@ import {
 import { TrustDecision } from './decision.js';
 import { DecisionCache } from './decision-cache.js';
 import type { SharedDecisions } from './decision-cache-redis.js';
-import * as functions from './gen/api.gen.js';
+import type * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import {
   type ActionHandlers,
@@ -38,36 +43,33 @@ import {
   type GuardContext,
   type GuardedFetchOptions,
   type GuardOptions,
-  type TrustRequestOptions,
   TrustUnavailableError,
 } from './guard.js';
+
+/**
+ * The generated validators, loaded only when `validateResponses` is `true`. Not a literal on purpose: bundlers leave
+ * the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
+ */
+const VALIDATORS_MODULE = './gen/validators.gen.js';
 
 /** Redirect hops `guardedFetch` follows, each decided on. */
 const MAX_GUARDED_REDIRECTS = 10;
 
 /**
- * The next request of a redirect chain, or undefined when `response` is no redirect or cannot be followed (a
- * 307/308 of a request with a body, whose stream is spent). Credentials do not cross to another origin.
+ * The next request of a redirect chain (core's redirect rule), or undefined when `response` is no redirect or
+ * cannot be followed (a 307/308 of a request with a body, whose stream is spent). Credentials do not cross to
+ * another origin.
  */
 function redirectTarget(request: Request, response: Response): Request | undefined {
-  const location = response.headers.get('location');
-  if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return undefined;
-  const url = new URL(location, request.url);
-  const toGet =
-    response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST');
-  if (!toGet && request.body !== null) return undefined;
+  const hop = redirectHop(request.method, request.url, response);
+  if (!hop || (!hop.toGet && request.body !== null)) return undefined;
   const headers = new Headers(request.headers);
-  if (url.origin !== new URL(request.url).origin) {
+  if (!hop.sameOrigin) {
     headers.delete('authorization');
     headers.delete('cookie');
   }
-  if (toGet) headers.delete('content-type');
-  return new Request(url, {
-    method: toGet ? 'GET' : request.method,
-    headers,
-    redirect: 'manual',
-    signal: request.signal,
-  });
+  if (hop.toGet) headers.delete('content-type');
+  return new Request(hop.url, { method: hop.method, headers, redirect: 'manual', signal: request.signal });
 }
 
 /** The server every official SDK uses. */
@@ -111,30 +113,33 @@ export class TrustClient {
   readonly api: TrustApi;
   /** The server requests go to. */
   readonly baseUrl: string;
-  readonly #decisions: DecisionCache | undefined;
+  readonly #decisions: DecisionCache<WithResponse<TrustDecision>> | undefined;
   readonly #shared: Pick<SharedDecisions, 'get'> | undefined;
+  /** The operations without `api.decide`'s check, for bodies {@link toDecideRequest} has already checked. */
+  readonly #bound: TrustApi;
 
   constructor(options: TrustClientOptions = {}) {
     const client = createTrustClient(options);
     this.baseUrl = client.baseUrl;
-    const bound = bindOperations(functions, operations, client);
-    const decide = Object.assign(
-      async (callOptions: Parameters<TrustApi['decide']>[0]) => {
+    const bound = bindOperations<typeof functions, typeof operations>(operations, client);
+    const decide: TrustApi['decide'] = (callOptions) => {
+      try {
         assertValidDecideRequest(callOptions.body);
-        return bound.decide(callOptions);
-      },
-      {
-        withResponse: async (callOptions: Parameters<TrustApi['decide']>[0]) => {
-          assertValidDecideRequest(callOptions.body);
-          return bound.decide.withResponse(callOptions);
-        },
-      },
-    ) as TrustApi['decide'];
+      } catch (error) {
+        return new ApiPromise(Promise.reject(error));
+      }
+      return bound.decide(callOptions);
+    };
+    this.#bound = bound;
     this.api = { ...bound, decide };
     this.#shared = sharedDecisions(options, this.baseUrl);
     const cache = options.cache ?? true;
     this.#decisions = cache
-      ? new DecisionCache({ maxEntries: cache === true ? undefined : cache.maxEntries, now: options.now })
+      ? new DecisionCache<WithResponse<TrustDecision>>({
+          maxEntries: cache === true ? undefined : cache.maxEntries,
+          now: options.now,
+          decisionOf: (answer) => answer.data,
+        })
       : undefined;
   }
 
@@ -142,36 +147,39 @@ export class TrustClient {
    * The decision for a target. `decide('example.com')` uses the defaults of the official SDKs (fetch /
    * read_only / medium, balanced); a value starting with `http://` or `https://` is sent as a `url` target.
    * `decide({ target, interaction, policy, options })` sets any of them; omitted fields take the same defaults.
-   * Decisions are reused until their validity window ends (unless `cache: false`).
+   * Decisions are reused until their validity window ends (unless `cache: false`); `.withResponse()` then gives
+   * the response the decision came with.
    */
-  decide(target: string, context?: DecideContext, options?: TrustRequestOptions): Promise<TrustDecision>;
-  decide(input: DecideInput, options?: TrustRequestOptions): Promise<TrustDecision>;
-  async decide(
+  decide(target: string, context?: DecideContext, options?: RequestOptions): ApiPromise<TrustDecision>;
+  decide(input: DecideInput, options?: RequestOptions): ApiPromise<TrustDecision>;
+  decide(
     input: DecideInput | string,
-    contextOrOptions?: DecideContext | TrustRequestOptions,
-    lastOptions?: TrustRequestOptions,
-  ): Promise<TrustDecision> {
+    contextOrOptions?: DecideContext | RequestOptions,
+    lastOptions?: RequestOptions,
+  ): ApiPromise<TrustDecision> {
+    return new ApiPromise(this.#decide(input, contextOrOptions, lastOptions));
+  }
+
+  async #decide(
+    input: DecideInput | string,
+    contextOrOptions?: DecideContext | RequestOptions,
+    lastOptions?: RequestOptions,
+  ): Promise<WithResponse<TrustDecision>> {
     const context = typeof input === 'string' ? (contextOrOptions as DecideContext | undefined) : undefined;
-    const options = (typeof input === 'string' ? lastOptions : (contextOrOptions as TrustRequestOptions)) ?? {};
+    const options = (typeof input === 'string' ? lastOptions : (contextOrOptions as RequestOptions)) ?? {};
+    // Checked here once: #send passes the body to the bound operation, which does not check it again.
     const request = toDecideRequest(input, context);
     if (!this.#decisions && !this.#shared) return this.#send(request, options);
     // A cached or shared call is not this caller's to abort: the signal only stops this caller's wait.
     const { signal, ...sendOptions } = options;
     const key = decisionCacheKey(request);
+    const send = () => this.#send(request, sendOptions);
     const fleet = this.#shared;
-    const load = fleet
-      ? () => fleet.get(key, () => this.#send(request, sendOptions))
-      : () => this.#send(request, sendOptions);
-    const shared = this.#decisions
-      ? this.#decisions.get(key, load)
-      : (fleet as Pick<SharedDecisions, 'get'>)
-          .get(key, () => this.#send(request, sendOptions))
-          .then(({ decision }) => decision);
+    const load = fleet ? () => viaFleet(fleet, key, send) : send;
+    const shared = this.#decisions ? this.#decisions.get(key, load) : load();
     if (!signal) return shared;
     return raceWithSignal(shared, signal).catch((error: unknown) => {
-      throw signal.aborted
-        ? new APIUserAbortError({ operation: 'decide', route: `${operations.decide.method} ${operations.decide.path}` })
-        : error;
+      throw signal.aborted ? new APIUserAbortError({ operation: 'decide', route: routeOf(operations.decide) }) : error;
     });
   }
 
@@ -235,16 +243,13 @@ export class TrustClient {
     };
   }
 
-  async #send(body: CompleteDecideRequest, options: TrustRequestOptions): Promise<TrustDecision> {
-    return new TrustDecision(await this.api.decide({ ...options, body }));
+  async #send(body: CompleteDecideRequest, options: RequestOptions): Promise<WithResponse<TrustDecision>> {
+    const { data, response } = await this.#bound.decide({ ...options, body }).withResponse();
+    return { data: new TrustDecision(data), response };
   }
 
   /** The decision on `url`'s host; a service failure becomes TrustUnavailableError, or undefined under failOpen. */
-  async #decideForGuard(
-    url: URL,
-    context: GuardContext,
-    options?: TrustRequestOptions,
-  ): Promise<TrustDecision | undefined> {
+  async #decideForGuard(url: URL, context: GuardContext, options?: RequestOptions): Promise<TrustDecision | undefined> {
     try {
       return await this.decide(
         { target: { type: 'domain', value: url.hostname }, interaction: context.interaction, policy: context.policy },
@@ -256,6 +261,28 @@ export class TrustClient {
       throw new TrustUnavailableError(url, error);
     }
   }
+}
+
+/**
+ * `send`'s answer through the fleet's shared decisions: the decision another process stored, or the one this
+ * process got (then shared). A decision from the fleet comes with a response rebuilt from it.
+ */
+async function viaFleet(
+  fleet: Pick<SharedDecisions, 'get'>,
+  key: string,
+  send: () => Promise<WithResponse<TrustDecision>>,
+): Promise<WithResponse<TrustDecision>> {
+  let sent: WithResponse<TrustDecision> | undefined;
+  const { decision } = await fleet.get(key, async () => {
+    sent = await send();
+    return sent.data;
+  });
+  if (sent && sent.data === decision) return sent;
+  const response = new Response(JSON.stringify(decision.result), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
+  return { data: decision, response };
 }
 
 /** The fleet's decision cache of `options.decisionCache`, checked before any request. */
@@ -299,7 +326,8 @@ export function createTrustClient(options: TrustClientOptions = {}): ApiClient {
     baseUrl: options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL,
     authHeaders: options.authScheme === 'bearer' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey },
     credentials: { apiKey },
-    loadValidators: () => import('./gen/validators.gen.js'),
+    loadValidators: () => import(VALIDATORS_MODULE),
+    validatorsEntry: '@agent-apis/trust/validators',
     redactSecrets: [apiKey],
     // A redirect would carry the key elsewhere or swap the decision for another origin's: none is followed.
     redirects: 'none',

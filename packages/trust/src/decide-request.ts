@@ -15,7 +15,7 @@ import type {
   PolicyProfile,
   Target,
   TargetType,
-} from './gen/sdk/types.gen.js';
+} from './gen/types.gen.js';
 
 /** What to evaluate: a `{ type, value }` target, or a string (`https://…` → `url`, anything else → `domain`). */
 export type TargetInput = Target | string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RecommendedAction } from './gen/sdk/types.gen.js';
+import type { RecommendedAction } from './gen/types.gen.js';
 import { TrustClient, TrustDecision } from './index.js';
-import { CANARY_KEY, decideFetch, decisionResult, sentBodies, T0 } from './test/fixtures.js';
+import { CANARY_KEY, decideFetch, decisionResult, sentBodies, T0 } from './test-support.js';
 
 function clientWith(fetch: typeof globalThis.fetch): TrustClient {
   return new TrustClient({ apiKey: CANARY_KEY, fetch, cache: false });

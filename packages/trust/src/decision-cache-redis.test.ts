@@ -10,7 +10,7 @@ import { runWorkers } from '@agent-apis/test-utils/workers';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TrustClient } from './client.js';
-import { CANARY_KEY } from './test/fixtures.js';
+import { CANARY_KEY } from './test-support.js';
 
 const WORKER = fileURLToPath(new URL('../test/fleet-worker.ts', import.meta.url));
 const DOMAINS = ['alpha.example', 'beta.example', 'bad-gamma.example', 'delta.example', 'bad-epsilon.example'];

@@ -14,8 +14,8 @@ import {
   withDeadline,
 } from '@agent-apis/core';
 import { TrustDecision } from './decision.js';
-import { type CachedDecision, expiryOf } from './decision-cache.js';
-import type { DecisionResult } from './gen/sdk/types.gen.js';
+import { expiryOf } from './decision-cache.js';
+import type { DecisionResult } from './gen/types.gen.js';
 
 /** How long a lock on one decision is held before it must be renewed (the holder renews it while it waits). */
 const LOCK_MS = 5_000;
@@ -25,6 +25,12 @@ const POLL_MS = 50;
 const MAX_WAIT_MS = 60_000;
 
 const ACTIONS = new Set(['proceed', 'proceed_with_caution', 'sandbox', 'escalate_to_human', 'deny']);
+
+/** A decision and when it stops being valid (epoch ms). */
+export interface CachedDecision {
+  decision: TrustDecision;
+  expiresAt: number;
+}
 
 /** Options of {@link SharedDecisions}. */
 export interface SharedDecisionsOptions {
@@ -62,7 +68,7 @@ export class SharedDecisions {
   async get(cacheKey: string, load: () => Promise<TrustDecision>): Promise<CachedDecision> {
     const fresh = async (): Promise<CachedDecision> => {
       const decision = await load();
-      return { decision, expiresAt: expiryOf(decision.result, this.#now()) };
+      return { decision, expiresAt: expiryOf(decision, this.#now()) };
     };
     if (this.#health.down) return fresh();
     let id: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DecisionCache } from './decision-cache.js';
 import { type DecideContext, TrustClient, type TrustClientOptions } from './index.js';
-import { CANARY_KEY, type DecisionFixture, decideFetch, decisionResult, T0 } from './test/fixtures.js';
+import { CANARY_KEY, type DecisionFixture, decideFetch, decisionResult, T0 } from './test-support.js';
 
 /** A client on a clock the test moves by hand. */
 function clientOnClock(

@@ -3,22 +3,22 @@
  * This cache keeps each decision until the window ends and lets concurrent identical requests share one call.
  */
 import type { TrustDecision } from './decision.js';
-import type { DecisionResult } from './gen/sdk/types.gen.js';
 
 /** Entries kept unless configured otherwise. */
 export const DEFAULT_DECISION_CACHE_ENTRIES = 1_000;
 
 /** Options of {@link DecisionCache}. */
-export interface DecisionCacheOptions {
+export interface DecisionCacheOptions<T = TrustDecision> {
   /** Most decisions kept; the least recently used one goes first (default 1 000). */
-  maxEntries?: number;
+  maxEntries?: number | undefined;
   /** Clock in ms (default `Date.now`). */
-  now?: () => number;
+  now?: (() => number) | undefined;
+  /** The decision a stored value holds, for its expiry (default: the value is the decision). */
+  decisionOf?: ((value: T) => TrustDecision) | undefined;
 }
 
-/** A decision and when it stops being valid (epoch ms). */
-export interface CachedDecision {
-  decision: TrustDecision;
+interface CachedDecision<T> {
+  decision: T;
   expiresAt: number;
 }
 
@@ -26,13 +26,15 @@ export interface CachedDecision {
  * An in-memory, bounded LRU of decisions. A decision expires at `validity.valid_until` or `ttl_seconds` after it
  * arrived, whichever comes first, so a skewed server clock cannot stretch it. Failures are never stored.
  */
-export class DecisionCache {
-  readonly #entries = new Map<string, CachedDecision>();
-  readonly #inFlight = new Map<string, Promise<TrustDecision>>();
+export class DecisionCache<T = TrustDecision> {
+  readonly #entries = new Map<string, CachedDecision<T>>();
+  readonly #inFlight = new Map<string, Promise<T>>();
   readonly #maxEntries: number;
+  readonly #decisionOf: (value: T) => TrustDecision;
   readonly #now: () => number;
 
-  constructor(options: DecisionCacheOptions = {}) {
+  constructor(options: DecisionCacheOptions<T> = {}) {
+    this.#decisionOf = options.decisionOf ?? ((value) => value as unknown as TrustDecision);
     const maxEntries = options.maxEntries ?? DEFAULT_DECISION_CACHE_ENTRIES;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new RangeError(`maxEntries must be an integer ≥ 1, got ${maxEntries}`);
@@ -46,11 +48,8 @@ export class DecisionCache {
     return this.#entries.size;
   }
 
-  /**
-   * The stored decision for `key` while it is valid; otherwise the call in flight for `key`, or a new `load()`.
-   * `load` may say when its decision expires (a decision shared by another process arrived earlier than now).
-   */
-  get(key: string, load: () => Promise<TrustDecision | CachedDecision>): Promise<TrustDecision> {
+  /** The stored decision for `key` while it is valid; otherwise the call in flight for `key`, or a new `load()`. */
+  get(key: string, load: () => Promise<T>): Promise<T> {
     const cached = this.#fresh(key);
     if (cached) return Promise.resolve(cached);
     const pending = this.#inFlight.get(key);
@@ -60,7 +59,7 @@ export class DecisionCache {
     return call;
   }
 
-  #fresh(key: string): TrustDecision | undefined {
+  #fresh(key: string): T | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     this.#entries.delete(key);
@@ -69,11 +68,10 @@ export class DecisionCache {
     return entry.decision;
   }
 
-  async #loadAndStore(key: string, load: () => Promise<TrustDecision | CachedDecision>): Promise<TrustDecision> {
+  async #loadAndStore(key: string, load: () => Promise<T>): Promise<T> {
     try {
-      const loaded = await load();
-      const { decision, expiresAt } =
-        'expiresAt' in loaded ? loaded : { decision: loaded, expiresAt: expiryOf(loaded.result, this.#now()) };
+      const decision = await load();
+      const expiresAt = expiryOf(this.#decisionOf(decision), this.#now());
       if (expiresAt > this.#now()) this.#store(key, { decision, expiresAt });
       return decision;
     } finally {
@@ -81,7 +79,7 @@ export class DecisionCache {
     }
   }
 
-  #store(key: string, entry: CachedDecision): void {
+  #store(key: string, entry: CachedDecision<T>): void {
     this.#entries.delete(key);
     this.#entries.set(key, entry);
     for (const oldest of this.#entries.keys()) {
@@ -92,8 +90,8 @@ export class DecisionCache {
 }
 
 /** The earlier of `valid_until` and arrival + `ttl_seconds`; -Infinity when neither is usable. */
-export function expiryOf(result: DecisionResult, receivedAt: number): number {
-  const { valid_until, ttl_seconds } = result.validity;
+export function expiryOf(decision: TrustDecision, receivedAt: number): number {
+  const { valid_until, ttl_seconds } = decision.result.validity;
   const candidates = [Date.parse(valid_until), receivedAt + ttl_seconds * 1_000].filter(Number.isFinite);
   return candidates.length > 0 ? Math.min(...candidates) : Number.NEGATIVE_INFINITY;
 }

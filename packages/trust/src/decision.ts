@@ -3,7 +3,7 @@
  * person need to look, until when does it hold.
  */
 import { ResponseValidationError } from '@agent-apis/core';
-import type { DecisionResult, ReasonCode, RecommendedAction } from './gen/sdk/types.gen.js';
+import type { DecisionResult, ReasonCode, RecommendedAction } from './gen/types.gen.js';
 
 /** Actions under which the agent may fetch the target. */
 const FETCHABLE_ACTIONS: ReadonlySet<RecommendedAction> = new Set(['proceed', 'proceed_with_caution']);

@@ -1,11 +1,12 @@
-import { expectOneSdkFunctionPerOperation, jsonFetch, onlyRequest } from '@agent-apis/codegen/testing';
+import { jsonFetch, onlyRequest } from '@agent-apis/test-utils/fetch';
+import { expectOneFunctionPerOperation } from '@agent-apis/test-utils/generated';
 import { useMswServer } from '@agent-apis/test-utils/msw';
 import { describe, expect, it } from 'vitest';
+import { createTrustClient } from './client.js';
+import * as functions from './gen/api.gen.js';
 import { getMockHandlers } from './gen/msw.gen.js';
 import { operations } from './gen/operations.gen.js';
-import { createClient, createConfig } from './gen/sdk/client/index.gen.js';
-import * as sdk from './gen/sdk/sdk.gen.js';
-import type { DecideRequest } from './gen/sdk/types.gen.js';
+import type { DecideRequest } from './gen/types.gen.js';
 import { validators } from './gen/validators.gen.js';
 
 const BASE_URL = 'https://trust.test/api';
@@ -14,19 +15,18 @@ const request: DecideRequest = {
   interaction: { kind: 'fetch', mode: 'read_only', sensitivity: 'low' },
 };
 
-describe('generated trust SDK', () => {
-  it('has one function per operation of the final spec, each listed in operations.gen.ts', async () => {
-    const operationIds = await expectOneSdkFunctionPerOperation('trust', sdk, operations);
+describe('generated trust code', () => {
+  it('has one row in operations.gen.ts and one function in api.gen.ts per operation of the final spec', async () => {
+    const operationIds = await expectOneFunctionPerOperation('trust', functions, operations);
     expect(operationIds.length).toBeGreaterThanOrEqual(1);
   });
 
   it('sends decide as POST /v1/decide with the JSON body and the API key, and resolves to the parsed body', async () => {
     const decision = { request_id: 'dec_1', decision: { action: 'proceed' } };
     const fetch = jsonFetch(decision);
-    const client = createClient(createConfig({ baseUrl: BASE_URL, fetch, throwOnError: true }));
-
-    const result = await sdk.decide({ client, body: request, auth: () => 'test-key' });
-
+    const result = await functions.decide(createTrustClient({ apiKey: 'test-key', baseUrl: BASE_URL, fetch }), {
+      body: request,
+    });
     const sent = onlyRequest(fetch);
     expect(sent.method).toBe(operations.decide.method);
     expect(sent.url).toBe(`${BASE_URL}${operations.decide.path}`);
@@ -39,8 +39,9 @@ describe('generated trust SDK', () => {
     useMswServer(getMockHandlers());
 
     it('answers decide with a body that the generated zod schema accepts', async () => {
-      const client = createClient(createConfig({ baseUrl: BASE_URL, throwOnError: true }));
-      const result = await sdk.decide({ client, body: request });
+      const result = await functions.decide(createTrustClient({ apiKey: 'test-key', baseUrl: BASE_URL }), {
+        body: request,
+      });
       expect(validators.decide.response.safeParse(result).error).toBeUndefined();
     });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
-import type { RecommendedAction } from './gen/sdk/types.gen.js';
+import type { RecommendedAction } from './gen/types.gen.js';
 import {
   APIUserAbortError,
   InternalServerError,
@@ -12,7 +12,7 @@ import {
   TrustSandboxRequiredError,
   TrustUnavailableError,
 } from './index.js';
-import { CANARY_KEY, decideFetch, errorFetch, sentBodies } from './test/fixtures.js';
+import { CANARY_KEY, decideFetch, errorFetch, sentBodies } from './test-support.js';
 
 const URL_TO_FETCH = 'https://docs.example.com/guide?page=2';
 

@@ -2,21 +2,9 @@
  * Enforcement of a decision before an agent touches a target: what runs for each action, and the errors thrown
  * when the action stops the agent.
  */
-import { AgentApiError, redactUrl } from '@agent-apis/core';
+import { AgentApiError, type RequestOptions, redactUrl } from '@agent-apis/core';
 import type { TrustDecision } from './decision.js';
-import type { Interaction, Policy } from './gen/sdk/types.gen.js';
-
-/** Per-call options of the hand-written methods (`decide`, `guard`). */
-export interface TrustRequestOptions {
-  /** Extra request headers. */
-  headers?: HeadersInit | undefined;
-  /** Stops waiting for the decision (`APIUserAbortError`). */
-  signal?: AbortSignal | undefined;
-  /** Per-attempt timeout in ms. */
-  timeout?: number | undefined;
-  /** Retries after the first attempt (decide is a POST, which is never retried). */
-  maxRetries?: number | undefined;
-}
+import type { Interaction, Policy } from './gen/types.gen.js';
 
 /** What every guard accepts. */
 export interface GuardContext {
@@ -31,8 +19,11 @@ export interface GuardContext {
   failOpen?: boolean | undefined;
 }
 
-/** Options of `client.guard(url)`. A handler that returns lets the agent go ahead; one that throws stops it. */
-export interface GuardOptions extends GuardContext, TrustRequestOptions {
+/**
+ * Options of `client.guard(url)`: the decision's context, the per-call `RequestOptions` of every client, and
+ * handlers. A handler that returns lets the agent go ahead; one that throws stops it.
+ */
+export interface GuardOptions extends GuardContext, RequestOptions {
   /** Runs for `sandbox`; without it the guard throws {@link TrustSandboxRequiredError}. */
   onSandbox?: ((decision: TrustDecision, url: URL) => void | Promise<void>) | undefined;
   /** Runs for `escalate_to_human`; without it the guard throws {@link TrustEscalationRequiredError}. */

@@ -3,7 +3,7 @@
  * fetch from it.
  */
 
-export type { Logger, LogLevel } from '@agent-apis/core';
+export type { ApiPromise, Logger, LogLevel, RequestOptions, WithResponse } from '@agent-apis/core';
 export * from '@agent-apis/core/errors';
 export {
   API_KEY_ENV,
@@ -24,7 +24,7 @@ export {
 } from './decide-request.js';
 export { TrustDecision } from './decision.js';
 export * from './gen/api.gen.js';
-export type * from './gen/sdk/types.gen.js';
+export type * from './gen/types.gen.js';
 export {
   type GuardContext,
   type GuardedFetchOptions,
@@ -32,7 +32,6 @@ export {
   TrustActionError,
   TrustDeniedError,
   TrustEscalationRequiredError,
-  type TrustRequestOptions,
   TrustSandboxRequiredError,
   TrustUnavailableError,
 } from './guard.js';

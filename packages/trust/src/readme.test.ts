@@ -2,14 +2,14 @@
  * The README's code blocks are the files in `examples/`. This checks that each block equals its file, and runs
  * every example against the package's own MSW handlers, checking what it sends and prints.
  */
-import { expectReadmeToEmbedEveryExample, runExample as runExampleFile } from '@agent-apis/codegen/testing';
+import { expectReadmeToEmbedEveryExample, runExample as runExampleFile } from '@agent-apis/test-utils/readme';
 import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getDecideMockHandler, getScoreDomainMockHandler } from './gen/msw.gen.js';
-import type { AppliedInteraction, DecideRequest } from './gen/sdk/types.gen.js';
-import { CANARY_KEY, type DecisionFixture, decisionResult } from './test/fixtures.js';
+import type { AppliedInteraction, DecideRequest } from './gen/types.gen.js';
+import { CANARY_KEY, type DecisionFixture, decisionResult } from './test-support.js';
 
 const packageRoot = new URL('../', import.meta.url);
 

@@ -9,7 +9,7 @@ import type {
   ReasonCode,
   RecommendedAction,
   Target,
-} from '../gen/sdk/types.gen.js';
+} from './gen/types.gen.js';
 
 /** A credential that must never show up in errors or logs. */
 export const CANARY_KEY = 'sk_ent0_canary-secret-7f3a9c2e41';
