@@ -1,7 +1,7 @@
 /**
  * `pnpm bench`: runs every section (or those named on the command line: overhead, bundle, build, contract,
- * rate-limit, trust-guard, types), prints a table per section and the targets, and writes `bench/.work/results.json` (a
- * partial run `bench/.work/results-partial.json`). It never writes a tracked file: `bench/results.json` is the
+ * rate-limit, trust-guard, types, workers), prints a table per section and the targets, and writes
+ * `bench/.work/results.json` (a partial run `bench/.work/results-partial.json`). It never writes a tracked file: `bench/results.json` is the
  * record of the run BENCHMARKS.md quotes, replaced by hand (and formatted) when a new run is quoted.
  * Needs the packages built (`pnpm build`); the build section rebuilds in a scratch copy.
  */
@@ -21,8 +21,9 @@ import { table } from './report.ts';
 import { evaluateTargets, type SectionResults } from './targets.ts';
 import { measureTrustGuard } from './trust-guard.ts';
 import { measureTypeChecks } from './types.ts';
+import { measureWorkers } from './workers.ts';
 
-const SECTIONS = ['overhead', 'bundle', 'build', 'contract', 'rate-limit', 'trust-guard', 'types'] as const;
+const SECTIONS = ['overhead', 'bundle', 'build', 'contract', 'rate-limit', 'trust-guard', 'types', 'workers'] as const;
 type Section = (typeof SECTIONS)[number];
 
 async function runSection(section: Section, results: SectionResults): Promise<void> {
@@ -124,6 +125,27 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
       );
       return;
     }
+    case 'workers':
+      results.workers = await measureWorkers();
+      console.log(
+        table(results.workers, {
+          processes: 'processes',
+          shared: 'shared',
+          calls: 'calls',
+          answered: 'answered',
+          seconds: 's',
+          requestsPerSecond: 'req/s',
+          shareOfLimit: 'share of 20/s',
+          tooManyRequests: '429s',
+          p50WaitMs: 'p50 wait ms',
+          p99WaitMs: 'p99 wait ms',
+          scansPerDomain: 'scans/domain',
+          decisionsRight: 'decisions right',
+          crashed: 'crashed',
+          warnings: 'warnings',
+        }),
+      );
+      return;
     case 'types':
       results.types = await measureTypeChecks();
       console.log(

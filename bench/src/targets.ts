@@ -7,6 +7,7 @@ import type { OverheadRow } from './overhead.ts';
 import type { RateLimitResult } from './rate-limit.ts';
 import type { TrustGuardResult } from './trust-guard.ts';
 import type { TypeCheckRow } from './types.ts';
+import type { WorkersRow } from './workers.ts';
 
 export interface SectionResults {
   overhead?: OverheadRow[];
@@ -16,6 +17,7 @@ export interface SectionResults {
   rateLimit?: RateLimitResult;
   trustGuard?: TrustGuardResult;
   types?: TypeCheckRow[];
+  workers?: WorkersRow[];
 }
 
 export interface TargetCheck {
@@ -37,6 +39,10 @@ const MAX_LARGE_RESPONSE_RATIO_TO_CAP = 3;
 const MAX_WARM_SHARE_OF_COLD = 0.05;
 const MAX_CONTRACT_RATIO_TO_FLOOR = 2;
 const MIN_SHARE_OF_RATE_LIMIT = 0.95;
+/** A fleet sharing the store budget through Redis: its share of 20/s (issue 19). */
+const MIN_FLEET_SHARE_OF_RATE_LIMIT = 0.85;
+/** 429s allowed when Redis is killed in the middle of a run, as a share of requests. */
+const MAX_429_SHARE_REDIS_KILLED = 0.05;
 
 function check(target: string, measured: string | undefined, met: boolean | undefined): TargetCheck {
   return measured === undefined || met === undefined
@@ -152,6 +158,37 @@ export function evaluateTargets(results: SectionResults): TargetCheck[] {
       guard &&
         `${guard.decideCalls} calls for ${guard.domains} domains (max ${guard.maxDecideCallsPerDomain} per domain)`,
       guard && guard.maxDecideCallsPerDomain === 1 && guard.decideCalls === guard.domains,
+    ),
+  );
+  const fleet = results.workers?.find((row) => row.processes === 8 && row.shared === 'redis');
+  checks.push(
+    check(
+      `8 processes × 40 store calls through Redis: all answered, zero 429s, ≥ ${MIN_FLEET_SHARE_OF_RATE_LIMIT * 100} % of 20 req/s`,
+      fleet &&
+        `${fleet.answered}/${fleet.calls} answered, ${fleet.tooManyRequests} × 429, ${fleet.shareOfLimit * 100} %`,
+      fleet &&
+        fleet.answered === fleet.calls &&
+        fleet.tooManyRequests === 0 &&
+        fleet.shareOfLimit >= MIN_FLEET_SHARE_OF_RATE_LIMIT,
+    ),
+    check(
+      '8 processes × 5 domains through Redis: one scan per domain, decisions right',
+      fleet && `${fleet.scansPerDomain} scans per domain, decisions right: ${fleet.decisionsRight}`,
+      fleet && fleet.scansPerDomain === 1 && fleet.decisionsRight,
+    ),
+  );
+  const killed = results.workers?.find((row) => row.shared === 'redis killed');
+  const killedRequests = killed ? killed.answered + killed.tooManyRequests : 0;
+  checks.push(
+    check(
+      `Redis killed mid-run: no crash, ≤ ${MAX_429_SHARE_REDIS_KILLED * 100} % 429s, every call answered, decisions right`,
+      killed &&
+        `${killed.crashed} crashed, ${killed.tooManyRequests} × 429 of ${killedRequests} requests, ${killed.answered}/${killed.calls} answered, decisions right: ${killed.decisionsRight}`,
+      killed &&
+        killed.crashed === 0 &&
+        killed.tooManyRequests <= MAX_429_SHARE_REDIS_KILLED * killedRequests &&
+        killed.answered === killed.calls &&
+        killed.decisionsRight,
     ),
   );
   return checks;

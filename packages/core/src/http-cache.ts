@@ -3,7 +3,10 @@
  * revalidation, LRU eviction by entry count.
  */
 import { fingerprint } from './fingerprint.js';
+import type { RedisCacheTier } from './http-cache-redis.js';
+import type { Logger } from './logger.js';
 import { redactUrl } from './redact.js';
+import type { RedisClientLike } from './redis.js';
 import { toRequest } from './request.js';
 
 /** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
@@ -28,7 +31,17 @@ export interface HttpCacheOptions {
   maxFreshnessMs?: number;
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
+  /**
+   * A second tier shared by every process using this Redis (node-redis v5 or later): a response one process
+   * stored is served to the others under the same rules (freshness, validators, `Vary`). Only what a shared
+   * cache may keep goes there (RFC 9111 §3.5: never `private`, never an answer to a request with credentials),
+   * bodies up to 1 MiB, kept no longer than `maxFreshnessMs`. Redis faults leave the in-process tier alone.
+   */
+  shared?: { redis: RedisClientLike; logger: Logger } | undefined;
 }
+
+/** Largest body written to the shared tier. */
+const MAX_SHARED_BODY_BYTES = 1024 * 1024;
 
 /** What the cache needs of a request: method, URL and every header that is sent. */
 export interface CacheRequest {
@@ -37,7 +50,8 @@ export interface CacheRequest {
   headers: Headers;
 }
 
-interface CacheEntry {
+/** A stored response. */
+export interface CacheEntry {
   status: number;
   statusText: string;
   headers: Headers;
@@ -106,6 +120,7 @@ export class HttpCache {
   readonly #maxBytes: number;
   readonly #maxFreshnessMs: number;
   readonly #now: () => number;
+  readonly #shared: Promise<RedisCacheTier> | undefined;
   #bytes = 0;
 
   /** An empty cache; throws a TypeError when `maxEntries` is not a positive integer. */
@@ -118,6 +133,13 @@ export class HttpCache {
     this.#maxBytes = options.maxBytes ?? DEFAULT_CACHE_BYTES;
     this.#maxFreshnessMs = options.maxFreshnessMs ?? DEFAULT_MAX_FRESHNESS_MS;
     this.#now = options.now ?? (() => Date.now());
+    const { shared } = options;
+    // Loaded only when asked for: bundles without a shared tier do not carry it.
+    this.#shared =
+      shared &&
+      import('./http-cache-redis.js').then(
+        (module) => new module.RedisCacheTier(shared.redis, shared.logger, this.#now),
+      );
   }
 
   /** Number of stored responses. */
@@ -173,16 +195,39 @@ export class HttpCache {
     if (requestDirectives.has('no-store') || conditionalByCaller) return next(request);
 
     const key = this.#primaryKey(request);
-    const entry = this.#lookup(key, request);
+    const entry = this.#lookup(key, request) ?? (await this.#sharedLookup(key, request));
     if (entry && !requestDirectives.has('no-cache') && this.#now() - entry.receivedAt < entry.freshForMs) {
       return responseFrom(entry, 'hit');
     }
     const sent = entry && hasValidators(entry.headers) ? withValidators(request, entry) : request;
     const response = await next(sent);
-    if (entry && response.status === 304)
-      return responseFrom(this.#refresh(key, entry, response.headers), 'revalidated');
-    await this.#store(key, request, response);
+    if (entry && response.status === 304) {
+      const refreshed = this.#refresh(key, entry, response.headers);
+      this.#sharedWrite(key, request, refreshed);
+      return responseFrom(refreshed, 'revalidated');
+    }
+    const stored = await this.#store(key, request, response);
+    if (stored) this.#sharedWrite(key, request, stored);
     return response;
+  }
+
+  /** The shared tier's entry for `key`, kept in this process too; undefined on a miss or any Redis fault. */
+  async #sharedLookup(key: string, request: CacheRequest): Promise<CacheEntry | undefined> {
+    if (!this.#shared || !sharable(request)) return undefined;
+    const entry = await (await this.#shared).get(key);
+    if (!entry || varyKeyOf(request, entry.varyNames) !== entry.varyKey) return undefined;
+    if (/[/+]json\b/i.test(entry.headers.get('content-type') ?? '') && !parsesAsJson(entry.body)) return undefined;
+    this.#keep(key, entry);
+    return this.#entries.get(key);
+  }
+
+  /** Writes `entry` to the shared tier when a shared cache may keep it (fire and forget). */
+  #sharedWrite(key: string, request: CacheRequest, entry: CacheEntry): void {
+    if (!this.#shared || !sharable(request)) return;
+    if (parseCacheControl(entry.headers.get('cache-control')).has('private')) return;
+    if (entry.body.byteLength > MAX_SHARED_BODY_BYTES) return;
+    const ttl = Math.min(this.#maxFreshnessMs, Math.max(entry.freshForMs, hasValidators(entry.headers) ? 60_000 : 0));
+    if (ttl > 0) void this.#shared.then((tier) => tier.set(key, entry, ttl));
   }
 
   /**
@@ -205,9 +250,9 @@ export class HttpCache {
     return entry;
   }
 
-  async #store(key: string, request: CacheRequest, response: Response): Promise<void> {
+  async #store(key: string, request: CacheRequest, response: Response): Promise<CacheEntry | undefined> {
     // Without Cache-Control or validators an answer is neither stored nor a reason to drop one.
-    if (!response.headers.has('cache-control') && !hasValidators(response.headers)) return;
+    if (!response.headers.has('cache-control') && !hasValidators(response.headers)) return undefined;
     const directives = parseCacheControl(response.headers.get('cache-control'));
     const varyNames = varyNamesOf(response.headers);
     const freshForMs = Math.min(freshnessMs(response.headers), this.#maxFreshnessMs);
@@ -218,15 +263,12 @@ export class HttpCache {
       (freshForMs > 0 || hasValidators(response.headers));
     if (!cacheable) {
       if (directives.has('no-store')) this.#delete(key);
-      return;
+      return undefined;
     }
     const body = await response.clone().arrayBuffer();
     // Only a body that parses is kept: a truncated or broken JSON answer must not be served again.
-    if (/[/+]json\b/i.test(response.headers.get('content-type') ?? '') && !parsesAsJson(body)) return;
-    this.#delete(key);
-    if (body.byteLength > this.#maxBytes) return;
-    this.#bytes += body.byteLength;
-    this.#entries.set(key, {
+    if (/[/+]json\b/i.test(response.headers.get('content-type') ?? '') && !parsesAsJson(body)) return undefined;
+    const entry: CacheEntry = {
       status: response.status,
       statusText: response.statusText,
       headers: new Headers(response.headers),
@@ -235,7 +277,17 @@ export class HttpCache {
       freshForMs,
       varyNames,
       varyKey: varyKeyOf(request, varyNames),
-    });
+    };
+    this.#keep(key, entry);
+    return this.#entries.get(key);
+  }
+
+  /** Stores `entry` under `key` within the entry and byte bounds, least recently used out first. */
+  #keep(key: string, entry: CacheEntry): void {
+    this.#delete(key);
+    if (entry.body.byteLength > this.#maxBytes) return;
+    this.#bytes += entry.body.byteLength;
+    this.#entries.set(key, entry);
     for (const oldest of this.#entries.keys()) {
       if (this.#entries.size <= this.#maxEntries && this.#bytes <= this.#maxBytes) break;
       this.#delete(oldest);
@@ -261,6 +313,11 @@ export class HttpCache {
     else this.#entries.set(key, refreshed);
     return refreshed;
   }
+}
+
+/** RFC 9111 §3.5: a shared cache keeps no answer to a request that carried credentials. */
+function sharable(request: CacheRequest): boolean {
+  return !request.headers.has('authorization') && !request.headers.has('cookie');
 }
 
 function withValidators(request: CacheRequest, entry: CacheEntry): CacheRequest {

@@ -95,6 +95,7 @@ export {
 export {
   RateLimiter,
   type RateLimiterOptions,
+  type RateLimitGate,
   type RateLimitReader,
   type RateLimitUpdate,
   type RateLimitWindow,
@@ -102,6 +103,7 @@ export {
   readRateLimitHeaders,
   resetSharedRateLimiters,
   sharedRateLimiter,
+  WaiterQueue,
 } from './rate-limit.js';
 export {
   describeRequest,
@@ -119,6 +121,17 @@ export {
   secretsFromRequest,
 } from './redact.js';
 export { type RedirectHop, redirectHop } from './redirect.js';
+export {
+  assertRedisClient,
+  hmacSha256Hex,
+  REDIS_COMMAND_TIMEOUT_MS,
+  REDIS_RETRY_MS,
+  type RedisClientLike,
+  RedisHealth,
+  RedisUnavailableError,
+  sha256Hex,
+  withDeadline,
+} from './redis.js';
 export { type SchemaLike, schemaResponseValidator } from './response-validation.js';
 export {
   backoffDelayMs,

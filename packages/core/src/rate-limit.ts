@@ -47,15 +47,109 @@ interface WindowState extends RateLimitWindow {
 
 interface Waiter {
   grant(): void;
+  reject(reason: unknown): void;
+  /** Set once the waiter's signal aborted: the queue skips it. */
+  cancelled: boolean;
+}
+
+/**
+ * A FIFO of callers waiting for a grant, abortable per caller. However many waiters share one signal, it gets one
+ * abort listener (a signal shared by 100 calls gets one, not 100); an abort cancels its waiters in O(1) each (they
+ * are skipped when reached, no queue search). `onIdle` runs when the last live waiter is cancelled.
+ */
+export class WaiterQueue {
+  /** Waiters in arrival order from `#head` on; cancelled ones stay until reached or compacted. */
+  #queue: Waiter[] = [];
+  #head = 0;
+  #live = 0;
+  readonly #onIdle: () => void;
+
+  constructor(onIdle: () => void = () => undefined) {
+    this.#onIdle = onIdle;
+  }
+
+  /** Live (not cancelled, not granted) waiters. */
+  get size(): number {
+    return this.#live;
+  }
+
+  /** Resolves when {@link WaiterQueue.grantFirst} reaches this caller; rejects with the signal's reason on abort. */
+  wait(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      let stopWatching: (() => void) | undefined;
+      const waiter: Waiter = {
+        cancelled: false,
+        grant: () => {
+          stopWatching?.();
+          resolve();
+        },
+        reject,
+      };
+      // One listener per signal however many wait on it (`onAbort`); a granted waiter stops watching.
+      if (signal) stopWatching = this.#watch(signal, waiter);
+      this.#queue.push(waiter);
+      this.#live++;
+    });
+  }
+
+  /** Grants the longest-waiting live caller; false when none waits. */
+  grantFirst(): boolean {
+    while (this.#head < this.#queue.length) {
+      const waiter = this.#queue[this.#head++] as Waiter;
+      if (waiter.cancelled) continue;
+      this.#live--;
+      if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+        this.#queue = this.#queue.slice(this.#head);
+        this.#head = 0;
+      }
+      waiter.grant();
+      return true;
+    }
+    this.#queue = [];
+    this.#head = 0;
+    return false;
+  }
+
+  #watch(signal: AbortSignal, waiter: Waiter): () => void {
+    return onAbort(signal, () => {
+      waiter.cancelled = true;
+      waiter.reject(signal.reason);
+      this.#cancelled(1);
+    });
+  }
+
+  #cancelled(count: number): void {
+    this.#live -= count;
+    if (this.#live === 0) {
+      this.#queue = [];
+      this.#head = 0;
+      this.#onIdle();
+    } else if (this.#queue.length - this.#head > 2 * this.#live + 64) {
+      this.#queue = this.#queue.slice(this.#head).filter((waiter) => !waiter.cancelled);
+      this.#head = 0;
+    }
+  }
+}
+
+/** Something `rateLimitHooks` can drive: a local {@link RateLimiter} or a limiter shared through a store. */
+export interface RateLimitGate {
+  /** Resolves when one more request may go; rejects with the signal's reason on abort. */
+  acquire(signal?: AbortSignal): Promise<void>;
+  /** Adopts what a server reported about a window. */
+  update(report: RateLimitUpdate): void;
+  /** Holds every acquirer for `ms` from now. */
+  penalize(ms: number): void;
 }
 
 /**
  * Grants requests in arrival order so that no window is ever exceeded. One internal loop serves the queue, so
  * concurrent `acquire` calls cannot overshoot a window.
  */
-export class RateLimiter {
+export class RateLimiter implements RateLimitGate {
   readonly #windows: WindowState[];
-  readonly #queue: Waiter[] = [];
+  // Nobody left waiting: stop the serving loop's sleep so it does not keep the process alive.
+  readonly #queue = new WaiterQueue(() => this.#idle?.abort());
   readonly #now: () => number;
   readonly #sleep: Sleep;
   #pausedUntil = 0;
@@ -82,32 +176,17 @@ export class RateLimiter {
 
   /** Number of callers waiting in `acquire`. */
   get pending(): number {
-    return this.#queue.length;
+    return this.#queue.size;
   }
 
-  /** Resolves once every window has room for one more request; rejects with the signal's reason on abort. */
+  /**
+   * Resolves once every window has room for one more request; rejects with the signal's reason on abort. However
+   * many calls wait on one signal, it gets one abort listener, and aborting any number of waiters is cheap.
+   */
   acquire(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<void>((resolve, reject) => {
-      // One listener per signal however many wait on it (`onAbort`), removed when the turn comes.
-      const stopWatching = signal
-        ? onAbort(signal, () => {
-            const position = this.#queue.indexOf(waiter);
-            if (position >= 0) this.#queue.splice(position, 1);
-            // Nobody left waiting: stop the serving loop's sleep so it does not keep the process alive.
-            if (this.#queue.length === 0) this.#idle?.abort();
-            reject(signal.reason);
-          })
-        : undefined;
-      const waiter: Waiter = {
-        grant: () => {
-          stopWatching?.();
-          resolve();
-        },
-      };
-      this.#queue.push(waiter);
-      void this.#serve();
-    });
+    const granted = this.#queue.wait(signal);
+    void this.#serve();
+    return granted;
   }
 
   /**
@@ -143,7 +222,7 @@ export class RateLimiter {
     if (this.#serving) return;
     this.#serving = true;
     try {
-      for (let head = this.#queue[0]; head; head = this.#queue[0]) {
+      while (this.#queue.size > 0) {
         const waitMs = this.#waitMs(this.#now());
         if (waitMs > 0) {
           this.#idle = new AbortController();
@@ -151,12 +230,11 @@ export class RateLimiter {
             () => true,
             () => false,
           );
-          if (!slept && this.#queue.length === 0) break;
+          if (!slept && this.#queue.size === 0) break;
           continue;
         }
-        this.#queue.shift();
         this.#record(this.#now());
-        head.grant();
+        this.#queue.grantFirst();
       }
     } finally {
       this.#serving = false;
@@ -236,7 +314,7 @@ export type RateLimitReader = (headers: Headers) => RateLimitUpdate | readonly R
  * `readHeaders` finds after every response, and pause it after a 429 (for the Retry-After, capped at 60 s).
  */
 export function rateLimitHooks(
-  limiter: RateLimiter,
+  limiter: RateLimitGate,
   readHeaders: RateLimitReader = readRateLimitHeaders,
 ): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
   return {

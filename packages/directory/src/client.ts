@@ -6,10 +6,15 @@ import {
   AgentApiError,
   ApiClient,
   type ApiPromise,
+  assertRedisClient,
   type BoundOperations,
   bindOperations,
   type ClientOptions,
+  createLogger,
   HttpCache,
+  LOG_ENV_VAR,
+  parseLogLevel,
+  type RedisClientLike,
   type RequestOptions,
   readEnv,
 } from '@agent-apis/core';
@@ -54,9 +59,11 @@ export interface DirectoryClientOptions extends ClientOptions {
   baseUrl?: string | undefined;
   /**
    * Client-side HTTP cache honouring `Cache-Control` and `ETag`, as the service asks (default: on, a new
-   * `HttpCache` per client). Pass your own `HttpCache` to share or size it, `false` to turn caching off.
+   * `HttpCache` per client). Pass your own `HttpCache` to share or size it, `false` to turn caching off, or
+   * `{ redis }` (a connected node-redis client, v5 or later) to share the answers with every process of a fleet
+   * using that Redis, under the same rules and bounds (see "Running a fleet" in the README).
    */
-  cache?: boolean | HttpCache | undefined;
+  cache?: boolean | HttpCache | { redis: RedisClientLike } | undefined;
 }
 
 /** Every operation of the spec, by operationId, with the generated SDK's options and types. */
@@ -84,9 +91,21 @@ export type Plugins = DirectoryResource<PluginFilters, PluginListItem, PluginLis
 /** Agent skills, keyed by slug. */
 export type Skills = DirectoryResource<SkillFilters, SkillListItem, SkillList, GetSkillData['path'], Skill>;
 
-function resolveCache(cache: DirectoryClientOptions['cache']): HttpCache | false {
+function resolveCache(options: DirectoryClientOptions): HttpCache | false {
+  const { cache } = options;
   if (cache === false) return false;
-  return cache instanceof HttpCache ? cache : new HttpCache();
+  if (cache === undefined || cache === true) return new HttpCache();
+  if (cache instanceof HttpCache) return cache;
+  if (typeof cache !== 'object' || cache === null) {
+    throw new AgentApiError('DirectoryClient cache must be true, false, an HttpCache or { redis }');
+  }
+  assertRedisClient('DirectoryClient cache.redis', cache.redis);
+  // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
+  const logger = createLogger({
+    sink: options.logger,
+    level: options.logLevel ?? parseLogLevel(readEnv(LOG_ENV_VAR)) ?? 'warn',
+  });
+  return new HttpCache({ shared: { redis: cache.redis, logger } });
 }
 
 /** Client of the Directory API: a read-only directory of MCP servers, coding-agent plugins and agent skills. */
@@ -151,6 +170,6 @@ export function createDirectoryClient(options: DirectoryClientOptions = {}): Api
     baseUrl,
     loadValidators: () => import(VALIDATORS_MODULE),
     validatorsEntry: '@agent-apis/directory/validators',
-    cache: resolveCache(options.cache),
+    cache: resolveCache(options),
   });
 }

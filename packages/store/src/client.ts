@@ -6,7 +6,10 @@ import {
   ApiClient,
   bindOperations,
   type ClientOptions,
+  createLogger,
+  LOG_ENV_VAR,
   type Paginator,
+  parseLogLevel,
   rateLimitHooks,
   readEnv,
 } from '@agent-apis/core';
@@ -24,10 +27,12 @@ import { operations } from './gen/operations.gen.js';
 import { resourceTable, type StoreResources } from './gen/resources.gen.js';
 import { type PagedItem, type PagedOperationId, type PaginateArgs, paginateOperation } from './pagination.js';
 import {
+  checkRateLimitOptions,
   rateLimitWindows,
   readStoreRateLimitHeaders,
   type StoreRateLimitOptions,
   storeBanGuard,
+  storeFleetRateLimiter,
   storeRateLimiter,
 } from './rate-limit.js';
 import { bindResources } from './resources.js';
@@ -50,7 +55,8 @@ export interface StoreClientOptions extends ClientOptions, StoreCredentialOption
   baseUrl?: string | undefined;
   /**
    * Client-side request budget, shared by every client with the same base URL and credentials (default
-   * 20/s and 800/min, the store's limits); `false` turns it off.
+   * 20/s and 800/min, the store's limits); `false` turns it off. With `redis` it is shared across processes
+   * and machines (`key`, `workers`: see {@link StoreRateLimitOptions}).
    */
   rateLimit?: StoreRateLimitOptions | false | undefined;
 }
@@ -109,15 +115,27 @@ export class StoreClient {
 export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
   const credentials = resolveCredentials(options);
   const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV_VAR) ?? DEFAULT_BASE_URL;
+  checkRateLimitOptions(options.rateLimit);
+  const trimmedBaseUrl = baseUrl.replace(/\/+$/, '');
+  const redis = options.rateLimit ? options.rateLimit.redis : undefined;
   const limiter =
     options.rateLimit === false
       ? undefined
-      : storeRateLimiter(
-          baseUrl.replace(/\/+$/, ''),
-          credentialIdentity(credentials),
-          rateLimitWindows(options.rateLimit),
-        );
+      : redis
+        ? storeFleetRateLimiter(
+            trimmedBaseUrl,
+            credentials,
+            { ...options.rateLimit, redis },
+            // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
+            createLogger({
+              sink: options.logger,
+              level: options.logLevel ?? parseLogLevel(readEnv(LOG_ENV_VAR)) ?? 'warn',
+              secrets: credentialSecrets(credentials),
+            }),
+          )
+        : storeRateLimiter(trimmedBaseUrl, credentialIdentity(credentials), rateLimitWindows(options.rateLimit));
   const limiterHooks = limiter ? rateLimitHooks(limiter, readStoreRateLimitHeaders) : undefined;
+  const fleet = limiter && 'hold' in limiter ? limiter : undefined;
   return new ApiClient(options, {
     client: 'StoreClient',
     baseUrl,
@@ -127,6 +145,6 @@ export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
     loadValidators: () => import(VALIDATORS_MODULE),
     validatorsEntry: '@agent-apis/store/validators',
     redactSecrets: credentialSecrets(credentials),
-    ...storeBanGuard(baseUrl, credentialIdentity(credentials), limiterHooks),
+    ...storeBanGuard(baseUrl, credentialIdentity(credentials), limiterHooks, undefined, fleet),
   });
 }

@@ -34,7 +34,14 @@ export {
   type PaginateArgs,
   type PaginateOptions,
 } from './pagination.js';
-export { BAN_RESET_HEADER, DEFAULT_RATE_LIMIT, RATE_LIMIT_HEADERS, type StoreRateLimitOptions } from './rate-limit.js';
+export {
+  BAN_RESET_HEADER,
+  DEFAULT_FLEET_WORKERS,
+  DEFAULT_RATE_LIMIT,
+  type FleetRedisClient,
+  RATE_LIMIT_HEADERS,
+  type StoreRateLimitOptions,
+} from './rate-limit.js';
 export type {
   BodyParams,
   ItemOf,

@@ -197,3 +197,46 @@ describe('rate-limit ban', () => {
     expect(times).toHaveLength(1);
   });
 });
+
+describe('many calls waiting on one client', () => {
+  it('100 concurrent calls, with one shared signal or none, raise no MaxListenersExceededWarning', async () => {
+    const { fetch } = timedServer();
+    const client = storeClient({ ...BASIC, fetch });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const { signal } = new AbortController();
+      const done = Promise.all([
+        ...Array.from({ length: 100 }, () => client.api.getStoreInfo({ signal })),
+        ...Array.from({ length: 100 }, () => client.api.getStoreInfo()),
+      ]);
+      await vi.advanceTimersByTimeAsync(15_000);
+      await done;
+      await new Promise((resolve) => process.nextTick(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(fetch).toHaveBeenCalledTimes(200);
+    expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
+  it('aborting 10,000 queued calls settles them all at once and leaves nothing queued', async () => {
+    const { fetch } = timedServer();
+    const client = storeClient({ ...BASIC, fetch, maxRetries: 0 });
+    const controller = new AbortController();
+    const outcomes = Array.from({ length: 10_000 }, () =>
+      client.api.getStoreInfo({ signal: controller.signal }).then(
+        () => 'answered',
+        (error: unknown) => (error as Error).name,
+      ),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    controller.abort();
+    const settled = await Promise.all(outcomes);
+    // The first second's 20 went out before the abort; every other call ends with the abort, without waiting.
+    expect(settled.filter((outcome) => outcome === 'answered')).toHaveLength(20);
+    expect(new Set(settled.filter((outcome) => outcome !== 'answered'))).toEqual(new Set(['APIUserAbortError']));
+    expect(fetch).toHaveBeenCalledTimes(20);
+  });
+});

@@ -3,14 +3,27 @@
  * meet 429 in normal use, and adapted to the `Jumpseller-*RateLimit-*` headers the store sends back.
  */
 import {
+  AgentApiError,
+  assertRedisClient,
   type CreateFetchOptions,
   fingerprint,
+  type Logger,
   RateLimitBanError,
   RateLimiter,
+  type RateLimitGate,
   type RateLimitUpdate,
   type RateLimitWindow,
+  type RedisClientLike,
   sharedRateLimiter,
 } from '@agent-apis/core';
+import type { StoreCredentials } from './auth.js';
+import type { FleetRateLimiter } from './rate-limit-fleet.js';
+
+/** The connected node-redis client (v5 or later) a fleet shares its budget through. */
+export type FleetRedisClient = RedisClientLike;
+
+/** Processes assumed in the fleet when Redis cannot be reached and `rateLimit.workers` is not given. */
+export const DEFAULT_FLEET_WORKERS = 8;
 
 /** The client's `rateLimit` option: requests allowed per second and per minute. */
 export interface StoreRateLimitOptions {
@@ -18,10 +31,27 @@ export interface StoreRateLimitOptions {
   perSecond?: number | undefined;
   /** Requests per minute (default 800, the store's limit). */
   perMinute?: number | undefined;
+  /**
+   * A connected node-redis client (`redis` v5 or later): the budget is then shared by every client of the same
+   * store and login in any process or machine using this Redis (see "Running a fleet" in the README).
+   */
+  redis?: FleetRedisClient | undefined;
+  /**
+   * The Redis key prefix of the shared budget (default: `agent-apis:store-rate-limit:` + the base URL + a SHA-256
+   * of the login, or of the access token; never a credential). Clients with the same key share one budget.
+   */
+  key?: string | undefined;
+  /**
+   * Processes to assume while Redis is unavailable: each keeps to `1/workers` of every window until Redis
+   * answers again (default 8). Never unlimited.
+   */
+  workers?: number | undefined;
 }
 
 /** The store's documented limits. */
-export const DEFAULT_RATE_LIMIT = { perSecond: 20, perMinute: 800 } as const satisfies Required<StoreRateLimitOptions>;
+export const DEFAULT_RATE_LIMIT = { perSecond: 20, perMinute: 800 } as const satisfies Required<
+  Pick<StoreRateLimitOptions, 'perSecond' | 'perMinute'>
+>;
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60_000;
@@ -39,6 +69,51 @@ export const RATE_LIMIT_HEADERS = {
     windowMs: MINUTE_MS,
   },
 } as const;
+
+/** Checks the `rateLimit` option before any request; throws an {@link AgentApiError} naming the bad field. */
+export function checkRateLimitOptions(options: StoreRateLimitOptions | false | undefined): void {
+  if (options === undefined || options === false) return;
+  if (typeof options !== 'object' || options === null) {
+    throw new AgentApiError('StoreClient rateLimit must be an object or false');
+  }
+  for (const field of ['perSecond', 'perMinute', 'workers'] as const) {
+    const value = options[field];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
+      throw new AgentApiError(`StoreClient rateLimit.${field} must be a whole number ≥ 1, got ${String(value)}`);
+    }
+  }
+  if (options.key !== undefined && (typeof options.key !== 'string' || options.key.trim() === '')) {
+    throw new AgentApiError('StoreClient rateLimit.key must be a non-empty string');
+  }
+  if (options.key !== undefined && options.redis === undefined) {
+    throw new AgentApiError('StoreClient rateLimit.key names a Redis budget: pass rateLimit.redis with it');
+  }
+  if (options.redis !== undefined) assertRedisClient('StoreClient rateLimit.redis', options.redis);
+}
+
+/** What the client holds of a fleet limiter: the limiter's hooks, and `hold` for bans. */
+export type FleetGate = RateLimitGate & Pick<FleetRateLimiter, 'hold'>;
+
+/**
+ * The fleet limiter of this budget, loaded on first use (`rate-limit-fleet.js` and rate-limiter-flexible stay out
+ * of bundles that never share a budget); reports and holds made before it loaded apply once it has.
+ */
+export function storeFleetRateLimiter(
+  baseUrl: string,
+  credentials: StoreCredentials,
+  options: StoreRateLimitOptions & { redis: FleetRedisClient },
+  logger: Logger,
+): FleetGate {
+  const limiter = import('./rate-limit-fleet.js').then((fleet) =>
+    fleet.sharedFleetRateLimiter(baseUrl, credentials, options, logger),
+  );
+  return {
+    acquire: (signal) => limiter.then((fleet) => fleet.acquire(signal)),
+    update: (report) => void limiter.then((fleet) => fleet.update(report)),
+    penalize: (ms) => void limiter.then((fleet) => fleet.penalize(ms)),
+    hold: (until, kind) => void limiter.then((fleet) => fleet.hold(until, kind)),
+  };
+}
 
 /** The limiter windows for `options`: one of a second and one of a minute. */
 export function rateLimitWindows(options: StoreRateLimitOptions = {}): RateLimitWindow[] {
@@ -89,13 +164,15 @@ const bans = new Map<string, number>();
 /**
  * Hooks that stop calls while the store bans these credentials: a response carrying {@link BAN_RESET_HEADER}
  * ends the call at once with a {@link RateLimitBanError} (no retry; every request would extend the ban), and
- * until the reset time every call fails the same way before anything is sent. `limiter` hooks run inside.
+ * until the reset time every call fails the same way before anything is sent. `limiter` hooks run inside. With a
+ * `fleet` limiter the ban is shared instead: every process of the fleet waits until the reset.
  */
 export function storeBanGuard(
   baseUrl: string,
   identity: readonly string[],
   limiter?: Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>,
   now: () => number = () => Date.now(),
+  fleet?: Pick<FleetGate, 'hold'>,
 ): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
   const key = fingerprint('store-ban', baseUrl.replace(/\/+$/, ''), ...identity);
   return {
@@ -112,7 +189,9 @@ export function storeBanGuard(
       // An unreadable date still means a ban: hold calls for an hour rather than hammer the store.
       const until = Number.isNaN(parsed) ? now() + 3_600_000 : parsed;
       if (until <= now()) return;
-      bans.set(key, until);
+      // In a fleet every process, this one included, waits the ban out in its limiter; alone, later calls fail fast.
+      if (fleet) fleet.hold(until);
+      else bans.set(key, until);
       await response.body?.cancel().catch(() => undefined);
       throw new RateLimitBanError(new Date(until));
     },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resetSharedRateLimiters } from '@agent-apis/core';
 import { expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/test-utils/readme';
+import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
 import { faker } from '@faker-js/faker';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
@@ -168,6 +169,27 @@ describe('README examples, against the ./msw handlers', () => {
   it('response-validation: reports where a response breaks the schema', async () => {
     server.use(http.get('*/products/:id.json', () => HttpResponse.json({ product: { id: 'forty-two' } })));
     expect(await runExample(packageRoot, 'response-validation')).toEqual(['Unexpected response: product.id']);
+  });
+});
+
+const redisServer = findRedisServer();
+
+describe.skipIf(!redisServer)(`README fleet example${redisServer ? '' : ` (skipped: ${REDIS_MISSING})`}`, () => {
+  const server = setupServer(...getMockHandlers());
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    server.listen({ onUnhandledFrame: 'error' });
+  });
+  afterAll(async () => {
+    server.close();
+    await redis?.stop();
+  });
+
+  it('fleet: shares the budget through a real Redis', async () => {
+    vi.stubEnv('REDIS_URL', redis.url);
+    server.use(getCountProductsMockHandler({ count: 12 }));
+    expect(await runExample(packageRoot, 'fleet')).toEqual(['12 products']);
   });
 });
 

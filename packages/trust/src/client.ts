@@ -3,14 +3,19 @@
  * a decision cache, and guards that enforce a decision before an agent fetches a URL.
  */
 import {
+  AgentApiError,
   APIUserAbortError,
   ApiClient,
   ApiPromise,
+  assertRedisClient,
   type BoundOperations,
   bindOperations,
   type ClientOptions,
+  createLogger,
   LOG_ENV_VAR,
   MissingCredentialsError,
+  parseLogLevel,
+  type RedisClientLike,
   type RequestOptions,
   RequestValidationError,
   raceWithSignal,
@@ -29,6 +34,7 @@ import {
 } from './decide-request.js';
 import { TrustDecision } from './decision.js';
 import { DecisionCache } from './decision-cache.js';
+import type { SharedDecisions } from './decision-cache-redis.js';
 import type * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import {
@@ -89,6 +95,13 @@ export interface TrustClientOptions extends ClientOptions {
   cache?: boolean | { maxEntries?: number | undefined } | undefined;
   /** Clock in ms, for the decision cache and `Retry-After` dates (default `Date.now`). */
   now?: (() => number) | undefined;
+  /**
+   * Decisions shared by a fleet: with a connected node-redis client (`redis` v5 or later), every client with the
+   * same API key and base URL, in any process, scans a target and context once per validity window; concurrent
+   * askers wait for one answer. Entries are keyed by a hash of key, target and context and signed with the key;
+   * when Redis is unavailable the client falls back to its in-process cache (see "Running a fleet").
+   */
+  decisionCache?: { redis: RedisClientLike } | undefined;
 }
 
 /** `client.api`: every operation of the spec by operationId, resolving with the response body. */
@@ -101,6 +114,7 @@ export class TrustClient {
   /** The server requests go to. */
   readonly baseUrl: string;
   readonly #decisions: DecisionCache<WithResponse<TrustDecision>> | undefined;
+  readonly #shared: Pick<SharedDecisions, 'get'> | undefined;
   /** The operations without `api.decide`'s check, for bodies {@link toDecideRequest} has already checked. */
   readonly #bound: TrustApi;
 
@@ -118,6 +132,7 @@ export class TrustClient {
     };
     this.#bound = bound;
     this.api = { ...bound, decide };
+    this.#shared = sharedDecisions(options, this.baseUrl);
     const cache = options.cache ?? true;
     this.#decisions = cache
       ? new DecisionCache<WithResponse<TrustDecision>>({
@@ -154,10 +169,14 @@ export class TrustClient {
     const options = (typeof input === 'string' ? lastOptions : (contextOrOptions as RequestOptions)) ?? {};
     // Checked here once: #send passes the body to the bound operation, which does not check it again.
     const request = toDecideRequest(input, context);
-    if (!this.#decisions) return this.#send(request, options);
+    if (!this.#decisions && !this.#shared) return this.#send(request, options);
     // A cached or shared call is not this caller's to abort: the signal only stops this caller's wait.
     const { signal, ...sendOptions } = options;
-    const shared = this.#decisions.get(decisionCacheKey(request), () => this.#send(request, sendOptions));
+    const key = decisionCacheKey(request);
+    const send = () => this.#send(request, sendOptions);
+    const fleet = this.#shared;
+    const load = fleet ? () => viaFleet(fleet, key, send) : send;
+    const shared = this.#decisions ? this.#decisions.get(key, load) : load();
     if (!signal) return shared;
     return raceWithSignal(shared, signal).catch((error: unknown) => {
       throw signal.aborted ? new APIUserAbortError({ operation: 'decide', route: routeOf(operations.decide) }) : error;
@@ -242,6 +261,54 @@ export class TrustClient {
       throw new TrustUnavailableError(url, error);
     }
   }
+}
+
+/**
+ * `send`'s answer through the fleet's shared decisions: the decision another process stored, or the one this
+ * process got (then shared). A decision from the fleet comes with a response rebuilt from it.
+ */
+async function viaFleet(
+  fleet: Pick<SharedDecisions, 'get'>,
+  key: string,
+  send: () => Promise<WithResponse<TrustDecision>>,
+): Promise<WithResponse<TrustDecision>> {
+  let sent: WithResponse<TrustDecision> | undefined;
+  const { decision } = await fleet.get(key, async () => {
+    sent = await send();
+    return sent.data;
+  });
+  if (sent && sent.data === decision) return sent;
+  const response = new Response(JSON.stringify(decision.result), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
+  return { data: decision, response };
+}
+
+/** The fleet's decision cache of `options.decisionCache`, checked before any request. */
+function sharedDecisions(options: TrustClientOptions, baseUrl: string): Pick<SharedDecisions, 'get'> | undefined {
+  const { decisionCache } = options;
+  if (decisionCache === undefined) return undefined;
+  if (typeof decisionCache !== 'object' || decisionCache === null) {
+    throw new AgentApiError('TrustClient decisionCache must be an object such as { redis }');
+  }
+  assertRedisClient('TrustClient decisionCache.redis', decisionCache.redis);
+  const apiKey = options.apiKey ?? readEnv(API_KEY_ENV) ?? '';
+  const settings = {
+    redis: decisionCache.redis,
+    apiKey,
+    baseUrl,
+    // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
+    logger: createLogger({
+      sink: options.logger,
+      level: options.logLevel ?? parseLogLevel(readEnv(LOG_ENV_VAR)) ?? 'warn',
+      secrets: [apiKey],
+    }),
+    now: options.now,
+  };
+  // Loaded on first use: bundles that never share decisions do not carry it.
+  const shared = import('./decision-cache-redis.js').then((module) => new module.SharedDecisions(settings));
+  return { get: (key, load) => shared.then((decisions) => decisions.get(key, load)) };
 }
 
 /**

@@ -90,7 +90,7 @@ export class DecisionCache<T = TrustDecision> {
 }
 
 /** The earlier of `valid_until` and arrival + `ttl_seconds`; -Infinity when neither is usable. */
-function expiryOf(decision: TrustDecision, receivedAt: number): number {
+export function expiryOf(decision: TrustDecision, receivedAt: number): number {
   const { valid_until, ttl_seconds } = decision.result.validity;
   const candidates = [Date.parse(valid_until), receivedAt + ttl_seconds * 1_000].filter(Number.isFinite);
   return candidates.length > 0 ? Math.min(...candidates) : Number.NEGATIVE_INFINITY;

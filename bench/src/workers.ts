@@ -1,0 +1,148 @@
+/**
+ * Section `workers`: a fleet of N processes (1, 4, 8), each with its own `StoreClient` and `TrustClient`, makes
+ * 40 store list calls and 5 `decide` calls for the same 5 domains, with each process on its own (in-process
+ * limiter and cache) and with the budget and decisions shared through Redis; then the Redis run again with
+ * Redis killed once a quarter of the calls were answered. Per run: aggregate requests/s, its share of 20/s,
+ * 429 answers, p50/p99 wait per call, trust scans per domain.
+ *
+ * By default it starts a loopback store stand-in (20/s and 800/min, sliding), a trust stand-in and a
+ * `redis-server` on free ports (a fresh stand-in per run, so no run inherits another's windows).
+ * `STORE_BASE_URL`, `TRUST_BASE_URL` and `REDIS_URL` point it at other servers instead (then with
+ * `STORE_LOGIN`/`STORE_AUTH_TOKEN` and `ENTROPY0_API_KEY` from the environment; the kill run needs our own Redis).
+ */
+import { fileURLToPath } from 'node:url';
+import { startDecideStandIn } from '@agent-apis/test-utils/decide-stand-in';
+import { startLimitedStore } from '@agent-apis/test-utils/limited-store';
+import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
+import { runWorkers } from '@agent-apis/test-utils/workers';
+import { round } from './measure.ts';
+import type { ChildConfig, ChildResult } from './workers-child.ts';
+
+const CHILD = fileURLToPath(new URL('./workers-child.ts', import.meta.url));
+const CALLS_PER_PROCESS = 40;
+const DOMAINS_PER_PROCESS = 5;
+const PER_SECOND = 20;
+const FLEETS = [1, 4, 8] as const;
+
+export interface WorkersRow {
+  processes: number;
+  shared: 'none' | 'redis' | 'redis killed';
+  calls: number;
+  answered: number;
+  seconds: number;
+  /** Calls answered divided by the time from the first call to the last answer, across the fleet. */
+  requestsPerSecond: number;
+  /** `requestsPerSecond` as a share of 20/s. */
+  shareOfLimit: number;
+  /** 429 answers the clients saw (retried ones included). */
+  tooManyRequests: number;
+  p50WaitMs: number;
+  p99WaitMs: number;
+  /** Decide requests sent, per domain. */
+  scansPerDomain: number;
+  /** Every decision as the service gives it for that domain. */
+  decisionsRight: boolean;
+  crashed: number;
+  warnings: number;
+}
+
+function percentile(values: readonly number[], share: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] as number;
+}
+
+async function runFleet(
+  processes: number,
+  shared: WorkersRow['shared'],
+  run: number,
+  ownRedis: RedisServer | undefined,
+): Promise<WorkersRow> {
+  const store = process.env.STORE_BASE_URL ? undefined : await startLimitedStore({ perSecond: PER_SECOND });
+  const trust = process.env.TRUST_BASE_URL ? undefined : await startDecideStandIn({ latencyMs: 300 });
+  const redisUrl = shared === 'none' ? undefined : (process.env.REDIS_URL ?? ownRedis?.url);
+  const domains = Array.from(
+    { length: DOMAINS_PER_PROCESS },
+    (_, index) => `${index % 2 === 1 ? 'bad-' : ''}site-${index}.run-${run}-${Date.now()}.example`,
+  );
+  const config: ChildConfig = {
+    storeUrl: store?.url ?? (process.env.STORE_BASE_URL as string),
+    trustUrl: trust?.url ?? (process.env.TRUST_BASE_URL as string),
+    redisUrl,
+    budgetKey: `agent-apis-bench-workers:${run}:${Date.now()}`,
+    calls: CALLS_PER_PROCESS,
+    domains,
+    ...(store ? { login: `bench-workers-${run}`, authToken: 'bench-workers-token' } : {}),
+    ...(trust ? { apiKey: 'sk_ent0_bench-workers' } : {}),
+  };
+  let ready = 0;
+  let killed = false;
+  const launched = Date.now();
+  const outcomes = runWorkers<ChildResult>(
+    CHILD,
+    Array.from({ length: processes }, () => config),
+    (_, line) => {
+      if (line === 'ready') ready++;
+    },
+  );
+  if (shared === 'redis killed' && ownRedis) {
+    const total = processes * CALLS_PER_PROCESS;
+    while (!killed) {
+      // Mid-run: every process connected and a quarter of the calls answered (3 s in, against another store).
+      const midRun = store ? store.accepted.length >= total / 4 : Date.now() - launched > 3_000;
+      if (ready === processes && midRun) {
+        await ownRedis.kill();
+        killed = true;
+      } else await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  const results = await outcomes;
+  if (killed) await ownRedis?.restart();
+  await store?.close();
+  await trust?.close();
+  const finished = results.flatMap((outcome) => (outcome.result ? [outcome.result] : []));
+  const waits = finished.flatMap((result) => result.waits);
+  const started = Math.min(...finished.map((result) => result.startedAt));
+  const ended = Math.max(...finished.map((result) => result.finishedAt));
+  const seconds = (ended - started) / 1_000;
+  const calls = processes * CALLS_PER_PROCESS;
+  const callsAnswered = finished.reduce((sum, result) => sum + result.waits.length, 0);
+  const expected = (domain: string) => (domain.startsWith('bad-') ? 'deny' : 'proceed');
+  return {
+    processes,
+    shared,
+    calls,
+    answered: callsAnswered,
+    seconds: round(seconds, 2),
+    requestsPerSecond: round(callsAnswered / seconds, 2),
+    shareOfLimit: round(callsAnswered / seconds / PER_SECOND, 3),
+    tooManyRequests: finished.reduce((sum, result) => sum + result.tooManyRequests, 0),
+    p50WaitMs: Math.round(percentile(waits, 0.5)),
+    p99WaitMs: Math.round(percentile(waits, 0.99)),
+    scansPerDomain: round(finished.reduce((sum, result) => sum + result.decideRequests, 0) / domains.length, 2),
+    // Against our trust stand-in the right action is known; against another server, consistency across the fleet.
+    decisionsRight: trust
+      ? finished.every((result) => domains.every((domain) => result.actions[domain] === expected(domain)))
+      : finished.every((result) => JSON.stringify(result.actions) === JSON.stringify(finished[0]?.actions)),
+    crashed: results.filter((outcome) => outcome.code !== 0).length,
+    warnings: finished.reduce((sum, result) => sum + result.warnings.length, 0),
+  };
+}
+
+export async function measureWorkers(): Promise<WorkersRow[]> {
+  const canStartRedis = findRedisServer() !== undefined;
+  const ownRedis = process.env.REDIS_URL || !canStartRedis ? undefined : await startRedisServer();
+  if (!process.env.REDIS_URL && !canStartRedis) console.log(`Redis runs skipped: ${REDIS_MISSING}`);
+  const rows: WorkersRow[] = [];
+  let run = 0;
+  try {
+    for (const processes of FLEETS) {
+      rows.push(await runFleet(processes, 'none', run++, ownRedis));
+      if (process.env.REDIS_URL || ownRedis) rows.push(await runFleet(processes, 'redis', run++, ownRedis));
+    }
+    if (ownRedis) rows.push(await runFleet(8, 'redis killed', run++, ownRedis));
+  } finally {
+    await ownRedis?.stop();
+  }
+  return rows;
+}

@@ -1,0 +1,165 @@
+/**
+ * The shared budget against a real `redis-server` and real worker processes, each with its own Redis connection
+ * and `StoreClient` (test/fleet-worker.ts, running the built package).
+ */
+import { fileURLToPath } from 'node:url';
+import { AgentApiError } from '@agent-apis/core';
+import { type LimitedStore, startLimitedStore } from '@agent-apis/test-utils/limited-store';
+import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
+import { runWorkers } from '@agent-apis/test-utils/workers';
+import { createClient } from 'redis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { StoreClient } from './client.js';
+import { fleetShare } from './rate-limit-fleet.js';
+import { CANARY } from './test-support.js';
+
+const WORKER = fileURLToPath(new URL('../test/fleet-worker.ts', import.meta.url));
+
+interface WorkerResult {
+  answered: number;
+  errors: string[];
+  waits: number[];
+  seconds: number;
+  warnings: string[];
+}
+
+describe('rateLimit option checks (no Redis needed)', () => {
+  it.each([
+    [{ workers: 0 }, 'rateLimit.workers'],
+    [{ workers: 2.5 }, 'rateLimit.workers'],
+    [{ redis: {} }, 'rateLimit.redis'],
+    [{ redis: 'redis://127.0.0.1' }, 'rateLimit.redis'],
+    [{ key: 'shop' }, 'rateLimit.key'],
+  ])('refuses %j before any request, naming %s', (rateLimit, field) => {
+    expect(() => new StoreClient({ ...CANARY, accessToken: undefined, rateLimit } as never)).toThrow(AgentApiError);
+    expect(() => new StoreClient({ ...CANARY, accessToken: undefined, rateLimit } as never)).toThrow(field);
+  });
+
+  it('shares each window among `workers` processes while Redis is away, never unlimited', () => {
+    expect(
+      fleetShare(
+        [
+          { limit: 20, windowMs: 1_000 },
+          { limit: 800, windowMs: 60_000 },
+        ],
+        8,
+      ),
+    ).toEqual([
+      { limit: 2, windowMs: 1_000 },
+      { limit: 100, windowMs: 60_000 },
+    ]);
+    expect(fleetShare([{ limit: 20, windowMs: 1_000 }], 40)).toEqual([{ limit: 1, windowMs: 2_000 }]);
+  });
+});
+
+const redisServer = findRedisServer();
+
+describe.skipIf(!redisServer)(
+  `a fleet sharing one store budget through Redis${redisServer ? '' : ` (skipped: ${REDIS_MISSING})`}`,
+  () => {
+    let redis: RedisServer;
+    let store: LimitedStore | undefined;
+
+    beforeAll(async () => {
+      redis = await startRedisServer();
+    });
+    afterAll(async () => {
+      await redis?.stop();
+    });
+    afterEach(async () => {
+      await store?.close();
+      store = undefined;
+    });
+
+    /** Workers connected to Redis in the current fleet (each prints `ready`). */
+    let ready = 0;
+    const fleet = (count: number, config: Record<string, unknown>) => {
+      ready = 0;
+      return runWorkers<WorkerResult>(
+        WORKER,
+        Array.from({ length: count }, () => ({ redisUrl: redis.url, ...config })),
+        (_, line) => {
+          if (line === 'ready') ready++;
+        },
+      );
+    };
+
+    it('8 processes × 40 calls: every call answered, no 429 storm', async () => {
+      store = await startLimitedStore();
+      const outcomes = await fleet(8, { baseUrl: store.url, calls: 40, login: `fleet-${Date.now()}` });
+      for (const outcome of outcomes) {
+        expect(outcome.code, outcome.stderr).toBe(0);
+        expect(outcome.result?.errors).toEqual([]);
+        expect(outcome.result?.answered).toBe(40);
+        // Redis stays up; on a loaded machine a command can still miss its deadline: one warning at most.
+        expect(outcome.result?.warnings.length).toBeLessThanOrEqual(1);
+      }
+      expect(store.accepted).toHaveLength(320);
+      // Grants never exceed the budget; a 429 can only come from arrival jitter (a process stalled between its
+      // grant and its request on a loaded machine). `pnpm bench workers` reports the exact count.
+      expect(store.rejected.length).toBeLessThanOrEqual(3);
+    }, 90_000);
+
+    it('keys the budget by the store and a hash of the login, never a credential; rateLimit.key overrides it', async () => {
+      store = await startLimitedStore();
+      const login = `fleet-key-${Date.now()}`;
+      await fleet(1, { baseUrl: store.url, calls: 3, login });
+      await fleet(1, { baseUrl: store.url, calls: 3, login, key: 'my-shop-budget' });
+      const client = createClient({ url: redis.url });
+      await client.connect();
+      try {
+        const keys = await client.keys('*');
+        const ours = keys.filter((key) => key.includes(store?.url ?? '-'));
+        expect(ours.length).toBeGreaterThan(0);
+        for (const key of keys) {
+          expect(key).not.toContain(login);
+          expect(key).not.toContain('fleet-test-token');
+        }
+        expect(keys.some((key) => key.startsWith('my-shop-budget:'))).toBe(true);
+      } finally {
+        client.destroy();
+      }
+    }, 60_000);
+
+    it('a ban seen by one worker pauses all of them until its reset', async () => {
+      store = await startLimitedStore({ banAt: { request: 5, ms: 3_000 } });
+      const outcomes = await fleet(4, { baseUrl: store.url, calls: 10, login: `fleet-ban-${Date.now()}` });
+      const errors = outcomes.flatMap((outcome) => outcome.result?.errors ?? []);
+      // The call that got the ban answer fails with it; every other call waits the ban out and is answered.
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/ban/i);
+      expect(store.banUntil).toBeDefined();
+      // Calls already on the wire when the ban came, or granted before the others learnt of it, may land inside
+      // it; a second later none does.
+      const sentAt = store.banSentAt ?? 0;
+      expect(store.duringBan.filter((at) => at > sentAt + 1_000)).toEqual([]);
+      expect(store.accepted).toHaveLength(39);
+    }, 60_000);
+
+    it('Redis killed mid-run: no crash, one warning per worker, at most 5 % 429s, every call answered', async () => {
+      store = await startLimitedStore();
+      const run = fleet(8, { baseUrl: store.url, calls: 40, login: `fleet-kill-${Date.now()}` });
+      // Mid-run: every worker connected, and a quarter of the calls answered.
+      while (ready < 8 || (store?.accepted.length ?? 0) < 80) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await redis.kill();
+      const outcomes = await run;
+      await redis.restart();
+      let requests = 0;
+      for (const outcome of outcomes) {
+        expect(outcome.code, outcome.stderr).toBe(0);
+        expect(outcome.result?.errors).toEqual([]);
+        expect(outcome.result?.answered).toBe(40);
+        // One warning per worker that met the outage (one may have had all its turns before it), never more.
+        expect(outcome.result?.warnings.length).toBeLessThanOrEqual(1);
+      }
+      const warnings = outcomes.flatMap((outcome) => outcome.result?.warnings ?? []);
+      expect(warnings.length).toBeGreaterThanOrEqual(4);
+      for (const warning of warnings) expect(warning).toMatch(/Redis is unavailable.*rateLimit\.workers/);
+      requests = store.accepted.length + store.rejected.length;
+      expect(store.accepted).toHaveLength(320);
+      expect(store.rejected.length).toBeLessThanOrEqual(0.05 * requests);
+    }, 120_000);
+  },
+);
