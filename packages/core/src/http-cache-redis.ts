@@ -3,7 +3,7 @@
  * using the same Redis. Loaded only by a cache created with `shared`. Redis faults make it a miss (one warning
  * per outage), never an error.
  */
-import type { CacheEntry } from './http-cache.js';
+import type { CacheEntry } from './cache-entry.js';
 import type { Logger } from './logger.js';
 import { type RedisClientLike, RedisHealth, sha256Hex, withDeadline } from './redis.js';
 

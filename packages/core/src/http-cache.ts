@@ -2,6 +2,7 @@
  * A private (client-side) HTTP cache for GET requests: `Cache-Control` freshness, `ETag` / `Last-Modified`
  * revalidation, LRU eviction by entry count.
  */
+import type { CacheEntry } from './cache-entry.js';
 import { fingerprint } from './fingerprint.js';
 import type { RedisCacheTier } from './http-cache-redis.js';
 import type { Logger } from './logger.js';
@@ -50,21 +51,7 @@ export interface CacheRequest {
   headers: Headers;
 }
 
-/** A stored response. */
-export interface CacheEntry {
-  status: number;
-  statusText: string;
-  headers: Headers;
-  body: ArrayBuffer;
-  /** When the response was received or last revalidated. */
-  receivedAt: number;
-  /** How long after `receivedAt` the entry may be served without asking the server. */
-  freshForMs: number;
-  /** Request header names listed in `Vary`. */
-  varyNames: string[];
-  /** Fingerprint of the request's values for `varyNames` when stored. */
-  varyKey: string;
-}
+export type { CacheEntry } from './cache-entry.js';
 
 /** Headers a 304 must not overwrite in the stored response. */
 const NOT_UPDATED_BY_304 = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'content-range']);

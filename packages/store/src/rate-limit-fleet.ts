@@ -26,7 +26,7 @@ import {
   DEFAULT_RATE_LIMIT,
   type FleetRedisClient,
   type StoreRateLimitOptions,
-} from './rate-limit.js';
+} from './rate-limit-options.js';
 
 /** Pause of the fleet after the store reports its second full. */
 const FULL_SECOND_PAUSE_MS = 250;

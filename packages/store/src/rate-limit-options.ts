@@ -1,0 +1,36 @@
+/** The store client's `rateLimit` option and the store's documented limits (read by the in-process and fleet limiters). */
+import type { RedisClientLike } from '@agent-apis/core';
+
+/** The connected node-redis client (v5 or later) a fleet shares its budget through. */
+export type FleetRedisClient = RedisClientLike;
+
+/** Processes assumed in the fleet when Redis cannot be reached and `rateLimit.workers` is not given. */
+export const DEFAULT_FLEET_WORKERS = 8;
+
+/** The client's `rateLimit` option: requests allowed per second and per minute. */
+export interface StoreRateLimitOptions {
+  /** Requests per second (default 20, the store's limit). */
+  perSecond?: number | undefined;
+  /** Requests per minute (default 800, the store's limit). */
+  perMinute?: number | undefined;
+  /**
+   * A connected node-redis client (`redis` v5 or later): the budget is then shared by every client of the same
+   * store and login in any process or machine using this Redis (see "Running a fleet" in the README).
+   */
+  redis?: FleetRedisClient | undefined;
+  /**
+   * The Redis key prefix of the shared budget (default: `agent-apis:store-rate-limit:` + the base URL + a SHA-256
+   * of the login, or of the access token; never a credential). Clients with the same key share one budget.
+   */
+  key?: string | undefined;
+  /**
+   * Processes to assume while Redis is unavailable: each keeps to `1/workers` of every window until Redis
+   * answers again (default 8). Never unlimited.
+   */
+  workers?: number | undefined;
+}
+
+/** The store's documented limits. */
+export const DEFAULT_RATE_LIMIT = { perSecond: 20, perMinute: 800 } as const satisfies Required<
+  Pick<StoreRateLimitOptions, 'perSecond' | 'perMinute'>
+>;
