@@ -1,5 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * A live check waits for the service's budget: paced requests and a `Retry-After` of up to
+ * CONTRACT_MAX_RETRY_AFTER seconds (default 120), several times in one check. Its time limit leaves room for that,
+ * so a slow or rate-limiting service is never reported as a failed check by a timeout.
+ */
+const live = process.env.CONTRACT_TARGET === 'live';
+const maxRetryAfterMs = (Number(process.env.CONTRACT_MAX_RETRY_AFTER) || 120) * 1000;
+const contractTimeout = live ? Math.max(15 * 60_000, 4 * maxRetryAfterMs + 5 * 60_000) : 30_000;
+
 export default defineConfig({
   test: {
     projects: [
@@ -19,12 +28,12 @@ export default defineConfig({
           name: 'contract',
           include: ['src/**/*.contract.test.ts'],
           globalSetup: ['./src/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 120_000,
+          testTimeout: contractTimeout,
+          hookTimeout: live ? contractTimeout : 120_000,
           maxConcurrency: 8,
           // A live run with writes changes records of one store from the REST and the tool-server files: one file
           // at a time, so neither sees the other's records in its before/after counts.
-          fileParallelism: !(process.env.CONTRACT_TARGET === 'live' && process.env.CONTRACT_ALLOW_WRITES),
+          fileParallelism: !(live && process.env.CONTRACT_ALLOW_WRITES),
         },
       },
     ],

@@ -84,6 +84,21 @@ export function writeServices(env: Record<string, string | undefined> = process.
   return new Set(names);
 }
 
+/**
+ * Whether a received media type is one the spec documents: compared without case (media types are
+ * case-insensitive), a documented wildcard (any type, or any subtype of one type) as a range, and a `+json`
+ * subtype as its `application/json`.
+ */
+export function mediaTypeMatches(documented: string, received: string): boolean {
+  const want = documented.trim().toLowerCase();
+  const got = received.trim().toLowerCase();
+  if (want === got || want === '*/*') return true;
+  const [wantType, wantSub] = want.split('/');
+  const [gotType, gotSub] = got.split('/');
+  if (wantSub === '*') return wantType === gotType;
+  return want === 'application/json' && gotType === 'application' && (gotSub ?? '').endsWith('+json');
+}
+
 /** The operation's documented response for `status` (or `default`), as the spec declares it. */
 function documentedResponse(document: OpenApiDocument, operation: ContractOperation, status: number) {
   const item = (document.paths?.[operation.path] ?? {}) as Record<string, { responses?: Record<string, unknown> }>;
@@ -249,17 +264,28 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
     if (!documented) return verdicts;
     const types = Object.keys(documented.content ?? {});
     const type = seen.headers.get('content-type')?.split(';')[0]?.trim() ?? '';
-    const typeOk = types.length === 0 || types.includes(type);
+    const typeOk = types.length === 0 || types.some((documentedType) => mediaTypeMatches(documentedType, type));
     record(
       'content_type_conformance',
       typeOk ? 'passed' : 'failed',
       typeOk ? undefined : `content type ${type || '(none)'}, documented ${types.join(', ')}`,
     );
-    const missing = Object.keys(documented.headers ?? {}).filter((name) => !seen.headers.has(name));
+    // Only a header the spec marks `required` is a promise; a documented optional one may be left out (or named
+    // otherwise by another deployment), which is worth a warning, not a red.
+    const headerSpecs = Object.entries(documented.headers ?? {}).map(([name, raw]) => ({
+      name,
+      required: (resolveRef(spec.document, raw as never) as { required?: boolean } | undefined)?.required === true,
+    }));
+    const missingRequired = headerSpecs.filter((h) => h.required && !seen.headers.has(h.name)).map((h) => h.name);
+    const missingOptional = headerSpecs.filter((h) => !h.required && !seen.headers.has(h.name)).map((h) => h.name);
     record(
       'response_headers_conformance',
-      missing.length ? 'failed' : 'passed',
-      missing.length ? `missing header(s) ${missing.join(', ')}` : undefined,
+      missingRequired.length ? 'failed' : missingOptional.length ? 'warning' : 'passed',
+      missingRequired.length
+        ? `missing required header(s) ${missingRequired.join(', ')}`
+        : missingOptional.length
+          ? `documented optional header(s) not sent: ${missingOptional.join(', ')}`
+          : undefined,
     );
     const problems = schemas.validateResponse(operation.method, operation.path, status, seen.body);
     const zod = 'result' in outcome ? validators[operation.id]?.response?.safeParse(outcome.result) : undefined;

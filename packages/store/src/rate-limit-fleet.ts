@@ -213,7 +213,9 @@ export class FleetRateLimiter implements RateLimitGate {
     const key = await this.#key;
     this.#limiters ??= this.#createLimiters();
     this.#clockOffset ??= this.#measureClock();
-    const limiters = await withDeadline(this.#limiters);
+    // Loading the limiter module is local work, not a Redis command: no Redis deadline on it (a cold import on a
+    // busy machine may take over a second and must not read as Redis being down).
+    const limiters = await this.#limiters;
     const offset = await withDeadline(this.#clockOffset);
     const now = this.#now() + offset;
     const slot = Math.floor(now / this.#slotMs);
