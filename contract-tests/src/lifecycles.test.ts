@@ -1,15 +1,5 @@
-/**
- * Live write runs (`lifecycles.ts`): the marker format the sweeper trusts, the plan drawn from the store's profile,
- * and write-enabled runs of the contract suite (`CONTRACT_TARGET=live pnpm contract`) against the loopback store
- * stand-in and a local agent tool server holding records the run must leave alone.
- */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServiceCoverage } from './coverage.ts';
 import {
   createRunMarker,
   isOwnMarker,
@@ -20,13 +10,13 @@ import {
   SWEEP_AFTER_MS,
 } from './lifecycles.ts';
 import { STORE_LIFECYCLES } from './lifecycles-store.ts';
+import { runContractLive } from './live-run.ts';
 import { startToolServer } from './mcp-server.ts';
 import { loadContractSpec } from './spec.ts';
 import { type StoreStandIn, startStoreStandIn } from './stand-ins/store.ts';
 import type { StoreRecord } from './stand-ins/store-writes.ts';
 import { MCP_CANARY } from './targets.ts';
 
-const packageDir = join(import.meta.dirname, '..');
 const STORE = { login: 'standin-login', authToken: 'standin-token-5d1f' };
 const OLD = '2026-01-01T00:00:00.000Z';
 const OTHER_SECRET = 'ab'.repeat(12);
@@ -146,38 +136,7 @@ describe('the store lifecycle plan', () => {
   });
 });
 
-interface Run {
-  code: number;
-  output: string;
-  coverage: (service: string) => Promise<ServiceCoverage>;
-}
-
-/** `vitest run --project contract` in live mode on `files`, with `env` added. */
-async function contractLive(env: Record<string, string>, files: string[]): Promise<Run> {
-  const reports = await mkdtemp(join(tmpdir(), 'agent-apis-writes-'));
-  const vitest = join(packageDir, 'node_modules', 'vitest', 'vitest.mjs');
-  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [vitest, 'run', '--project', 'contract', ...files],
-      {
-        cwd: packageDir,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          CONTRACT_TARGET: 'live',
-          CONTRACT_REPORTS_DIR: reports,
-          ...env,
-        },
-        maxBuffer: 64 << 20,
-      },
-      (error, stdout, stderr) => resolve({ code: error ? ((error.code as number) ?? 1) : 0, output: stdout + stderr }),
-    );
-  });
-  const coverage = async (service: string) =>
-    JSON.parse(await readFile(join(reports, 'live', `coverage-${service}.json`), 'utf8')) as ServiceCoverage;
-  return { code, output, coverage };
-}
+const contractLive = runContractLive;
 
 const running: { close(): Promise<void> }[] = [];
 afterEach(async () => {

@@ -4,62 +4,29 @@
  * required, the store's request limits and 429, the trust service's 409 lock. Not against Prism, which accepts
  * any id.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CoverageEntry, ServiceCoverage, ServiceSummary } from './coverage.ts';
+import type { CoverageEntry, ServiceSummary } from './coverage.ts';
+import { type LiveRun, runContractLive } from './live-run.ts';
 import { loadContractSpec } from './spec.ts';
 import { type DirectoryStandInOptions, startDirectoryStandIn } from './stand-ins/directory.ts';
 import type { InputMode } from './stand-ins/server.ts';
 import { type StoreStandInOptions, startStoreStandIn } from './stand-ins/store.ts';
 import { startTrustStandIn } from './stand-ins/trust.ts';
 
-const packageDir = join(import.meta.dirname, '..');
 const STORE = { login: 'standin-login', authToken: 'standin-token-5d1f' };
 const TRUST_KEY = 'sk_standin_key_8a2c';
 
-interface Run {
-  code: number;
-  output: string;
-  reports: string;
-  summaries: ServiceSummary[];
-  coverage: (service: string) => Promise<ServiceCoverage>;
-}
-
 const SERVICE_FILES = ['src/directory.contract.test.ts', 'src/store.contract.test.ts', 'src/trust.contract.test.ts'];
 
-/** `vitest run --project contract` in live mode on the three service suites (or `files`), with `env` added. */
-async function contractLive(
+/** The live contract run on the three service suites (or `files`), with `env` added. */
+function contractLive(
   env: Record<string, string>,
   extraFiles: string[] = [],
   files: string[] = [...SERVICE_FILES, ...extraFiles],
-): Promise<Run> {
-  const reports = await mkdtemp(join(tmpdir(), 'agent-apis-live-'));
-  const vitest = join(packageDir, 'node_modules', 'vitest', 'vitest.mjs');
-  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [vitest, 'run', '--project', 'contract', ...files],
-      {
-        cwd: packageDir,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          CONTRACT_TARGET: 'live',
-          CONTRACT_REPORTS_DIR: reports,
-          ...env,
-        },
-        maxBuffer: 64 << 20,
-      },
-      (error, stdout, stderr) => resolve({ code: error ? ((error.code as number) ?? 1) : 0, output: stdout + stderr }),
-    );
-  });
-  const summaries = JSON.parse(await readFile(join(reports, 'live', 'coverage.json'), 'utf8').catch(() => '[]'));
-  const coverage = async (service: string) =>
-    JSON.parse(await readFile(join(reports, 'live', `coverage-${service}.json`), 'utf8')) as ServiceCoverage;
-  return { code, output, reports, summaries, coverage };
+): Promise<LiveRun> {
+  return runContractLive(env, files);
 }
 
 const running: { close(): Promise<void> }[] = [];

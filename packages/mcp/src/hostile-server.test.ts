@@ -10,6 +10,7 @@ import {
   ResponseValidationError,
 } from '@agent-apis/core';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
+import { everythingIn } from '@agent-apis/test-utils/errors';
 import { CANARY, fakeToolServer, textResult } from '@agent-apis/test-utils/mcp-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -25,18 +26,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
 });
-
-/** Every string an error exposes: message, stack, inspect-like JSON and its cause chain. */
-function everythingIn(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const e = current as Error;
-    parts.push(String(e.message), String(e.stack), JSON.stringify(e));
-    current = e.cause;
-  }
-  return parts.join('\n');
-}
 
 /** An event stream that never ends: an SSE comment every 10 ms, or one event's data without its closing blank line. */
 function endlessStream(kind: 'comments' | 'unterminated') {

@@ -8,6 +8,7 @@ import {
   ResponseValidationError,
 } from '@agent-apis/core';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
+import { everythingIn } from '@agent-apis/test-utils/errors';
 import { CANARY, fakeToolServer, textResult } from '@agent-apis/test-utils/mcp-server';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
@@ -21,18 +22,6 @@ const directoryTools = (await readSyncedToolList('directory')).list.tools as Too
 
 /** Echoes the tool name and arguments back as JSON. */
 const echo = (name: string, args: Record<string, unknown>) => textResult(JSON.stringify({ name, args }));
-
-/** Every string an error exposes: message, JSON form, stack and cause chain. */
-function everythingIn(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const e = current as Error;
-    parts.push(String(e.message), String(e.stack), JSON.stringify(e));
-    current = e.cause;
-  }
-  return parts.join('\n');
-}
 
 afterEach(() => {
   vi.unstubAllEnvs();
