@@ -1,15 +1,22 @@
 /**
- * Section 2, bundle size: what an application ships when it imports a client, bundled and minified by esbuild
- * for the browser, then gzipped. Code split, so that the zod schemas the clients load with a dynamic `import()`
- * (only when `validateResponses` is on) are counted apart: "initial" is the entry chunk and every chunk it
- * imports statically, "lazy" the chunks only a dynamic import reaches.
+ * Section 2, bundle size: what an application ships when it imports a client, bundled and minified for the browser,
+ * then gzipped, by two bundlers: rolldown (Vite's production bundler) and esbuild (wrangler, tsup). Both split code,
+ * so what a client loads with a dynamic `import()` (its call path at the first call, its cache or rate limiter, the
+ * zod schemas of `validateResponses`) is counted apart: "initial" is the entry chunk and every chunk it imports
+ * statically, "lazy" the chunks only a dynamic import reaches. esbuild puts a module in the initial chunks whenever a
+ * package's index re-exports it, even when only a dynamic import uses it, so its initial figure is the larger one.
  */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
+import { rolldown } from 'rolldown';
 import { BENCH_DIR, WORK_DIR } from './paths.ts';
 
+export type Bundler = 'rolldown' | 'esbuild';
+
 export interface BundleRow {
+  bundler: Bundler;
   package: string;
   import: string;
   /** What the row shows: one operation or the whole public API, and through which path. */
@@ -115,6 +122,47 @@ function staticClosure(metafile: Metafile, from: string): Set<string> {
   return reached;
 }
 
+/** The case bundled by rolldown: initial and lazy chunks as above. */
+async function measureWithRolldown(bundleCase: BundleCase, index: number): Promise<BundleRow> {
+  // The entry lives under bench/ so that the packages resolve from its node_modules.
+  const dir = join(WORK_DIR, 'bundle-rolldown');
+  await mkdir(dir, { recursive: true });
+  const entry = join(dir, `entry-${index}.js`);
+  await writeFile(entry, bundleCase.code);
+  try {
+    const bundle = await rolldown({ input: entry, cwd: BENCH_DIR, platform: 'browser', logLevel: 'silent' });
+    const { output } = await bundle.generate({ format: 'es', minify: true });
+    await bundle.close();
+    const chunks = new Map(output.flatMap((item) => (item.type === 'chunk' ? [[item.fileName, item] as const] : [])));
+    const main = [...chunks.values()].find((chunk) => chunk.isEntry);
+    if (!main) throw new Error(`${bundleCase.import}: rolldown produced no entry chunk`);
+    const initial = new Set<string>();
+    const visit = (name: string) => {
+      if (initial.has(name) || !chunks.has(name)) return;
+      initial.add(name);
+      for (const imported of chunks.get(name)?.imports ?? []) visit(imported);
+    };
+    visit(main.fileName);
+    const row: BundleRow = { bundler: 'rolldown', ...caseFields(bundleCase), ...NO_BYTES };
+    for (const [name, chunk] of chunks) {
+      const gzipped = gzipSync(chunk.code, { level: 9 }).length;
+      if (initial.has(name)) {
+        row.initialMinBytes += Buffer.byteLength(chunk.code);
+        row.initialGzipBytes += gzipped;
+      } else row.lazyGzipBytes += gzipped;
+    }
+    return row;
+  } finally {
+    await rm(entry, { force: true });
+  }
+}
+
+const NO_BYTES = { initialMinBytes: 0, initialGzipBytes: 0, lazyGzipBytes: 0 };
+
+function caseFields(bundleCase: BundleCase): Pick<BundleRow, 'package' | 'import' | 'measures'> {
+  return { package: bundleCase.package, import: bundleCase.import, measures: bundleCase.measures };
+}
+
 async function measureCase(bundleCase: BundleCase): Promise<BundleRow> {
   const result = await build({
     stdin: { contents: bundleCase.code, resolveDir: BENCH_DIR, sourcefile: 'entry.js', loader: 'js' },
@@ -147,18 +195,28 @@ async function measureCase(bundleCase: BundleCase): Promise<BundleRow> {
       lazyGzipBytes += gzipped;
     }
   }
-  return {
-    package: bundleCase.package,
-    import: bundleCase.import,
-    measures: bundleCase.measures,
-    initialMinBytes,
-    initialGzipBytes,
-    lazyGzipBytes,
-  };
+  return { bundler: 'esbuild', ...caseFields(bundleCase), initialMinBytes, initialGzipBytes, lazyGzipBytes };
 }
 
 export async function measureBundles(): Promise<BundleRow[]> {
   const rows: BundleRow[] = [];
-  for (const bundleCase of CASES) rows.push(await measureCase(bundleCase));
+  for (const [index, bundleCase] of CASES.entries()) {
+    rows.push(await measureWithRolldown(bundleCase, index));
+    rows.push(await measureCase(bundleCase));
+  }
+  return rows;
+}
+
+/** The one-operation imports of the service packages, bundled by rolldown: what each costs at import. */
+export async function oneOperationAtImport(): Promise<BundleRow[]> {
+  const rows: BundleRow[] = [];
+  for (const [index, bundleCase] of CASES.entries()) {
+    if (
+      !bundleCase.package.startsWith('@agent-apis/') ||
+      !bundleCase.measures.startsWith('one operation imported alone')
+    )
+      continue;
+    rows.push(await measureWithRolldown(bundleCase, index));
+  }
   return rows;
 }

@@ -68,11 +68,12 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
       results.bundle = await measureBundles();
       console.log(
         table(results.bundle, {
+          bundler: 'bundler',
           package: 'package',
           measures: 'measures',
-          initialMinBytes: 'min B',
-          initialGzipBytes: 'min+gzip B',
-          lazyGzipBytes: 'lazy gzip B',
+          initialMinBytes: 'at import, min B',
+          initialGzipBytes: 'at import, min+gzip B',
+          lazyGzipBytes: 'loaded later, gzip B',
         }),
       );
       return;

@@ -32,7 +32,7 @@ const MAX_CONCURRENT_OVERHEAD_RATIO = 1.2;
 /** Own work per call against openapi-fetch's, with an in-memory fetch. */
 const MAX_RATIO_TO_OPENAPI_FETCH = 1;
 /** 4 kB as size-limit counts it (1 kB = 1,000 bytes). */
-const MAX_ONE_OPERATION_GZIP_BYTES = 4_000;
+export const MAX_ONE_OPERATION_GZIP_BYTES = 4_000;
 const MAX_WHOLE_STORE_GZIP_BYTES = 20_000;
 /** Peak memory of one large answer, as a multiple of the response size cap. */
 const MAX_LARGE_RESPONSE_RATIO_TO_CAP = 3;
@@ -100,20 +100,30 @@ export function evaluateTargets(results: SectionResults): TargetCheck[] {
     ),
   );
 
-  const oneOperation = results.bundle?.filter((row) => row.measures.startsWith('one operation imported alone'));
+  // At import, as a code-splitting bundler ships it (rolldown, Vite's); esbuild's figure is shown beside it.
+  const oneOperation = results.bundle?.filter(
+    (row) => row.bundler === 'rolldown' && row.measures.startsWith('one operation imported alone'),
+  );
+  const esbuildFigure = (row: BundleRow) =>
+    results.bundle?.find((other) => other.bundler === 'esbuild' && other.import === row.import)?.initialGzipBytes;
   const heaviest = oneOperation?.reduce<BundleRow | undefined>(
     (worst, row) => (worst && worst.initialGzipBytes >= row.initialGzipBytes ? worst : row),
     undefined,
   );
   checks.push(
     check(
-      `one operation imported alone ≤ ${MAX_ONE_OPERATION_GZIP_BYTES / 1_000} kB min+gzip (every client)`,
-      oneOperation && heaviest && oneOperation.map((row) => `${row.package} ${row.initialGzipBytes} B`).join(', '),
+      `one operation imported alone ≤ ${MAX_ONE_OPERATION_GZIP_BYTES / 1_000} kB min+gzip at import (rolldown, every client)`,
+      oneOperation &&
+        heaviest &&
+        oneOperation
+          .map((row) => `${row.package} ${row.initialGzipBytes} B (esbuild ${esbuildFigure(row) ?? '-'} B)`)
+          .join(', '),
       heaviest && heaviest.initialGzipBytes <= MAX_ONE_OPERATION_GZIP_BYTES,
     ),
   );
   const wholeStore = results.bundle?.find(
-    (row) => row.package === '@agent-apis/store' && row.measures.startsWith('whole client'),
+    (row) =>
+      row.bundler === 'esbuild' && row.package === '@agent-apis/store' && row.measures.startsWith('whole client'),
   );
   checks.push(
     check(

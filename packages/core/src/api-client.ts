@@ -4,21 +4,11 @@
  * serialised once, JSON decided once) and parses the answer.
  */
 import type { WithResponse } from './api-promise.js';
+import type * as CallPath from './call-path.js';
 import { type ClientOptions, clientFetchOptions, type ServiceTransport } from './client-options.js';
-import { AgentApiError, InvalidBaseUrlError } from './errors.js';
-import { createTransport, type Transport } from './fetch.js';
-import {
-  callHeaders,
-  expandPath,
-  type Operation,
-  type OperationCallOptions,
-  type OperationClient,
-  routeOf,
-  serializeQuery,
-  validateOperationInput,
-} from './operations.js';
-import { redactUrl } from './redact.js';
-import { ResponseParseError } from './response-validation.js';
+import type { CreateFetchOptions, Transport } from './fetch.js';
+import { AgentApiError, ConfigurationError, InvalidBaseUrlError, ResponseParseError } from './input-errors.js';
+import { type Operation, type OperationCallOptions, type OperationClient, routeOf } from './operations.js';
 
 /** What a service fixes when it builds its client. */
 export interface ServiceClientConfig extends ServiceTransport {
@@ -32,7 +22,22 @@ export interface ServiceClientConfig extends ServiceTransport {
   authHeaders?: Readonly<Record<string, string>> | undefined;
   /** Credential values by option name, checked for characters no header can carry (the message never quotes them). */
   credentials?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Transport options the service builds only when the client first sends (its rate limiter, its default cache):
+   * loaded with the transport, so code that imports the client but never calls it does not carry them. Check the
+   * options they come from at construction; this runs once, at the first call.
+   */
+  loadTransportOptions?: (() => Promise<LazyTransportOptions>) | undefined;
 }
+
+/** The call path once loaded: the input check and the built transport. */
+interface LoadedCallPath {
+  module: typeof CallPath;
+  transport: Transport;
+}
+
+/** What a service's {@link ServiceClientConfig.loadTransportOptions} may add to its transport. */
+export type LazyTransportOptions = Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse' | 'cache'>;
 
 /**
  * `raw` as a base URL without trailing slash. Throws {@link InvalidBaseUrlError} when it does not parse, has
@@ -45,7 +50,7 @@ export function checkBaseUrl(client: string, raw: string, suffix?: string): stri
     url = new URL(raw);
   } catch {
     throw new InvalidBaseUrlError(
-      `${client} baseUrl must be an absolute http(s) URL such as https://api.example.com${suffix ?? ''}, got ${JSON.stringify(redactUrl(raw.replace(/\/\/[^/@]*@/, '//***@')))}`,
+      `${client} baseUrl must be an absolute http(s) URL such as https://api.example.com${suffix ?? ''}, got ${JSON.stringify(shownUrl(raw))}`,
     );
   }
   if (url.username || url.password) {
@@ -58,15 +63,22 @@ export function checkBaseUrl(client: string, raw: string, suffix?: string): stri
   }
   const trimmed = url.href.replace(/\/+$/, '');
   if (url.search || url.hash) {
-    throw new InvalidBaseUrlError(`${client} baseUrl must not have a query or fragment: ${redactUrl(trimmed)}`);
+    throw new InvalidBaseUrlError(`${client} baseUrl must not have a query or fragment: ${shownUrl(trimmed)}`);
   }
   // Loopback mocks (Prism, stand-ins) serve the spec's paths at their root, so the suffix is asked of real hosts only.
   if (suffix && !isLoopback(url.hostname) && !new URL(trimmed).pathname.endsWith(suffix)) {
-    throw new InvalidBaseUrlError(
-      `${client} baseUrl must end with ${suffix} (the API root), got ${redactUrl(trimmed)}`,
-    );
+    throw new InvalidBaseUrlError(`${client} baseUrl must end with ${suffix} (the API root), got ${trimmed}`);
   }
   return trimmed;
+}
+
+/**
+ * A base URL as an error may quote it: `user:password@` masked, and whatever follows `?` or `#` left out (a query
+ * may carry a key); no redaction code is needed at construction.
+ */
+function shownUrl(raw: string): string {
+  const cut = raw.search(/[?#]/);
+  return (cut < 0 ? raw : `${raw.slice(0, cut)}${raw[cut]}…`).replace(/\/\/[^/@]*@/, '//***@');
 }
 
 function isLoopback(hostname: string): boolean {
@@ -95,26 +107,56 @@ function checkedHeaders(client: string, headers: ClientOptions['defaultHeaders']
 export class ApiClient implements OperationClient {
   /** The API root requests go to. */
   readonly baseUrl: string;
-  readonly #transport: Transport;
   readonly #authHeaders: readonly [string, string][];
   /** The path the API lives under (`/v1`), named by a 404's hint when the base URL lacks it. */
   readonly #basePath: string | undefined;
+  readonly #client: string;
+  readonly #transportOptions: CreateFetchOptions;
+  readonly #loadTransportOptions: (() => Promise<LazyTransportOptions>) | undefined;
+  #callPath: LoadedCallPath | undefined;
+  #loading: Promise<LoadedCallPath> | undefined;
 
-  /** Checks the base URL, credentials and headers (throwing typed errors) and builds the transport. */
+  /**
+   * Checks the base URL, credentials and headers (throwing typed errors). The call path (the input check and the
+   * transport: timeouts, retries, errors of answers, the service's limiter or cache) is a module of its own, loaded
+   * and built at the first call.
+   */
   constructor(options: ClientOptions, config: ServiceClientConfig) {
-    const { client, baseUrl, basePathSuffix, authHeaders, credentials, ...service } = config;
+    const { client, baseUrl, basePathSuffix, authHeaders, credentials, loadTransportOptions, ...service } = config;
     this.baseUrl = checkBaseUrl(client, baseUrl, basePathSuffix);
     checkCredentials(client, credentials ?? {});
     const defaultHeaders = checkedHeaders(client, options.defaultHeaders);
     this.#authHeaders = Object.entries(authHeaders ?? {});
     this.#basePath = basePathSuffix;
-    this.#transport = createTransport(clientFetchOptions({ ...options, defaultHeaders }, service));
+    this.#client = client;
+    this.#transportOptions = clientFetchOptions({ ...options, defaultHeaders }, service);
+    this.#loadTransportOptions = loadTransportOptions;
+  }
+
+  /** The call path, loaded and built once; a failed load is a {@link ConfigurationError}, tried again next call. */
+  async #loadCallPath(): Promise<LoadedCallPath> {
+    try {
+      const [module, extras] = await Promise.all([import('./call-path.js'), this.#loadTransportOptions?.()]);
+      this.#callPath = { module, transport: module.createTransport({ ...this.#transportOptions, ...extras }) };
+      return this.#callPath;
+    } catch (cause) {
+      this.#loading = undefined;
+      if (cause instanceof AgentApiError) throw cause;
+      throw new ConfigurationError(`${this.#client} could not load its transport module`, { cause });
+    }
+  }
+
+  /** The call path's one load, shared by the calls that arrive while it is under way. */
+  #callPathLoading(): Promise<LoadedCallPath> {
+    this.#loading ??= this.#loadCallPath();
+    return this.#loading;
   }
 
   /** Validates the inputs, sends the call and parses the answer: JSON per the descriptor, else by content type. */
   async request(operation: Operation, options: OperationCallOptions = {}): Promise<WithResponse<unknown>> {
-    validateOperationInput(operation.id, operation, options);
-    const headers = callHeaders(options.headers);
+    const { module, transport } = this.#callPath ?? (await this.#callPathLoading());
+    module.validateOperationInput(operation.id, operation, options);
+    const headers = module.callHeaders(options.headers);
     for (const [name, value] of this.#authHeaders) headers.set(name, value);
     let body: string | undefined;
     if (options.body !== undefined) {
@@ -122,9 +164,12 @@ export class ApiClient implements OperationClient {
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     }
     const route = routeOf(operation);
-    const sent = await this.#transport.sendBuffered({
+    const sent = await transport.sendBuffered({
       method: operation.method,
-      url: this.baseUrl + expandPath(operation.path, options.path) + serializeQuery(operation.query, options.query),
+      url:
+        this.baseUrl +
+        module.expandPath(operation.path, options.path) +
+        module.serializeQuery(operation.query, options.query),
       headers,
       body,
       signal: options.signal,

@@ -1,4 +1,4 @@
-import { fetchStub, jsonResponse } from '@agent-apis/test-utils/fetch';
+import { fetchStub, jsonResponse, onlyRequest } from '@agent-apis/test-utils/fetch';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiClient } from './api-client.js';
@@ -49,8 +49,7 @@ describe('ApiClient: the construction path every service client shares', () => {
     const error = await send(SERVER_URL).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ operation: 'getServer', route: 'GET /servers/{id}' });
-    const sent = upstream.mock.calls[0]?.[0] as Request;
-    expect(sent.headers.get('x-app')).toBe('test');
+    expect(onlyRequest(upstream).headers.get('x-app')).toBe('test');
   });
 
   it('takes the log level from AGENT_APIS_LOG unless logLevel is given', async () => {

@@ -3,14 +3,17 @@
  * {@link createTransport} options of its transport.
  */
 
-import { ConfigurationError } from './errors.js';
+import { LOG_ENV_VAR } from './env.js';
 import type { CreateFetchOptions, TransportHooks } from './fetch.js';
 import type { HeadersInput } from './fetch-types.js';
-import type { Logger, LogLevel } from './logger.js';
-import { type SchemaLike, schemaResponseValidator } from './response-validation.js';
+import { ConfigurationError } from './input-errors.js';
 
-/** Environment variable every client reads its log level from when `logLevel` is not given. */
-export const LOG_ENV_VAR = 'AGENT_APIS_LOG';
+export { LOG_ENV_VAR } from './env.js';
+
+import type { Logger, LogLevel } from './logger.js';
+import type { SpecValidatorSource, ValidatorsModule } from './schema-validation.js';
+
+export type { OperationSchemas, ValidatorsModule } from './schema-validation.js';
 
 /** Options common to every service client; each service adds its own (credentials, caching, …). */
 export interface ClientOptions {
@@ -41,17 +44,6 @@ export interface ClientOptions {
   maxResponseBytes?: number | undefined;
 }
 
-/** The schemas of one operation in a generated `validators.gen.ts`; response validation reads `response`. */
-export interface OperationSchemas {
-  readonly response?: SchemaLike;
-  readonly [schema: string]: unknown;
-}
-
-/** The part of a generated `validators.gen.ts` module that response validation reads. */
-export interface ValidatorsModule {
-  readonly validators: Readonly<Record<string, OperationSchemas>>;
-}
-
 /** What a service adds to the {@link ClientOptions} to build its transport. */
 export interface ServiceTransport
   extends Pick<
@@ -69,20 +61,6 @@ export interface ServiceTransport
   validatorsEntry: string;
 }
 
-/** A loaded module that has the shape of a generated validators module, or a typed error. */
-function checkValidatorsModule(module: unknown): ValidatorsModule {
-  const validators = (module as { validators?: unknown } | null)?.validators;
-  if (typeof validators !== 'object' || validators === null) {
-    throw new ConfigurationError('validateResponses: the loaded module has no `validators` export');
-  }
-  return module as ValidatorsModule;
-}
-
-/** The success-response schema of `operation` in a validators module, if it has one. */
-function responseSchema({ validators }: ValidatorsModule, operation: string): SchemaLike | undefined {
-  return Object.hasOwn(validators, operation) ? validators[operation]?.response : undefined;
-}
-
 /**
  * The {@link createTransport} options of a service client: the common options, the `AGENT_APIS_LOG` log level,
  * opt-in response validation against the lazily loaded validators, and the
@@ -91,19 +69,6 @@ function responseSchema({ validators }: ValidatorsModule, operation: string): Sc
 export function clientFetchOptions(options: ClientOptions, service: ServiceTransport): CreateFetchOptions {
   const { loadValidators, validatorsEntry, ...extras } = service;
   const validate = options.validateResponses;
-  let loaded: Promise<ValidatorsModule> | undefined;
-  const validators = (): Promise<ValidatorsModule> => {
-    if (typeof validate === 'object') return Promise.resolve(validate);
-    loaded ??= loadValidators().then(checkValidatorsModule, (cause: unknown) => {
-      loaded = undefined;
-      throw new ConfigurationError(
-        `validateResponses: true could not load the generated validators (code that was bundled cannot load them ` +
-          `by itself); pass the module instead: validateResponses: await import('${validatorsEntry}')`,
-        { cause },
-      );
-    });
-    return loaded;
-  };
   return {
     fetch: options.fetch,
     timeout: options.timeout,
@@ -114,9 +79,27 @@ export function clientFetchOptions(options: ClientOptions, service: ServiceTrans
     logEnvVar: LOG_ENV_VAR,
     hooks: options.hooks,
     maxResponseBytes: options.maxResponseBytes,
-    validateResponse: validate
-      ? schemaResponseValidator(async (operation) => responseSchema(await validators(), operation))
-      : undefined,
+    validateResponse: validate ? lazySpecValidator({ validate, loadValidators, validatorsEntry }) : undefined,
     ...extras,
+  };
+}
+
+/**
+ * The spec's response check, whose code (and the generated validators) loads with the first response to check, so
+ * a client that never validates does not carry it.
+ */
+function lazySpecValidator(source: SpecValidatorSource): NonNullable<CreateFetchOptions['validateResponse']> {
+  let check: Promise<NonNullable<CreateFetchOptions['validateResponse']>> | undefined;
+  return async (response, context) => {
+    check ??= import('./schema-validation.js').then(
+      (module) => module.specResponseValidator(source),
+      (cause: unknown) => {
+        check = undefined;
+        throw new ConfigurationError('validateResponses: the response validation module could not be loaded', {
+          cause,
+        });
+      },
+    );
+    return (await check)(response, context);
   };
 }

@@ -14,3 +14,6 @@ export function readEnv(name: string): string | undefined {
     return undefined;
   }
 }
+
+/** Environment variable every client reads its log level from when `logLevel` is not given. */
+export const LOG_ENV_VAR = 'AGENT_APIS_LOG';

@@ -2,6 +2,8 @@
  * Error classes thrown by the clients. Every error carries only redacted data: the request description, the
  * response headers, the response body and the cause chain are masked before they are stored.
  */
+
+import { AgentApiError } from './input-errors.js';
 import {
   describeRequest,
   type RequestDescription,
@@ -12,6 +14,16 @@ import {
   secretsFromRequest,
 } from './redact.js';
 import { retryAfterMs } from './retry.js';
+
+export {
+  AgentApiError,
+  ConfigurationError,
+  InvalidBaseUrlError,
+  type MissingCredentials,
+  MissingCredentialsError,
+  RequestValidationError,
+  type RequestValidationProblem,
+} from './input-errors.js';
 
 /** How a service names an operation in errors and logs. */
 export interface OperationInfo {
@@ -60,11 +72,6 @@ export function createRequestContext(
 /** `getProduct (GET /v1/products/{id}.json)`, or just the route when no operationId is known. */
 function operationLabel(context: Pick<RequestContext, 'operation' | 'route'>): string {
   return context.operation === context.route ? context.route : `${context.operation} (${context.route})`;
-}
-
-/** Base class of every error thrown by the @agent-apis clients. */
-export class AgentApiError extends Error {
-  override name = 'AgentApiError';
 }
 
 /** The parts of an HTTP response an {@link APIError} is built from (already redacted). */
@@ -396,79 +403,4 @@ export class APIUserAbortError extends AgentApiError {
     this.operation = context.operation;
     this.route = context.route;
   }
-}
-
-/** Input of {@link RequestValidationError}. */
-export interface RequestValidationProblem {
-  /** The operationId of the call that was refused. */
-  operation: string;
-  /** Path of the offending input, e.g. `query.limit` or `body.items[0].sku`. */
-  field: string;
-  /** What is wrong, phrased to follow the field name, e.g. `must be between 1 and 100`. */
-  reason: string;
-}
-
-/** The client refused to send a request whose input breaks the API contract. Nothing was sent. */
-export class RequestValidationError extends AgentApiError {
-  override name = 'RequestValidationError';
-  /** The operationId of the call that was refused. */
-  readonly operation: string;
-  /** Path of the offending input, e.g. `query.limit`. */
-  readonly field: string;
-  /** What is wrong with it. */
-  readonly reason: string;
-
-  constructor(problem: RequestValidationProblem) {
-    super(`Invalid request for ${problem.operation}: ${problem.field} ${problem.reason}`);
-    this.operation = problem.operation;
-    this.field = problem.field;
-    this.reason = problem.reason;
-  }
-}
-
-/** Input of {@link MissingCredentialsError}: where credentials could have come from. */
-export interface MissingCredentials {
-  /** The class that needs them, e.g. `TrustClient`. */
-  client: string;
-  /** The options that carry credentials; a list stands for options that go together, e.g. `[['login', 'authToken'], 'accessToken']`. */
-  options: readonly (string | readonly string[])[];
-  /** The environment variables read when the options carry none, grouped the same way. */
-  envVars: readonly (string | readonly string[])[];
-}
-
-/** `a`, `a and b`; alternatives joined with `or`. */
-function describeAlternatives(alternatives: MissingCredentials['options'], quote: (name: string) => string): string {
-  return alternatives
-    .map((alternative) => (typeof alternative === 'string' ? [alternative] : alternative).map(quote).join(' and '))
-    .join(', or ');
-}
-
-/**
- * A client was created without credentials: neither its options nor the environment hold them. The message
- * names the options and environment variables to set; it never contains a value.
- */
-export class MissingCredentialsError extends AgentApiError {
-  override name = 'MissingCredentialsError';
-  /** The options that carry credentials. */
-  readonly options: MissingCredentials['options'];
-  /** The environment variables the client reads. */
-  readonly envVars: MissingCredentials['envVars'];
-
-  constructor(missing: MissingCredentials) {
-    const options = describeAlternatives(missing.options, (name) => `\`${name}\``);
-    const envVars = describeAlternatives(missing.envVars, (name) => name);
-    super(`${missing.client} needs credentials: pass ${options}; or set ${envVars}`);
-    this.options = missing.options;
-    this.envVars = missing.envVars;
-  }
-}
-
-/** A base URL mistake found at construction; the message never contains the URL's credentials. */
-export class InvalidBaseUrlError extends AgentApiError {
-  override name = 'InvalidBaseUrlError';
-}
-
-/** A client option that cannot work as given (e.g. response validation whose validators cannot be loaded). */
-export class ConfigurationError extends AgentApiError {
-  override name = 'ConfigurationError';
 }

@@ -15,10 +15,10 @@ import {
 } from './errors.js';
 import type { HeadersInput } from './fetch-types.js';
 import type { HttpCache } from './http-cache.js';
+import { ResponseParseError } from './input-errors.js';
 import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
 import { sameOriginRedirect } from './redirect.js';
 import { toRequest } from './request.js';
-import { ResponseParseError } from './response-validation.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
 import { sleep as defaultSleep, onAbort, type Sleep, startDeadline } from './timers.js';
 
@@ -54,6 +54,13 @@ export interface TransportCall extends RequestOptions {
   operation?: OperationInfo | undefined;
   /** The spec promises a JSON success body: a success answer of another content type is a {@link ResponseParseError}. */
   expectJson?: boolean | undefined;
+}
+
+/** Method, URL and headers of a request about to be sent: a `Request`, or the parts fetch builds one from. */
+export interface RequestHead {
+  method: string;
+  url: string;
+  headers: Headers;
 }
 
 /** What the hooks learn about an attempt. */
@@ -114,9 +121,11 @@ export interface CreateFetchOptions {
   /** Secret values (keys, tokens, passwords) to mask in errors and logs, besides those found in the request. */
   redactSecrets?: readonly string[] | undefined;
   /** Runs before every attempt, e.g. a rate limiter's `acquire`. May wait; should honour `context.signal`. */
-  beforeRequest?: ((request: Request, context: AttemptContext) => void | Promise<void>) | undefined;
+  beforeRequest?: ((request: RequestHead, context: AttemptContext) => void | Promise<void>) | undefined;
   /** Runs after every response, retried or not, e.g. to adapt a rate limiter; may throw to stop the call. */
-  afterResponse?: ((response: Response, request: Request, context: AttemptContext) => void | Promise<void>) | undefined;
+  afterResponse?:
+    | ((response: Response, request: RequestHead, context: AttemptContext) => void | Promise<void>)
+    | undefined;
   /** Caller hooks: on request, on response, on retry. */
   hooks?: TransportHooks | undefined;
   /**
@@ -199,6 +208,8 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   const { hooks = {} } = options;
   /** Whether any hook runs per attempt (else no hook context is built). */
   const needsContext = Boolean(options.beforeRequest || options.afterResponse || hooks.onRequest || hooks.onResponse);
+  /** Whether a caller hook is handed the `Request` itself (else fetch gets URL and init and builds the only one). */
+  const needsRequest = Boolean(hooks.onRequest || hooks.onResponse);
 
   const headersOf = (call: TransportCall): Headers => {
     const headers = call.headers instanceof Headers ? call.headers : new Headers(call.headers);
@@ -206,32 +217,23 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
     return headers;
   };
 
-  /** The request of one attempt; `source` carries method, URL and headers. */
-  const requestFor = (
-    source: { method: string; url: string; headers: Headers },
-    body: string | undefined,
-    signal: AbortSignal | undefined,
-  ) =>
-    new Request(
-      source.url,
-      signal
-        ? { method: source.method, headers: source.headers, body, signal, redirect: 'manual' }
-        : { method: source.method, headers: source.headers, body, redirect: 'manual' },
-    );
+  /** What one attempt sends besides its URL; `source` carries method and headers. */
+  const initFor = (source: RequestHead, body: string | undefined, signal: AbortSignal | undefined): RequestInit =>
+    signal
+      ? { method: source.method, headers: source.headers, body, signal, redirect: 'manual' }
+      : { method: source.method, headers: source.headers, body, redirect: 'manual' };
 
   /** One call through retries; `first` is the request as the cache saw it (headers, URL). */
-  const run = async (
-    call: TransportCall,
-    first: { method: string; url: string; headers: Headers },
-  ): Promise<BufferedResponse> => {
+  const run = async (call: TransportCall, first: RequestHead): Promise<BufferedResponse> => {
     const callerSignal = call.signal ?? undefined;
     const timeoutMs = call.timeout ?? options.timeout ?? DEFAULT_TIMEOUT_MS;
     const maxRetries = call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    let lastRequest: Request | undefined;
+    /** The last request sent (or about to be): errors describe it. */
+    let last: RequestHead = first;
     let context: RequestContext | undefined;
     const contextOf = (): RequestContext =>
       (context ??= createRequestContext(
-        lastRequest ?? new Request(first.url, { method: first.method, headers: first.headers }),
+        last instanceof Request ? last : new Request(last.url, { method: last.method, headers: last.headers }),
         call.operation,
         options.redactSecrets,
       ));
@@ -272,13 +274,15 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
               promise.then(resolve, reject);
             });
       const stopWatchingCaller = callerSignal ? onAbort(callerSignal, () => interrupt(callerSignal.reason)) : undefined;
-      let request = requestFor(first, call.body, controller?.signal);
-      lastRequest = request;
+      // Caller hooks are handed the exact `Request`; without them, fetch gets URL and init and builds the only one.
       const hookContext = needsContext ? contextFor(attempt) : undefined;
+      let request = needsRequest ? new Request(first.url, initFor(first, call.body, controller?.signal)) : undefined;
+      let source: RequestHead = request ?? first;
+      last = source;
       if (hookContext) {
         try {
-          await options.beforeRequest?.(request, hookContext);
-          await hooks.onRequest?.(request, hookContext);
+          await options.beforeRequest?.(source, hookContext);
+          if (request) await hooks.onRequest?.(request, hookContext);
         } catch (error) {
           stopWatchingCaller?.();
           if (callerSignal?.aborted) throw new APIUserAbortError(names());
@@ -295,15 +299,17 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       let bytes: Uint8Array;
       let sent: Promise<Response> | undefined;
       try {
-        sent = baseFetch(request);
+        sent = request ? baseFetch(request) : baseFetch(first.url, initFor(first, call.body, controller?.signal));
         response = await guard(sent);
         for (let hops = 0; followRedirects && isRedirect(response) && hops < MAX_REDIRECTS; hops++) {
-          const next = sameOriginRedirect(request, response);
+          const next = sameOriginRedirect(source, response);
           if (!next) break;
           await response.body?.cancel().catch(() => undefined);
-          request = requestFor(next, next.method === 'GET' ? undefined : call.body, controller?.signal);
-          lastRequest = request;
-          sent = baseFetch(request);
+          const init = initFor(next, next.method === 'GET' ? undefined : call.body, controller?.signal);
+          request = needsRequest ? new Request(next.url, init) : undefined;
+          source = request ?? next;
+          last = source;
+          sent = request ? baseFetch(request) : baseFetch(next.url, init);
           response = await guard(sent);
         }
         // Every body is read here, inside the timeout and under the size cap: a body that stalls, breaks off or
@@ -324,8 +330,8 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       // reads the body again (hooks, validation, errors, the cache).
       const buffered = { response, bytes };
       if (hookContext) {
-        await options.afterResponse?.(response, request, hookContext);
-        await hooks.onResponse?.(bufferedToResponse(buffered), hookContext);
+        await options.afterResponse?.(response, source, hookContext);
+        if (hooks.onResponse) await hooks.onResponse(bufferedToResponse(buffered), hookContext);
       }
       return { buffered };
     };

@@ -181,20 +181,25 @@ export class HttpCache {
     const conditionalByCaller = request.headers.has('if-none-match') || request.headers.has('if-modified-since');
     if (requestDirectives.has('no-store') || conditionalByCaller) return next(request);
 
-    const key = this.#primaryKey(request);
-    const entry = this.#lookup(key, request) ?? (await this.#sharedLookup(key, request));
+    // An empty cache with no shared tier holds nothing to look up: the key is worked out only when needed.
+    let key: string | undefined;
+    const keyOf = (): string => (key ??= this.#primaryKey(request));
+    const entry =
+      this.#entries.size > 0 || this.#shared
+        ? (this.#lookup(keyOf(), request) ?? (await this.#sharedLookup(keyOf(), request)))
+        : undefined;
     if (entry && !requestDirectives.has('no-cache') && this.#now() - entry.receivedAt < entry.freshForMs) {
       return responseFrom(entry, 'hit');
     }
     const sent = entry && hasValidators(entry.headers) ? withValidators(request, entry) : request;
     const response = await next(sent);
     if (entry && response.status === 304) {
-      const refreshed = this.#refresh(key, entry, response.headers);
-      this.#sharedWrite(key, request, refreshed);
+      const refreshed = this.#refresh(keyOf(), entry, response.headers);
+      this.#sharedWrite(keyOf(), request, refreshed);
       return responseFrom(refreshed, 'revalidated');
     }
-    const stored = await this.#store(key, request, response);
-    if (stored) this.#sharedWrite(key, request, stored);
+    const stored = await this.#store(keyOf, request, response);
+    if (stored) this.#sharedWrite(keyOf(), request, stored);
     return response;
   }
 
@@ -237,9 +242,10 @@ export class HttpCache {
     return entry;
   }
 
-  async #store(key: string, request: CacheRequest, response: Response): Promise<CacheEntry | undefined> {
+  async #store(keyOf: () => string, request: CacheRequest, response: Response): Promise<CacheEntry | undefined> {
     // Without Cache-Control or validators an answer is neither stored nor a reason to drop one.
     if (!response.headers.has('cache-control') && !hasValidators(response.headers)) return undefined;
+    const key = keyOf();
     const directives = parseCacheControl(response.headers.get('cache-control'));
     const varyNames = varyNamesOf(response.headers);
     const freshForMs = Math.min(freshnessMs(response.headers), this.#maxFreshnessMs);

@@ -1,7 +1,8 @@
 /**
  * @agent-apis/core: the runtime shared by the @agent-apis clients. Internal; applications use the service packages.
  */
-export { ApiClient, checkBaseUrl, type ServiceClientConfig } from './api-client.js';
+
+export { ApiClient, checkBaseUrl, type LazyTransportOptions, type ServiceClientConfig } from './api-client.js';
 export { ApiPromise, type WithResponse } from './api-promise.js';
 export * from './client-errors.js';
 export {
@@ -30,6 +31,7 @@ export {
   createTransport,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
+  type RequestHead,
   type RetryEvent,
   type Transport,
   type TransportCall,
@@ -47,6 +49,7 @@ export {
   type HttpCacheOptions,
   parseCacheControl,
 } from './http-cache.js';
+export { validateOperationInput } from './input-validation.js';
 export {
   createLogger,
   type Logger,
@@ -78,7 +81,6 @@ export {
   routeOf,
   sendOperation,
   serializeQuery,
-  validateOperationInput,
 } from './operations.js';
 export {
   type CursorScheme,
@@ -132,7 +134,7 @@ export {
   sha256Hex,
   withDeadline,
 } from './redis.js';
-export { type SchemaLike, schemaResponseValidator } from './response-validation.js';
+export type { SchemaLike } from './response-validation.js';
 export {
   backoffDelayMs,
   DEFAULT_MAX_RETRIES,
@@ -147,5 +149,6 @@ export {
   type RetryTrigger,
   retryAfterMs,
 } from './retry.js';
+export { schemaResponseValidator } from './schema-validation.js';
 export { onAbort, raceWithSignal, type Sleep, sleep, startDeadline } from './timers.js';
 export { VERSION } from './version.js';

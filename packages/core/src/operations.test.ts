@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ApiPromise } from './api-promise.js';
 import { RequestValidationError } from './errors.js';
+import { validateOperationInput } from './input-validation.js';
 import {
   bindOperations,
   expandPath,
@@ -10,7 +11,6 @@ import {
   pageNumberListing,
   sendOperation,
   serializeQuery,
-  validateOperationInput,
 } from './operations.js';
 import { ResponseParseError } from './response-validation.js';
 

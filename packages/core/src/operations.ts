@@ -3,11 +3,11 @@
  * against it before anything is sent, and how its URL is built.
  */
 import { ApiPromise, type WithResponse } from './api-promise.js';
-import { type OperationInfo, RequestValidationError } from './errors.js';
+import type { OperationInfo } from './errors.js';
 import type { RequestOptions as TransportOptions } from './fetch.js';
 import type { HeadersInput } from './fetch-types.js';
+import { ResponseParseError } from './input-errors.js';
 import { type CursorScheme, type Paginator, pageNumberCursor, paginate } from './pagination.js';
-import { ResponseParseError } from './response-validation.js';
 
 /** How the runtime checks one query parameter (the shape `operations.gen.ts` emits). */
 export interface QueryConstraint {
@@ -65,102 +65,6 @@ export interface OperationInput {
   path?: Record<string, unknown> | undefined;
   query?: Record<string, unknown> | undefined;
   body?: unknown;
-}
-
-function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  return Array.isArray(value) ? 'an array' : String(value);
-}
-
-function typeProblem(type: QueryConstraint['type'], value: unknown): string | undefined {
-  switch (type) {
-    case 'integer':
-      return Number.isInteger(value) ? undefined : `must be an integer, got ${describeValue(value)}`;
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value)
-        ? undefined
-        : `must be a number, got ${describeValue(value)}`;
-    case 'boolean':
-      return typeof value === 'boolean' ? undefined : `must be true or false, got ${describeValue(value)}`;
-    case 'string':
-      return typeof value === 'string' ? undefined : `must be a string, got ${describeValue(value)}`;
-    case 'array':
-      return Array.isArray(value) ? undefined : `must be an array, got ${describeValue(value)}`;
-    default:
-      return undefined;
-  }
-}
-
-function queryProblem(constraint: QueryConstraint, value: unknown): string | undefined {
-  const wrongType = typeProblem(constraint.type, value);
-  if (wrongType) return wrongType;
-  if (constraint.enum && !constraint.enum.includes(value)) {
-    return `must be one of ${constraint.enum.map((option) => JSON.stringify(option)).join(', ')}, got ${describeValue(value)}`;
-  }
-  if (typeof value === 'number') {
-    if (constraint.minimum !== undefined && value < constraint.minimum) {
-      return `must be at least ${constraint.minimum}, got ${value}`;
-    }
-    if (constraint.maximum !== undefined && value > constraint.maximum) {
-      return `must be at most ${constraint.maximum}, got ${value}`;
-    }
-  }
-  return undefined;
-}
-
-const NONE: readonly string[] = [];
-const NO_CONSTRAINTS: Readonly<Record<string, QueryConstraint>> = {};
-
-/**
- * Checks the inputs of one call against its operation's constraints: required path parameters present,
- * non-empty, not a dot segment and of their declared type, query parameters of the declared type, within their enum and range, required ones present, a
- * body where one is required, and the body's required properties wherever the object holding them is present. Throws a {@link RequestValidationError} naming the first offending field.
- */
-export function validateOperationInput(operationId: string, shape: OperationShape, input: OperationInput = {}): void {
-  const fail = (field: string, reason: string): never => {
-    throw new RequestValidationError({ operation: operationId, field, reason });
-  };
-  for (const name of shape.pathParams ?? NONE) {
-    const value = input.path?.[name];
-    if (value === undefined || value === null || value === '') fail(`path.${name}`, 'is required');
-    else if (typeof value !== 'string' && typeof value !== 'number') {
-      fail(`path.${name}`, `must be a string or a number, got ${describeValue(value)}`);
-    } else if (value === '.' || value === '..') {
-      // Encoding leaves dots alone, so these would become dot segments and address another resource.
-      fail(`path.${name}`, `must not be "." or "..", got ${describeValue(value)}`);
-    } else {
-      const constraint = shape.pathTypes?.[name];
-      const problem = constraint && queryProblem(constraint, value);
-      if (problem) fail(`path.${name}`, problem);
-    }
-  }
-  for (const [name, constraint] of Object.entries(shape.query ?? NO_CONSTRAINTS)) {
-    const value = input.query?.[name];
-    if (value === undefined || value === null) {
-      if (constraint.required) fail(`query.${name}`, 'is required');
-      continue;
-    }
-    const problem = queryProblem(constraint, value);
-    if (problem) fail(`query.${name}`, problem);
-  }
-  if (shape.bodyRequired && input.body === undefined) fail('body', 'is required');
-  for (const field of shape.requiredBodyFields ?? NONE) {
-    const dot = field.lastIndexOf('.');
-    const holder = dot < 0 ? input.body : valueAt(input.body, field.slice(0, dot));
-    if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) continue;
-    const value = (holder as Record<string, unknown>)[field.slice(dot + 1)];
-    if (value === undefined || value === null) fail(`body.${field}`, 'is required');
-  }
-}
-
-/** The value at a dotted path of `root`, or undefined where a step is missing. */
-function valueAt(root: unknown, path: string): unknown {
-  let current = root;
-  for (const step of path.split('.')) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[step];
-  }
-  return current;
 }
 
 function escapeRegExp(text: string): string {
@@ -300,49 +204,10 @@ export function pageNumberListing<TItem>(
   });
 }
 
-/** `path` with its template variables replaced by the encoded values of `values` (validated beforehand). */
-export function expandPath(path: string, values: Record<string, unknown> | undefined): string {
-  if (!path.includes('{')) return path;
-  return path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values?.[name])));
-}
-
-/** The query string (with its `?`, or empty) of `values`: arrays per `explode`, objects as `name[key]=value`. */
-export function serializeQuery(
-  constraints: Readonly<Record<string, QueryConstraint>> | undefined,
-  values: Record<string, unknown> | undefined,
-): string {
-  if (!values) return '';
-  const parts: string[] = [];
-  const add = (name: string, value: unknown) => {
-    // Brackets stay literal in names (`status_filters[]`, `filter[status]`), as servers and hey-api spell them.
-    const encoded = encodeURIComponent(name);
-    const key = encoded.includes('%5') ? encoded.replace(/%5B/g, '[').replace(/%5D/g, ']') : encoded;
-    parts.push(`${key}=${encodeURIComponent(String(value))}`);
-  };
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
-      if (constraints?.[name]?.explode === false) add(name, value.join(','));
-      else for (const item of value) add(name, item);
-    } else if (typeof value === 'object') {
-      for (const [key, item] of Object.entries(value))
-        if (item !== undefined && item !== null) add(`${name}[${key}]`, item);
-    } else add(name, value);
-  }
-  return parts.length > 0 ? `?${parts.join('&')}` : '';
-}
-
-/** The headers of a call as a `Headers`, `undefined` values left out. */
-export function callHeaders(headers: CallHeaders | undefined): Headers {
-  if (!headers || headers instanceof Headers || Array.isArray(headers)) return new Headers(headers as HeadersInit);
-  const result = new Headers();
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) result.set(name, String(value));
-  return result;
-}
-
 /** `GET /products/{id}.json` for errors and logs. */
 export function routeOf(operation: Pick<OperationShape, 'method' | 'path'>): string {
   return `${operation.method.toUpperCase()} ${operation.path}`;
 }
 
+export { callHeaders, expandPath, serializeQuery } from './call-request.js';
 export type { OperationInfo };

@@ -1,9 +1,11 @@
 /**
  * The attacks the typed call pipeline is closed to, each probed over loopback or with an injected fetch.
  */
+
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { requestOf } from '@agent-apis/test-utils/fetch';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
 import {
@@ -105,9 +107,9 @@ describe('redirects and connections', () => {
     const seen: string[] = [];
     const transport = createTransport({
       maxRetries: 0,
-      fetch: async (input) => {
-        seen.push((input as Request).url);
-        return globalThis.fetch(input);
+      fetch: async (input, init) => {
+        seen.push(requestOf(input, init).url);
+        return globalThis.fetch(input, init);
       },
     });
     const error = await transport
@@ -145,6 +147,9 @@ describe('construction refuses what would fail or leak later', () => {
     expect(build('https://user:hunter2secret@api.example.com/v1')).toThrow(InvalidBaseUrlError);
     expect(build('https://user:hunter2secret@api.example.com/v1')).not.toThrow(/hunter2secret/);
     expect(build('https://api.example.com/v2')).toThrow('must end with /v1');
+    expect(build('https://api.example.com/v1?key=sk_live_query_secret')).toThrow(/query or fragment/);
+    expect(build('https://api.example.com/v1?key=sk_live_query_secret')).not.toThrow(/sk_live_query_secret/);
+    expect(build('not a url?token=sk_live_query_secret')).not.toThrow(/sk_live_query_secret/);
     expect(build('https://api.example.com/v1/')).not.toThrow();
     expect(build('http://127.0.0.1:4010')).not.toThrow();
   });
@@ -160,9 +165,9 @@ describe('construction refuses what would fail or leak later', () => {
 describe('the cache sees every header that is sent', () => {
   it('keeps responses for different default-header credentials apart', async () => {
     const cache = new HttpCache();
-    const upstream = vi.fn(async (input: RequestInfo | URL) =>
+    const upstream = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =>
       Response.json(
-        { for: new Headers((input as Request).headers).get('x-tenant-key') },
+        { for: requestOf(input, init).headers.get('x-tenant-key') },
         { headers: { 'cache-control': 'private, max-age=60' } },
       ),
     );

@@ -38,7 +38,7 @@ export function redirectHop(
 
 /** The transport's use of the rule: where a redirect leads when it stays on the request's origin. */
 export function sameOriginRedirect(
-  request: Request,
+  request: { method: string; url: string; headers: Headers },
   response: Response,
 ): { method: string; url: string; headers: Headers } | undefined {
   const hop = redirectHop(request.method, request.url, response);

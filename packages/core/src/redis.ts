@@ -3,21 +3,12 @@
  * node-redis client, commands with a deadline, and one warning per outage. No Redis code is loaded here: the
  * application passes its own connected client (`redis` v5 or later, an optional peer dependency).
  */
-import { AgentApiError } from './errors.js';
-import type { Logger } from './logger.js';
+import { AgentApiError } from './input-errors.js';
+import type { RedisClientLike } from './redis-client.js';
 
-/** The part of a connected node-redis (v5 or later) client the fleet features use: pass the client itself. */
-export interface RedisClientLike {
-  /** True while connected and ready for commands. */
-  readonly isReady: boolean;
-  get(key: string): Promise<string | null>;
-  mGet(keys: string[]): Promise<(string | null)[]>;
-  set(key: string, value: string, options?: { PX?: number; NX?: boolean; XX?: boolean }): Promise<string | null>;
-  del(keys: string | string[]): Promise<number>;
-  sendCommand(args: string[]): Promise<unknown>;
-  on(event: 'error', listener: (error: unknown) => void): unknown;
-  listenerCount(event: 'error'): number;
-}
+export { assertRedisClient, type RedisClientLike } from './redis-client.js';
+
+import type { Logger } from './logger.js';
 
 /** Longest a single Redis command may take before Redis counts as unavailable. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
@@ -38,22 +29,6 @@ export function withDeadline<T>(promise: Promise<T>, ms: number = REDIS_COMMAND_
     timer = setTimeout(() => reject(new RedisUnavailableError(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Checks `redis` looks like a node-redis client; throws an {@link AgentApiError} naming `field`. */
-export function assertRedisClient(field: string, redis: unknown): asserts redis is RedisClientLike {
-  const needed = ['get', 'mGet', 'set', 'del', 'sendCommand', 'on', 'listenerCount'] as const;
-  const missing =
-    typeof redis !== 'object' || redis === null
-      ? 'an object'
-      : needed.find((name) => typeof (redis as Record<string, unknown>)[name] !== 'function');
-  if (missing !== undefined) {
-    throw new AgentApiError(
-      `${field} must be a node-redis client (createClient from the "redis" package, v5 or later); ${
-        missing === 'an object' ? `got ${redis === null ? 'null' : typeof redis}` : `it has no ${missing}() method`
-      }`,
-    );
-  }
 }
 
 /** Clients that already carry our error listener. */

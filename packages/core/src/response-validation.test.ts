@@ -2,7 +2,8 @@ import { jsonResponse } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createFetch, createTransport } from './fetch.js';
-import { ResponseValidationError, schemaResponseValidator } from './response-validation.js';
+import { ResponseValidationError } from './response-validation.js';
+import { schemaResponseValidator } from './schema-validation.js';
 
 const Server = z.object({ owner: z.string(), stars: z.number().int() });
 

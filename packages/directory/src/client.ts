@@ -10,13 +10,11 @@ import {
   type BoundOperations,
   bindOperations,
   type ClientOptions,
-  createLogger,
-  HttpCache,
-  LOG_ENV_VAR,
-  parseLogLevel,
+  type HttpCache,
   type RedisClientLike,
   type RequestOptions,
   readEnv,
+  type ServiceClientConfig,
 } from '@agent-apis/core';
 import type * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
@@ -91,21 +89,26 @@ export type Plugins = DirectoryResource<PluginFilters, PluginListItem, PluginLis
 /** Agent skills, keyed by slug. */
 export type Skills = DirectoryResource<SkillFilters, SkillListItem, SkillList, GetSkillData['path'], Skill>;
 
-function resolveCache(options: DirectoryClientOptions): HttpCache | false {
+/**
+ * The cache option checked now, and built at the first call (its code loads with the transport): a new in-memory
+ * `HttpCache` by default, the caller's own, or one with a shared Redis tier.
+ */
+function cacheConfig(options: DirectoryClientOptions): Pick<ServiceClientConfig, 'cache' | 'loadTransportOptions'> {
   const { cache } = options;
-  if (cache === false) return false;
-  if (cache === undefined || cache === true) return new HttpCache();
-  if (cache instanceof HttpCache) return cache;
+  if (cache === false) return {};
+  if (cache === undefined || cache === true) {
+    return { loadTransportOptions: () => import('./cache.js').then((module) => ({ cache: module.directoryCache() })) };
+  }
   if (typeof cache !== 'object' || cache === null) {
     throw new AgentApiError('DirectoryClient cache must be true, false, an HttpCache or { redis }');
   }
-  assertRedisClient('DirectoryClient cache.redis', cache.redis);
-  // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
-  const logger = createLogger({
-    sink: options.logger,
-    level: options.logLevel ?? parseLogLevel(readEnv(LOG_ENV_VAR)) ?? 'warn',
-  });
-  return new HttpCache({ shared: { redis: cache.redis, logger } });
+  if ('fetchThrough' in cache && typeof cache.fetchThrough === 'function') return { cache };
+  assertRedisClient('DirectoryClient cache.redis', (cache as { redis?: unknown }).redis);
+  const { redis } = cache as { redis: RedisClientLike };
+  return {
+    loadTransportOptions: () =>
+      import('./cache.js').then((module) => ({ cache: module.directoryCache({ redis, options }) })),
+  };
 }
 
 /** Client of the Directory API: a read-only directory of MCP servers, coding-agent plugins and agent skills. */
@@ -170,6 +173,6 @@ export function createDirectoryClient(options: DirectoryClientOptions = {}): Api
     baseUrl,
     loadValidators: () => import(VALIDATORS_MODULE),
     validatorsEntry: '@agent-apis/directory/validators',
-    cache: resolveCache(options),
+    ...cacheConfig(options),
   });
 }

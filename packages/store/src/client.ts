@@ -2,17 +2,7 @@
  * `StoreClient`: the store's REST API over the generated SDK and the shared runtime (retries, timeouts, typed
  * errors, redaction, logging, rate limiting, optional response validation).
  */
-import {
-  ApiClient,
-  bindOperations,
-  type ClientOptions,
-  createLogger,
-  LOG_ENV_VAR,
-  type Paginator,
-  parseLogLevel,
-  rateLimitHooks,
-  readEnv,
-} from '@agent-apis/core';
+import { ApiClient, bindOperations, type ClientOptions, type Paginator, readEnv } from '@agent-apis/core';
 import type { StoreApi } from './api.js';
 import {
   authHeaders,
@@ -26,15 +16,8 @@ import type * as functions from './gen/api.gen.js';
 import { operations } from './gen/operations.gen.js';
 import { resourceTable, type StoreResources } from './gen/resources.gen.js';
 import { type PagedItem, type PagedOperationId, type PaginateArgs, paginateOperation } from './pagination.js';
-import {
-  checkRateLimitOptions,
-  rateLimitWindows,
-  readStoreRateLimitHeaders,
-  type StoreRateLimitOptions,
-  storeBanGuard,
-  storeFleetRateLimiter,
-  storeRateLimiter,
-} from './rate-limit.js';
+import { checkRateLimitOptions } from './rate-limit-check.js';
+import type { StoreRateLimitOptions } from './rate-limit-options.js';
 import { bindResources } from './resources.js';
 
 /**
@@ -116,26 +99,6 @@ export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
   const credentials = resolveCredentials(options);
   const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV_VAR) ?? DEFAULT_BASE_URL;
   checkRateLimitOptions(options.rateLimit);
-  const trimmedBaseUrl = baseUrl.replace(/\/+$/, '');
-  const redis = options.rateLimit ? options.rateLimit.redis : undefined;
-  const limiter =
-    options.rateLimit === false
-      ? undefined
-      : redis
-        ? storeFleetRateLimiter(
-            trimmedBaseUrl,
-            credentials,
-            { ...options.rateLimit, redis },
-            // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
-            createLogger({
-              sink: options.logger,
-              level: options.logLevel ?? parseLogLevel(readEnv(LOG_ENV_VAR)) ?? 'warn',
-              secrets: credentialSecrets(credentials),
-            }),
-          )
-        : storeRateLimiter(trimmedBaseUrl, credentialIdentity(credentials), rateLimitWindows(options.rateLimit));
-  const limiterHooks = limiter ? rateLimitHooks(limiter, readStoreRateLimitHeaders) : undefined;
-  const fleet = limiter && 'hold' in limiter ? limiter : undefined;
   return new ApiClient(options, {
     client: 'StoreClient',
     baseUrl,
@@ -145,6 +108,14 @@ export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
     loadValidators: () => import(VALIDATORS_MODULE),
     validatorsEntry: '@agent-apis/store/validators',
     redactSecrets: credentialSecrets(credentials),
-    ...storeBanGuard(baseUrl, credentialIdentity(credentials), limiterHooks, undefined, fleet),
+    // The limiter and the ban guard load with the transport, at the first call.
+    loadTransportOptions: () =>
+      import('./rate-limit.js').then((module) =>
+        module.storeTransportOptions(
+          baseUrl,
+          { credentials, identity: credentialIdentity(credentials), secrets: credentialSecrets(credentials) },
+          options,
+        ),
+      ),
   });
 }

@@ -3,22 +3,27 @@
  * meet 429 in normal use, and adapted to the `Jumpseller-*RateLimit-*` headers the store sends back.
  */
 import {
-  AgentApiError,
-  assertRedisClient,
+  type ClientOptions,
   type CreateFetchOptions,
+  createLogger,
   fingerprint,
+  LOG_ENV_VAR,
   type Logger,
+  parseLogLevel,
   RateLimitBanError,
   RateLimiter,
   type RateLimitGate,
   type RateLimitUpdate,
   type RateLimitWindow,
+  rateLimitHooks,
+  readEnv,
   sharedRateLimiter,
 } from '@agent-apis/core';
 import type { StoreCredentials } from './auth.js';
 import type { FleetRateLimiter } from './rate-limit-fleet.js';
 import { DEFAULT_RATE_LIMIT, type FleetRedisClient, type StoreRateLimitOptions } from './rate-limit-options.js';
 
+export { checkRateLimitOptions } from './rate-limit-check.js';
 export {
   DEFAULT_FLEET_WORKERS,
   DEFAULT_RATE_LIMIT,
@@ -42,27 +47,6 @@ export const RATE_LIMIT_HEADERS = {
     windowMs: MINUTE_MS,
   },
 } as const;
-
-/** Checks the `rateLimit` option before any request; throws an {@link AgentApiError} naming the bad field. */
-export function checkRateLimitOptions(options: StoreRateLimitOptions | false | undefined): void {
-  if (options === undefined || options === false) return;
-  if (typeof options !== 'object' || options === null) {
-    throw new AgentApiError('StoreClient rateLimit must be an object or false');
-  }
-  for (const field of ['perSecond', 'perMinute', 'workers'] as const) {
-    const value = options[field];
-    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
-      throw new AgentApiError(`StoreClient rateLimit.${field} must be a whole number ≥ 1, got ${String(value)}`);
-    }
-  }
-  if (options.key !== undefined && (typeof options.key !== 'string' || options.key.trim() === '')) {
-    throw new AgentApiError('StoreClient rateLimit.key must be a non-empty string');
-  }
-  if (options.key !== undefined && options.redis === undefined) {
-    throw new AgentApiError('StoreClient rateLimit.key names a Redis budget: pass rateLimit.redis with it');
-  }
-  if (options.redis !== undefined) assertRedisClient('StoreClient rateLimit.redis', options.redis);
-}
 
 /** What the client holds of a fleet limiter: the limiter's hooks, and `hold` for bans. */
 export type FleetGate = RateLimitGate & Pick<FleetRateLimiter, 'hold'>;
@@ -169,4 +153,46 @@ export function storeBanGuard(
       throw new RateLimitBanError(new Date(until));
     },
   };
+}
+
+/** The credentials a store client calls with, with what the limiter keys by and the logger masks (worked out by auth). */
+export interface StoreIdentity {
+  credentials: StoreCredentials;
+  /** The fingerprinted identity of `credentialIdentity`. */
+  identity: readonly string[];
+  /** The values to mask in log lines. */
+  secrets: readonly string[];
+}
+
+/**
+ * The store client's rate limiting and ban guard, built at its first call: the in-process limiter (or the fleet's,
+ * through Redis) unless `rateLimit` is `false`, and the guard that holds calls while the store bans the credentials.
+ */
+export function storeTransportOptions(
+  baseUrl: string,
+  who: StoreIdentity,
+  options: Pick<ClientOptions, 'logger' | 'logLevel'> & { rateLimit?: StoreRateLimitOptions | false | undefined },
+): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
+  const { credentials, identity, secrets } = who;
+  const trimmedBaseUrl = baseUrl.replace(/\/+$/, '');
+  const redis = options.rateLimit ? options.rateLimit.redis : undefined;
+  const limiter =
+    options.rateLimit === false
+      ? undefined
+      : redis
+        ? storeFleetRateLimiter(
+            trimmedBaseUrl,
+            credentials,
+            { ...options.rateLimit, redis },
+            // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
+            createLogger({
+              sink: options.logger,
+              level: options.logLevel ?? parseLogLevel(readEnv(LOG_ENV_VAR)) ?? 'warn',
+              secrets,
+            }),
+          )
+        : storeRateLimiter(trimmedBaseUrl, identity, rateLimitWindows(options.rateLimit));
+  const limiterHooks = limiter ? rateLimitHooks(limiter, readStoreRateLimitHeaders) : undefined;
+  const fleet = limiter && 'hold' in limiter ? limiter : undefined;
+  return storeBanGuard(baseUrl, identity, limiterHooks, undefined, fleet);
 }

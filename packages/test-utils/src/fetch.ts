@@ -8,16 +8,28 @@ export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(body), { ...init, headers });
 }
 
-/** A `fetch` that answers each request with `respond(request, index)`; the clients always pass a `Request`. */
+/** `fetch`'s arguments as the one `Request` they describe (the clients pass a URL and init, or a `Request`). */
+export function requestOf(input: RequestInfo | URL, init?: RequestInit): Request {
+  return input instanceof Request && init === undefined ? input : new Request(input, init);
+}
+
+/** A `fetch` that answers each request with `respond(request, index)`, whatever form its arguments take. */
 export function fetchStub(
   respond: (request: Request, index: number) => Response | Promise<Response>,
 ): Mock<typeof fetch> {
   let calls = 0;
-  return vi.fn<typeof fetch>(async (input) => {
-    expect(input).toBeInstanceOf(Request);
-    return respond(input as Request, calls++);
+  const requests = new WeakMap<object, Request>();
+  const stub = vi.fn<typeof fetch>(async (input, init) => {
+    const request = requestOf(input, init);
+    // The Request a call made is remembered, so `sentRequests` hands out that one (its signal, its body).
+    if (init) requests.set(init, request);
+    return respond(request, calls++);
   });
+  stubRequests.set(stub, requests);
+  return stub;
 }
+
+const stubRequests = new WeakMap<object, WeakMap<object, Request>>();
 
 /**
  * A `fetch` for callers that may pass a URL and init rather than a `Request`: each call becomes a `Request`, is
@@ -26,7 +38,7 @@ export function fetchStub(
 export function scriptedFetch(respond: (request: Request, call: number) => Response | Promise<Response>) {
   const received: Request[] = [];
   const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
-    const request = new Request(input, init);
+    const request = requestOf(input, init);
     received.push(request);
     return respond(request, received.length);
   });
@@ -45,7 +57,8 @@ export function hangingFetch(): Mock<typeof fetch> {
 
 /** The requests a stub received, in order. */
 export function sentRequests(fetchMock: Mock<typeof fetch>): Request[] {
-  return fetchMock.mock.calls.map(([input]) => input as Request);
+  const requests = stubRequests.get(fetchMock);
+  return fetchMock.mock.calls.map(([input, init]) => (init && requests?.get(init)) || requestOf(input, init));
 }
 
 /** A `fetch` stand-in that answers every request with `body` as JSON. */

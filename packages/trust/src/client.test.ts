@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { onlyRequest } from '@agent-apis/test-utils/fetch';
+import { onlyRequest, requestOf } from '@agent-apis/test-utils/fetch';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { DECIDE_ENUMS } from './decide-request.js';
 import { operations } from './gen/operations.gen.js';
@@ -102,8 +102,8 @@ describe('configuration', () => {
       scoreDomain: { input: 'example.com' },
       scoreDomainBatch: { domains: ['example.com', 'example.org'] },
     };
-    const fetch = vi.fn<typeof globalThis.fetch>(async (input) =>
-      (input as Request).url.endsWith('/v1/decide') ? Response.json(decisionResult()) : Response.json({}),
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) =>
+      requestOf(input, init).url.endsWith('/v1/decide') ? Response.json(decisionResult()) : Response.json({}),
     );
     const client = clientWith(fetch, { baseUrl: 'https://trust.test' });
     expect(Object.keys(client.api).sort()).toEqual(Object.keys(operations).sort());
@@ -113,7 +113,7 @@ describe('configuration', () => {
     await client.api.scoreDomain({ body: bodies.scoreDomain });
     await client.api.scoreDomainBatch({ body: bodies.scoreDomainBatch });
 
-    const sent = fetch.mock.calls.map(([input]) => input as Request);
+    const sent = fetch.mock.calls.map(([input, init]) => requestOf(input, init));
     expect(sent.map((r) => `${r.method} ${r.url}`)).toEqual(
       Object.values(operations).map(({ method, path }) => `${method} https://trust.test${path}`),
     );
@@ -122,9 +122,9 @@ describe('configuration', () => {
 
   it('gives up after the timeout', async () => {
     const hanging = vi.fn<typeof globalThis.fetch>(
-      (input) =>
+      (input, init) =>
         new Promise((_, reject) => {
-          (input as Request).signal.addEventListener('abort', () => reject(new Error('aborted')));
+          requestOf(input, init).signal.addEventListener('abort', () => reject(new Error('aborted')));
         }),
     );
     const error = await clientWith(hanging, { timeout: 20 })
@@ -250,8 +250,8 @@ describe('response validation', () => {
 describe('credentials never leak', () => {
   /** A server that echoes the key back in its error body and headers. */
   const echoingFetch = (status: number) =>
-    vi.fn<typeof globalThis.fetch>(async (input) => {
-      const headers = (input as Request).headers;
+    vi.fn<typeof globalThis.fetch>(async (input, init) => {
+      const { headers } = requestOf(input, init);
       const key = headers.get('x-api-key') ?? headers.get('authorization') ?? '';
       return Response.json(
         { error: { code: 'unauthorized', message: `key ${key} is not valid` } },

@@ -1,3 +1,4 @@
+import { requestOf } from '@agent-apis/test-utils/fetch';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { RecommendedAction } from './gen/types.gen.js';
 import {
@@ -214,7 +215,7 @@ describe('per-call options and types', () => {
     const { client, trustFetch } = setup('proceed');
     await client.decide('example.com', undefined, { headers: { 'x-trace': 'one' } });
     await client.guard('https://other.example.org/', { headers: { 'x-trace': 'two' } });
-    const traces = trustFetch.mock.calls.map(([input]) => (input as Request).headers.get('x-trace'));
+    const traces = trustFetch.mock.calls.map(([input, init]) => requestOf(input, init).headers.get('x-trace'));
     expect(traces).toEqual(['one', 'two']);
   });
 

@@ -1,5 +1,5 @@
 /** Test fixtures: schema-valid decisions and a `fetch` stand-in that answers `POST /v1/decide` like the service. */
-import { fetchStub, jsonResponse } from '@agent-apis/test-utils/fetch';
+import { fetchStub, jsonResponse, requestOf } from '@agent-apis/test-utils/fetch';
 import type { Mock } from 'vitest';
 import type {
   AppliedInteraction,
@@ -83,7 +83,7 @@ export function decideFetch(fixtureFor: (body: DecideRequest) => DecisionFixture
 
 /** The JSON bodies a `fetch` mock was called with, in order. */
 export async function sentBodies(fetchMock: Mock<typeof fetch>): Promise<unknown[]> {
-  return Promise.all(fetchMock.mock.calls.map(([input]) => (input as Request).clone().json()));
+  return Promise.all(fetchMock.mock.calls.map(([input, init]) => requestOf(input, init).clone().json()));
 }
 
 /** A `fetch` that answers every request with `status` and a JSON error body. */
