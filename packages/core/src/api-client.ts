@@ -67,7 +67,9 @@ export function checkBaseUrl(client: string, raw: string, suffix?: string): stri
   }
   // Loopback mocks (Prism, stand-ins) serve the spec's paths at their root, so the suffix is asked of real hosts only.
   if (suffix && !isLoopback(url.hostname) && !new URL(trimmed).pathname.endsWith(suffix)) {
-    throw new InvalidBaseUrlError(`${client} baseUrl must end with ${suffix} (the API root), got ${trimmed}`);
+    // A path holding `=`, `;` or `&` may carry a key: only the origin is shown then.
+    const shown = /[;=&%@]/.test(url.pathname) ? `${url.origin}/…` : trimmed;
+    throw new InvalidBaseUrlError(`${client} baseUrl must end with ${suffix} (the API root), got ${shown}`);
   }
   return trimmed;
 }
@@ -77,8 +79,10 @@ export function checkBaseUrl(client: string, raw: string, suffix?: string): stri
  * may carry a key); no redaction code is needed at construction.
  */
 function shownUrl(raw: string): string {
-  const cut = raw.search(/[?#]/);
-  return (cut < 0 ? raw : `${raw.slice(0, cut)}${raw[cut]}…`).replace(/\/\/[^/@]*@/, '//***@');
+  // Everything up to the last `@` is masked first (a password may hold `?`, `#` or `/`), then the query is cut.
+  const masked = raw.replace(/\/\/.*@/, '//***@');
+  const cut = masked.search(/[?#]/);
+  return cut < 0 ? masked : `${masked.slice(0, cut)}${masked[cut]}…`;
 }
 
 function isLoopback(hostname: string): boolean {
@@ -136,7 +140,11 @@ export class ApiClient implements OperationClient {
   /** The call path, loaded and built once; a failed load is a {@link ConfigurationError}, tried again next call. */
   async #loadCallPath(): Promise<LoadedCallPath> {
     try {
-      const [module, extras] = await Promise.all([import('./call-path.js'), this.#loadTransportOptions?.()]);
+      const [module, extras] = await Promise.all([
+        import('./call-path.js'),
+        // Called in a then: a loader that throws at once rejects this load like one that rejects later.
+        Promise.resolve().then(() => this.#loadTransportOptions?.()),
+      ]);
       this.#callPath = { module, transport: module.createTransport({ ...this.#transportOptions, ...extras }) };
       return this.#callPath;
     } catch (cause) {

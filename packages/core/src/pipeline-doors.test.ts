@@ -150,6 +150,9 @@ describe('construction refuses what would fail or leak later', () => {
     expect(build('https://api.example.com/v1?key=sk_live_query_secret')).toThrow(/query or fragment/);
     expect(build('https://api.example.com/v1?key=sk_live_query_secret')).not.toThrow(/sk_live_query_secret/);
     expect(build('not a url?token=sk_live_query_secret')).not.toThrow(/sk_live_query_secret/);
+    expect(build('https://admin:hunter?2secret@api.example.com/v1')).not.toThrow(/hunter|admin/);
+    expect(build('https://api.example.com/v2&token=sk_live_path_secret')).toThrow(/must end with \/v1/);
+    expect(build('https://api.example.com/v2&token=sk_live_path_secret')).not.toThrow(/sk_live_path_secret/);
     expect(build('https://api.example.com/v1/')).not.toThrow();
     expect(build('http://127.0.0.1:4010')).not.toThrow();
   });

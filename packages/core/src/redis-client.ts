@@ -17,7 +17,7 @@ export interface RedisClientLike {
   listenerCount(event: 'error'): number;
 }
 
-/** Checks `redis` looks like a node-redis client; throws an {@link AgentApiError} naming `field`. */
+/** Checks `redis` looks like a node-redis client (throws an {@link AgentApiError} naming `field`) and guards it. */
 export function assertRedisClient(field: string, redis: unknown): asserts redis is RedisClientLike {
   const needed = ['get', 'mGet', 'set', 'del', 'sendCommand', 'on', 'listenerCount'] as const;
   const missing =
@@ -31,4 +31,18 @@ export function assertRedisClient(field: string, redis: unknown): asserts redis 
       }`,
     );
   }
+  guardRedisClient(redis as RedisClientLike);
+}
+
+/** Clients that already carry our error listener. */
+const guardedClients = new WeakSet<object>();
+
+/**
+ * A node-redis client emits `error` events and crashes the process when none is listened to: a listener is added
+ * when the application has none, as soon as a client option takes the client (not at the first call).
+ */
+export function guardRedisClient(redis: RedisClientLike): void {
+  if (guardedClients.has(redis)) return;
+  guardedClients.add(redis);
+  if (redis.listenerCount('error') === 0) redis.on('error', () => undefined);
 }

@@ -4,7 +4,7 @@
  * application passes its own connected client (`redis` v5 or later, an optional peer dependency).
  */
 import { AgentApiError } from './input-errors.js';
-import type { RedisClientLike } from './redis-client.js';
+import { guardRedisClient, type RedisClientLike } from './redis-client.js';
 
 export { assertRedisClient, type RedisClientLike } from './redis-client.js';
 
@@ -30,9 +30,6 @@ export function withDeadline<T>(promise: Promise<T>, ms: number = REDIS_COMMAND_
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
-
-/** Clients that already carry our error listener. */
-const guardedClients = new WeakSet<object>();
 
 /**
  * Redis health as one process sees it: after a failure Redis is left alone for {@link REDIS_RETRY_MS}, one
@@ -64,10 +61,7 @@ export class RedisHealth {
     this.#feature = feature;
     this.#fallback = fallback;
     this.#now = now;
-    if (!guardedClients.has(redis)) {
-      guardedClients.add(redis);
-      if (redis.listenerCount('error') === 0) redis.on('error', () => undefined);
-    }
+    guardRedisClient(redis);
   }
 
   /** True while Redis is considered down (a failure less than a second ago, or a client that is not ready). */

@@ -102,7 +102,9 @@ function cacheConfig(options: DirectoryClientOptions): Pick<ServiceClientConfig,
   if (typeof cache !== 'object' || cache === null) {
     throw new AgentApiError('DirectoryClient cache must be true, false, an HttpCache or { redis }');
   }
-  if ('fetchThrough' in cache && typeof cache.fetchThrough === 'function') return { cache };
+  const given = cache as Partial<Record<'fetchThrough' | 'mayStore', unknown>>;
+  if (typeof given.fetchThrough === 'function' && typeof given.mayStore === 'function')
+    return { cache: cache as HttpCache };
   assertRedisClient('DirectoryClient cache.redis', (cache as { redis?: unknown }).redis);
   const { redis } = cache as { redis: RedisClientLike };
   return {

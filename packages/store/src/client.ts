@@ -99,6 +99,12 @@ export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
   const credentials = resolveCredentials(options);
   const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV_VAR) ?? DEFAULT_BASE_URL;
   checkRateLimitOptions(options.rateLimit);
+  // The options as checked now: the limiter built at the first call does not see later changes to them.
+  const limiterOptions = {
+    rateLimit: options.rateLimit && { ...options.rateLimit },
+    logger: options.logger,
+    logLevel: options.logLevel,
+  };
   return new ApiClient(options, {
     client: 'StoreClient',
     baseUrl,
@@ -114,7 +120,7 @@ export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
         module.storeTransportOptions(
           baseUrl,
           { credentials, identity: credentialIdentity(credentials), secrets: credentialSecrets(credentials) },
-          options,
+          limiterOptions,
         ),
       ),
   });

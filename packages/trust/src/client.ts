@@ -11,6 +11,7 @@ import {
   type BoundOperations,
   bindOperations,
   type ClientOptions,
+  ConfigurationError,
   createLogger,
   LOG_ENV_VAR,
   MissingCredentialsError,
@@ -256,7 +257,13 @@ export class TrustClient {
         options,
       );
     } catch (error) {
-      if (error instanceof RequestValidationError || error instanceof APIUserAbortError) throw error;
+      // A client that cannot work as configured (its call path did not load) is no outage to fail open on.
+      if (
+        error instanceof RequestValidationError ||
+        error instanceof APIUserAbortError ||
+        error instanceof ConfigurationError
+      )
+        throw error;
       if (context.failOpen) return undefined;
       throw new TrustUnavailableError(url, error);
     }
