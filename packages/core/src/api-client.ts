@@ -186,25 +186,6 @@ export class ApiClient implements OperationClient {
       operation: this.#basePath ? { id: operation.id, route, basePath: this.#basePath } : { id: operation.id, route },
       expectJson: operation.successJson !== false,
     });
-    const text = sent.bytes.byteLength === 0 ? '' : decoder.decode(sent.bytes);
-    // The bytes are not needed once decoded: let them go before a large body is parsed.
-    sent.bytes = EMPTY;
-    return { data: parseBody(sent.response, text, operation, route), response: sent.response };
-  }
-}
-
-const EMPTY = new Uint8Array(0);
-
-const decoder = new TextDecoder();
-
-/** The body as the operation promises it: JSON when its spec (or else the content type) says so, text otherwise. */
-function parseBody(response: Response, text: string, operation: Operation, route: string): unknown {
-  const json = operation.successJson !== false || /[/+]json\b/i.test(response.headers.get('content-type') ?? '');
-  if (text === '') return json ? {} : '';
-  if (!json) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ResponseParseError(operation.id, route);
+    return { data: module.parseBuffered(sent, operation, route), response: sent.response };
   }
 }

@@ -6,12 +6,15 @@
 import type { CacheEntry } from './cache-entry.js';
 import type { Logger } from './logger.js';
 import { type RedisClientLike, RedisHealth, sha256Hex, withDeadline } from './redis.js';
+import { guardRedisClient } from './redis-client.js';
 
 export class RedisCacheTier {
   readonly #redis: RedisClientLike;
   readonly #health: RedisHealth;
 
   constructor(redis: RedisClientLike, logger: Logger, now: () => number) {
+    // An HttpCache built by hand with a shared tier has had no option check: its client is guarded here.
+    guardRedisClient(redis);
     this.#redis = redis;
     this.#health = new RedisHealth(
       redis,

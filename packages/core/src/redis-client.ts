@@ -34,15 +34,10 @@ export function assertRedisClient(field: string, redis: unknown): asserts redis 
   guardRedisClient(redis as RedisClientLike);
 }
 
-/** Clients that already carry our error listener. */
-const guardedClients = new WeakSet<object>();
-
 /**
  * A node-redis client emits `error` events and crashes the process when none is listened to: a listener is added
- * when the application has none, as soon as a client option takes the client (not at the first call).
+ * when the application has none (once: the client then has one), as soon as a client option takes the client.
  */
 export function guardRedisClient(redis: RedisClientLike): void {
-  if (guardedClients.has(redis)) return;
-  guardedClients.add(redis);
   if (redis.listenerCount('error') === 0) redis.on('error', () => undefined);
 }

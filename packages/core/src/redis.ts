@@ -4,7 +4,7 @@
  * application passes its own connected client (`redis` v5 or later, an optional peer dependency).
  */
 import { AgentApiError } from './input-errors.js';
-import { guardRedisClient, type RedisClientLike } from './redis-client.js';
+import type { RedisClientLike } from './redis-client.js';
 
 export { assertRedisClient, type RedisClientLike } from './redis-client.js';
 
@@ -34,7 +34,8 @@ export function withDeadline<T>(promise: Promise<T>, ms: number = REDIS_COMMAND_
 /**
  * Redis health as one process sees it: after a failure Redis is left alone for {@link REDIS_RETRY_MS}, one
  * warning goes to the logger per outage, and a note when it answers again. A node-redis client emits `error`
- * events and crashes the process when none is listened to: a listener is added when the application has none.
+ * events and crashes the process when none is listened to: whoever takes the client guards it first
+ * (`assertRedisClient` when an option takes it, `guardRedisClient`).
  */
 export class RedisHealth {
   readonly #redis: RedisClientLike;
@@ -61,7 +62,6 @@ export class RedisHealth {
     this.#feature = feature;
     this.#fallback = fallback;
     this.#now = now;
-    guardRedisClient(redis);
   }
 
   /** True while Redis is considered down (a failure less than a second ago, or a client that is not ready). */

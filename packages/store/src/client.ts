@@ -100,11 +100,7 @@ export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
   const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV_VAR) ?? DEFAULT_BASE_URL;
   checkRateLimitOptions(options.rateLimit);
   // The options as checked now: the limiter built at the first call does not see later changes to them.
-  const limiterOptions = {
-    rateLimit: options.rateLimit && { ...options.rateLimit },
-    logger: options.logger,
-    logLevel: options.logLevel,
-  };
+  const limiterOptions = { ...options, rateLimit: options.rateLimit && { ...options.rateLimit } };
   return new ApiClient(options, {
     client: 'StoreClient',
     baseUrl,
