@@ -5,9 +5,10 @@
  */
 import type { WithResponse } from './api-promise.js';
 import type * as CallPath from './call-path.js';
-import { type ClientOptions, clientFetchOptions, type ServiceTransport } from './client-options.js';
+import type { ClientOptions, ServiceTransport } from './client-options.js';
+import { DEFAULT_TIMEOUT_MS } from './env.js';
 import type { CreateFetchOptions, Transport } from './fetch.js';
-import { AgentApiError, ConfigurationError, InvalidBaseUrlError, ResponseParseError } from './input-errors.js';
+import { AgentApiError, APIUserAbortError, ConfigurationError, InvalidBaseUrlError } from './input-errors.js';
 import { type Operation, type OperationCallOptions, type OperationClient, routeOf } from './operations.js';
 
 /** What a service fixes when it builds its client. */
@@ -115,7 +116,9 @@ export class ApiClient implements OperationClient {
   /** The path the API lives under (`/v1`), named by a 404's hint when the base URL lacks it. */
   readonly #basePath: string | undefined;
   readonly #client: string;
-  readonly #transportOptions: CreateFetchOptions;
+  /** The client's options (headers checked) and the service's: the transport is built from them at the first call. */
+  readonly #options: ClientOptions;
+  readonly #service: ServiceTransport;
   readonly #loadTransportOptions: (() => Promise<LazyTransportOptions>) | undefined;
   #callPath: LoadedCallPath | undefined;
   #loading: Promise<LoadedCallPath> | undefined;
@@ -133,36 +136,61 @@ export class ApiClient implements OperationClient {
     this.#authHeaders = Object.entries(authHeaders ?? {});
     this.#basePath = basePathSuffix;
     this.#client = client;
-    this.#transportOptions = clientFetchOptions({ ...options, defaultHeaders }, service);
+    this.#options = { ...options, defaultHeaders };
+    this.#service = service;
     this.#loadTransportOptions = loadTransportOptions;
   }
 
-  /** The call path, loaded and built once; a failed load is a {@link ConfigurationError}, tried again next call. */
-  async #loadCallPath(): Promise<LoadedCallPath> {
-    try {
-      const [module, extras] = await Promise.all([
-        import('./call-path.js'),
-        // Called in a then: a loader that throws at once rejects this load like one that rejects later.
-        Promise.resolve().then(() => this.#loadTransportOptions?.()),
-      ]);
-      this.#callPath = { module, transport: module.createTransport({ ...this.#transportOptions, ...extras }) };
-      return this.#callPath;
-    } catch (cause) {
-      this.#loading = undefined;
-      if (cause instanceof AgentApiError) throw cause;
-      throw new ConfigurationError(`${this.#client} could not load its transport module`, { cause });
-    }
-  }
-
-  /** The call path's one load, shared by the calls that arrive while it is under way. */
-  #callPathLoading(): Promise<LoadedCallPath> {
-    this.#loading ??= this.#loadCallPath();
-    return this.#loading;
+  /**
+   * The call path for a call that arrives before it is loaded. It is loaded and built once for every such call; a load
+   * that fails is a {@link ConfigurationError} and is tried again at the next call. Each call waits within its own
+   * bounds: its signal aborting gives an `APIUserAbortError`, its timeout passing a `ConfigurationError` (a chunk a
+   * browser cannot fetch must not hold a call for ever).
+   */
+  #callPathWithin(operation: Operation, options: OperationCallOptions): Promise<LoadedCallPath> {
+    this.#loading ??= (async () => {
+      try {
+        const [module, extras] = await Promise.all([
+          import('./call-path.js'),
+          // Called in a then: a loader that throws at once rejects this load like one that rejects later.
+          Promise.resolve().then(() => this.#loadTransportOptions?.()),
+        ]);
+        const transportOptions = module.clientFetchOptions(this.#options, this.#service);
+        this.#callPath = { module, transport: module.createTransport({ ...transportOptions, ...extras }) };
+        return this.#callPath;
+      } catch (cause) {
+        this.#loading = undefined;
+        throw cause instanceof AgentApiError
+          ? cause
+          : new ConfigurationError(`${this.#client} could not load its transport module`, { cause });
+      }
+    })();
+    const loading = this.#loading;
+    const signal = options.signal;
+    const timeoutMs = options.timeout ?? this.#options.timeout ?? DEFAULT_TIMEOUT_MS;
+    return new Promise<LoadedCallPath>((resolve, reject) => {
+      const end = (error?: Error) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
+        if (error) reject(error);
+      };
+      const aborted = () => end(new APIUserAbortError({ operation: operation.id, route: routeOf(operation) }));
+      const timer = setTimeout(
+        () => end(new ConfigurationError(`${this.#client} could not load its transport module within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      if (signal?.aborted) return aborted();
+      signal?.addEventListener('abort', aborted, { once: true });
+      loading.then((loaded) => {
+        end();
+        resolve(loaded);
+      }, end);
+    });
   }
 
   /** Validates the inputs, sends the call and parses the answer: JSON per the descriptor, else by content type. */
   async request(operation: Operation, options: OperationCallOptions = {}): Promise<WithResponse<unknown>> {
-    const { module, transport } = this.#callPath ?? (await this.#callPathLoading());
+    const { module, transport } = this.#callPath ?? (await this.#callPathWithin(operation, options));
     module.validateOperationInput(operation.id, operation, options);
     const headers = module.callHeaders(options.headers);
     for (const [name, value] of this.#authHeaders) headers.set(name, value);

@@ -1,6 +1,6 @@
 /**
- * Environment lookups that also work where there is no `process` (browsers, workers) or where reading it is
- * refused (Deno without `--allow-env`).
+ * What a client starts from: environment lookups that also work where there is no `process` (browsers, workers) or
+ * where reading it is refused (Deno without `--allow-env`), and the limits that hold unless options say otherwise.
  */
 
 /** The value of environment variable `name`, trimmed; undefined when it is unset, blank, or there is no environment. */
@@ -17,3 +17,9 @@ export function readEnv(name: string): string | undefined {
 
 /** Environment variable every client reads its log level from when `logLevel` is not given. */
 export const LOG_ENV_VAR = 'AGENT_APIS_LOG';
+
+/** Per-attempt timeout unless configured otherwise: 60 s. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Largest response body read unless configured otherwise: 8 MiB, counted after decompression. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;

@@ -3,7 +3,7 @@
  * response headers, the response body and the cause chain are masked before they are stored.
  */
 
-import { AgentApiError } from './input-errors.js';
+import { AgentApiError, operationLabel } from './input-errors.js';
 import {
   describeRequest,
   type RequestDescription,
@@ -17,6 +17,7 @@ import { retryAfterMs } from './retry.js';
 
 export {
   AgentApiError,
+  APIUserAbortError,
   ConfigurationError,
   InvalidBaseUrlError,
   type MissingCredentials,
@@ -67,11 +68,6 @@ export function createRequestContext(
     secrets: allSecrets,
     ...(operation.basePath ? { basePath: operation.basePath } : {}),
   };
-}
-
-/** `getProduct (GET /v1/products/{id}.json)`, or just the route when no operationId is known. */
-function operationLabel(context: Pick<RequestContext, 'operation' | 'route'>): string {
-  return context.operation === context.route ? context.route : `${context.operation} (${context.route})`;
 }
 
 /** The parts of an HTTP response an {@link APIError} is built from (already redacted). */
@@ -387,20 +383,5 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   constructor(context: RequestContext, timeoutMs: number) {
     super(context, { message: `Request timed out after ${timeoutMs} ms on ${operationLabel(context)}` });
     this.timeoutMs = timeoutMs;
-  }
-}
-
-/** The caller aborted the request through its AbortSignal. Never retried. */
-export class APIUserAbortError extends AgentApiError {
-  override name = 'APIUserAbortError';
-  /** The operationId when known, otherwise `METHOD /path`. */
-  readonly operation: string;
-  /** `METHOD /path` of the operation. */
-  readonly route: string;
-
-  constructor(context: Pick<RequestContext, 'operation' | 'route'>) {
-    super(`Request aborted by the caller on ${operationLabel(context)}`);
-    this.operation = context.operation;
-    this.route = context.route;
   }
 }

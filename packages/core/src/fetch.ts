@@ -3,6 +3,8 @@
  * timeouts that cover the whole body, retries, a response size cap, hooks, redacted logging, typed errors and an
  * optional HTTP cache. Per-call options are fields of the call, never headers.
  */
+
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -22,11 +24,7 @@ import { toRequest } from './request.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
 import { sleep as defaultSleep, onAbort, type Sleep, startDeadline } from './timers.js';
 
-/** Per-attempt timeout unless configured otherwise: 60 s. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
-
-/** Largest response body read unless configured otherwise: 8 MiB, counted after decompression. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
 
 /** Same-origin redirects followed at most per attempt. */
 const MAX_REDIRECTS = 5;
@@ -402,22 +400,34 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   };
 
   const cache = options.cache || undefined;
-  const sendBuffered = async (call: TransportCall): Promise<BufferedResponse> => {
-    const first = { method: call.method.toUpperCase(), url: call.url, headers: headersOf(call) };
-    if (!cache) return run(call, first);
-    // The bytes of a response the cache passes through are kept aside, so they need not be read again.
+  /** A GET the cache may answer; the bytes of a response it passes through are kept aside, not read again. */
+  const sendThroughCache = async (
+    httpCache: HttpCache,
+    call: TransportCall,
+    first: RequestHead,
+  ): Promise<BufferedResponse> => {
     let fetched: { buffered: BufferedResponse; response: Response } | undefined;
-    const response = await cache.fetchThrough(first, async (sent) => {
+    const response = await httpCache.fetchThrough(first, async (sent) => {
       const buffered = await run(call, sent);
       // A readable copy only for an answer the cache may store; any other it reads the head of only.
       fetched = {
         buffered,
-        response: cache.mayStore(buffered.response) ? bufferedToResponse(buffered) : buffered.response,
+        response: httpCache.mayStore(buffered.response) ? bufferedToResponse(buffered) : buffered.response,
       };
       return fetched.response;
     });
     if (fetched?.response === response) return fetched.buffered;
     return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+  };
+  // Not an async function: the promise of `run` is handed on as it is, without a promise around it.
+  const sendBuffered = (call: TransportCall): Promise<BufferedResponse> => {
+    let first: RequestHead;
+    try {
+      first = { method: call.method.toUpperCase(), url: call.url, headers: headersOf(call) };
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return cache ? sendThroughCache(cache, call, first) : run(call, first);
   };
   return {
     sendBuffered,

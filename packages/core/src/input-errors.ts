@@ -1,13 +1,33 @@
 /**
  * The base class of every error, and the errors a client throws without its transport: before anything is sent (bad
- * input, missing credentials, a malformed base URL, an option that cannot work) and on a body that breaks its spec
- * (unparseable, or not matching its schema). What a client needs at construction and per call, without the errors of
- * answers and connections, which load with the transport.
+ * input, missing credentials, a malformed base URL, an option that cannot work, a caller's abort) and on a body that
+ * does not parse. What a client needs at construction and per call, without the errors of answers and connections,
+ * which load with the transport.
  */
 
 /** Base class of every error thrown by the @agent-apis clients. */
 export class AgentApiError extends Error {
   override name = 'AgentApiError';
+}
+
+/** `getProduct (GET /v1/products/{id}.json)`, or just the route when no operationId is known. */
+export function operationLabel(context: { operation: string; route: string }): string {
+  return context.operation === context.route ? context.route : `${context.operation} (${context.route})`;
+}
+
+/** The caller aborted the request through its AbortSignal. Never retried. */
+export class APIUserAbortError extends AgentApiError {
+  override name = 'APIUserAbortError';
+  /** The operationId when known, otherwise `METHOD /path`. */
+  readonly operation: string;
+  /** `METHOD /path` of the operation. */
+  readonly route: string;
+
+  constructor(context: { operation: string; route: string }) {
+    super(`Request aborted by the caller on ${operationLabel(context)}`);
+    this.operation = context.operation;
+    this.route = context.route;
+  }
 }
 
 /** Input of {@link RequestValidationError}. */
@@ -83,31 +103,6 @@ export class InvalidBaseUrlError extends AgentApiError {
 /** A client option that cannot work as given (e.g. response validation whose validators cannot be loaded). */
 export class ConfigurationError extends AgentApiError {
   override name = 'ConfigurationError';
-}
-
-/** One way the response differs from its schema. */
-export interface ResponseIssue {
-  /** Path into the body, e.g. `results.0.stars` (empty for the body itself). */
-  path: string;
-  message: string;
-}
-
-/** A successful response whose body does not match the operation's schema. */
-export class ResponseValidationError extends AgentApiError {
-  override name = 'ResponseValidationError';
-  readonly operation: string;
-  readonly status: number;
-  readonly issues: readonly ResponseIssue[];
-
-  constructor(operation: string, status: number, issues: readonly ResponseIssue[]) {
-    const first = issues[0];
-    const where = first ? `${first.path || '(body)'}: ${first.message}` : 'unknown problem';
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-    super(`Response of ${operation} (${status}) does not match its schema at ${where}${more}`);
-    this.operation = operation;
-    this.status = status;
-    this.issues = issues;
-  }
 }
 
 /**
