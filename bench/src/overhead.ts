@@ -1,7 +1,7 @@
 /**
  * Section 1, client overhead: the same requests through each client and through plain `fetch`, against one
- * canned local server, one after the other and 50 at a time. Variants take turns run by run so that drift
- * (other processes, JIT, GC) spreads evenly; each figure is the median over the runs. A third mode sends the
+ * canned local server, one after the other and 50 at a time. Variants take turns run by run, in alternating order,
+ * so that drift (other processes, JIT, GC) spreads evenly; each figure is the median over the runs. A third mode sends the
  * same calls to an in-memory `fetch` (no network), which isolates the work each client adds per call; that mode
  * counts the process's CPU time rather than wall time, so other work on a shared machine does not inflate it.
  */
@@ -24,7 +24,7 @@ const run = promisify(execFile);
 /** Requests per run. */
 const REQUESTS = 1_000;
 /** Measured runs per variant and mode (after one warm-up run). */
-const RUNS = 7;
+const RUNS = 15;
 /** In-flight requests of the concurrent mode. */
 const CONCURRENCY = 50;
 
@@ -144,7 +144,9 @@ function variants(origin: string, send: typeof fetch): Variant[] {
 async function measureMode(all: readonly Variant[], mode: Mode, concurrency: number): Promise<OverheadRow[]> {
   const samples = new Map<Variant, number[]>(all.map((variant) => [variant, []]));
   for (let run = -1; run < RUNS; run++) {
-    for (const variant of all) {
+    // Every other run goes through the variants backwards, so no variant always follows the same one (whose garbage
+    // it would collect) or always runs first.
+    for (const variant of run % 2 === 0 ? [...all].reverse() : all) {
       const task = () => runPool(REQUESTS, concurrency, variant.call);
       // In memory nothing is waited on: CPU time is the work done, however loaded the machine.
       const ms = mode === 'in-memory fetch, sequential' ? await cpuMs(task) : await timeMs(task);

@@ -256,12 +256,15 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       let interrupted = false;
       let interruptReason: unknown;
       let rejectWait: ((reason: unknown) => void) | undefined;
+      /** Cancels the body being read, so that the read below stops once the attempt is interrupted. */
+      let cancelRead: (() => void) | undefined;
       const interrupt = (reason: unknown) => {
         if (interrupted) return;
         interrupted = true;
         interruptReason = reason;
         controller?.abort(reason);
         rejectWait?.(reason);
+        cancelRead?.();
       };
       /** Settles like `promise`, or rejects as soon as the attempt is interrupted (a fetch may ignore the signal). */
       const guard = <T>(promise: Promise<T>): Promise<T> =>
@@ -312,7 +315,13 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         }
         // Every body is read here, inside the timeout and under the size cap: a body that stalls, breaks off or
         // grows without end is a failure of this attempt, not a raw error or an unbounded buffer later.
-        bytes = await readBody(response, guard, maxBytes);
+        // One guard over the whole read: it gives up at the deadline, and the read is cancelled then.
+        const read = response;
+        bytes = await guard(
+          readBody(read, maxBytes, (cancel) => {
+            cancelRead = cancel;
+          }),
+        );
       } catch (error) {
         // Interrupted before the response came: whenever it comes, its body is cancelled, freeing the connection.
         if (interrupted) sent?.then((late) => late.body?.cancel().catch(noop), noop);
@@ -468,8 +477,8 @@ function isRedirect(response: Response): boolean {
  */
 async function readBody(
   response: Response,
-  guard: <T>(promise: Promise<T>) => Promise<T>,
   maxBytes: number,
+  onCancel: (cancel: () => void) => void,
 ): Promise<Uint8Array> {
   if (!response.body || NULL_BODY_STATUSES.has(response.status)) return NO_BYTES;
   const declared = Number(response.headers.get('content-length'));
@@ -484,12 +493,13 @@ async function readBody(
   // A large announced body goes straight into one buffer of its size (no chunk list, no second copy).
   const sized = known ? new Uint8Array(declared) : undefined;
   const reader = response.body.getReader();
+  onCancel(() => void reader.cancel().catch(noop));
   const chunks: Uint8Array[] = [];
   let total = 0;
   let inSized = 0;
   try {
     for (;;) {
-      const { done, value } = await guard(reader.read());
+      const { done, value } = await reader.read();
       if (done) break;
       if (total + value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
       if (sized && chunks.length === 0 && inSized + value.byteLength <= sized.byteLength) {

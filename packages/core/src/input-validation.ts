@@ -92,6 +92,10 @@ export function validateOperationInput(operationId: string, shape: OperationShap
     if (problem) fail(`query.${name}`, problem);
   }
   if (shape.bodyRequired && input.body === undefined) fail('body', 'is required');
+  // fetch refuses a body on these methods: said here, before anything is sent, rather than as a failed connection.
+  if (input.body !== undefined && (shape.method === 'GET' || shape.method === 'HEAD')) {
+    fail('body', `must not be given: a ${shape.method} request carries no body`);
+  }
   for (const field of shape.requiredBodyFields ?? NONE) {
     const dot = field.lastIndexOf('.');
     const holder = dot < 0 ? input.body : valueAt(input.body, field.slice(0, dot));

@@ -68,6 +68,7 @@ describe('validateOperationInput', () => {
     [{ query: { q: 'x', status: 'gone' } }, 'query.status', 'must be one of "available", "disabled", got "gone"'],
     [{ query: {} }, 'query.q', 'is required'],
     [{}, 'query.q', 'is required'],
+    [{ query: { q: 'x' }, body: { any: 1 } }, 'body', 'must not be given: a GET request carries no body'],
   ])('refuses %j naming %s', (input, field, reason) => {
     const error = refusal(() => validateOperationInput('listProducts', listProducts, input));
     expect(error.field).toBe(field);
