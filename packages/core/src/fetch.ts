@@ -351,22 +351,24 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
     };
 
     // A 304 answers a conditional request (the cache's revalidation); unsolicited, it is an error like any 3xx.
-    const conditional = first.headers.has('if-none-match') || first.headers.has('if-modified-since');
+    // Read only when a 304 comes: the headers are not looked up on every call.
+    const conditional = () => first.headers.has('if-none-match') || first.headers.has('if-modified-since');
     for (let retriesSoFar = 0; ; retriesSoFar++) {
       const outcome = await attemptOnce(retriesSoFar + 1);
       const response = 'buffered' in outcome ? outcome.buffered.response : undefined;
-      if ('buffered' in outcome && response && (response.status < 300 || (conditional && response.status === 304))) {
-        const { operation, route } = names();
-        const type = response.headers.get('content-type');
-        if (call.expectJson && response.status !== 204 && type && !/[/+]json\b/i.test(type)) {
+      if ('buffered' in outcome && response && (response.status < 300 || (response.status === 304 && conditional()))) {
+        const type = call.expectJson && response.status !== 204 ? response.headers.get('content-type') : null;
+        if (type && !/[/+]json\b/i.test(type)) {
+          const { operation, route } = names();
           throw new ResponseParseError(operation, route, `is not JSON as its spec says (got ${type.split(';')[0]})`);
         }
-        await options.validateResponse?.(bufferedToResponse(outcome.buffered), {
-          attempt: retriesSoFar + 1,
-          operation,
-          route,
-          signal: callerSignal ?? neverAborted(),
-        });
+        if (options.validateResponse) {
+          await options.validateResponse(bufferedToResponse(outcome.buffered), {
+            attempt: retriesSoFar + 1,
+            ...names(),
+            signal: callerSignal ?? neverAborted(),
+          });
+        }
         return outcome.buffered;
       }
       const trigger: RetryTrigger = response
@@ -481,9 +483,10 @@ async function readBody(
   onCancel: (cancel: () => void) => void,
 ): Promise<Uint8Array> {
   if (!response.body || NULL_BODY_STATUSES.has(response.status)) return NO_BYTES;
-  const declared = Number(response.headers.get('content-length'));
-  const encoded = response.headers.has('content-encoding');
-  const known = !encoded && response.headers.has('content-length') && Number.isInteger(declared) && declared >= 0;
+  const length = response.headers.get('content-length');
+  const declared = Number(length);
+  const known =
+    length !== null && Number.isInteger(declared) && declared >= 0 && !response.headers.has('content-encoding');
   if (known && declared > maxBytes) {
     await response.body.cancel().catch(() => undefined);
     throw new ResponseTooLargeError(response.url, maxBytes);
