@@ -1,7 +1,7 @@
 import { jsonFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
-import { APIUserAbortError, ConfigurationError } from './input-errors.js';
+import { APIUserAbortError, ConfigurationError, RequestValidationError } from './input-errors.js';
 import type { Operation } from './operations.js';
 
 const getThing = {
@@ -59,5 +59,69 @@ describe('ApiClient: the call path loaded at the first call', () => {
     await expect(client.request(getThing, { path: { name: 'a' } })).rejects.toBeInstanceOf(ConfigurationError);
     await expect(client.request(getThing, { path: { name: 'a' } })).resolves.toMatchObject({ data: { ok: true } });
     expect(calls).toBe(2);
+  });
+
+  it('starts no load for a call whose signal is already aborted, so a failing load has no one to go unhandled to', async () => {
+    const loader = vi.fn(() => Promise.reject(new Error('offline')));
+    const client = clientWith(loader);
+    await expect(client.request(getThing, { path: { name: 'a' }, signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
+      APIUserAbortError,
+    );
+    expect(loader).not.toHaveBeenCalled();
+  });
+
+  it('waits for a slow load under an infinite timeout instead of failing at once', async () => {
+    const client = clientWith(() => new Promise((resolve) => setTimeout(() => resolve({}), 50)));
+    const answer = await client.request(getThing, { path: { name: 'a' }, timeout: Number.POSITIVE_INFINITY });
+    expect(answer.data).toEqual({ ok: true });
+  });
+
+  it('adds one listener to a signal that many first calls share', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const client = clientWith(() => new Promise((resolve) => setTimeout(() => resolve({}), 20)));
+      const { signal } = new AbortController();
+      await Promise.all(Array.from({ length: 30 }, () => client.request(getThing, { path: { name: 'a' }, signal })));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+});
+
+describe('ApiClient: limits checked before anything is sent', () => {
+  it.each([
+    [{ timeout: -1 }, /TestClient timeout must be a number of milliseconds ≥ 0/],
+    [{ timeout: Number.NaN }, /TestClient timeout must be/],
+    [{ maxRetries: 1.5 }, /TestClient maxRetries must be a whole number ≥ 0, got 1.5/],
+    [{ maxResponseBytes: 0 }, /TestClient maxResponseBytes must be a whole number of bytes > 0/],
+  ])(
+    'refuses the client option %j at its first call, with a ConfigurationError naming it, sending nothing',
+    async (limits, message) => {
+      const fetch = jsonFetch({});
+      const client = new ApiClient(
+        { fetch, ...limits },
+        { client: 'TestClient', baseUrl: 'https://api.test', ...service },
+      );
+      const error = await client.request(getThing, { path: { name: 'a' } }).catch((caught) => caught);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toMatch(message);
+      expect(fetch).not.toHaveBeenCalled();
+    },
+  );
+
+  it("refuses a call's own timeout or retries with a RequestValidationError naming the field", async () => {
+    const fetch = jsonFetch({ ok: true });
+    const client = clientWith(async () => ({}), fetch);
+    const error = await client.request(getThing, { path: { name: 'a' }, timeout: -5 }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({ field: 'timeout', operation: 'getThing' });
+    await expect(client.request(getThing, { path: { name: 'a' }, maxRetries: -1 })).rejects.toMatchObject({
+      field: 'maxRetries',
+    });
+    expect(fetch).not.toHaveBeenCalled();
   });
 });

@@ -3,10 +3,12 @@
  * client that turns each typed operation call into one transport call (URL built from the descriptor, body
  * serialised once, JSON decided once) and parses the answer.
  */
+
+import { onAbort } from './abort.js';
 import type { WithResponse } from './api-promise.js';
 import type * as CallPath from './call-path.js';
 import type { ClientOptions, ServiceTransport } from './client-options.js';
-import { DEFAULT_TIMEOUT_MS } from './env.js';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMER_MS } from './env.js';
 import type { CreateFetchOptions, Transport } from './fetch.js';
 import { AgentApiError, APIUserAbortError, ConfigurationError, InvalidBaseUrlError } from './input-errors.js';
 import { type Operation, type OperationCallOptions, type OperationClient, routeOf } from './operations.js';
@@ -67,7 +69,7 @@ export function checkBaseUrl(client: string, raw: string, suffix?: string): stri
     throw new InvalidBaseUrlError(`${client} baseUrl must not have a query or fragment: ${shownUrl(trimmed)}`);
   }
   // Loopback mocks (Prism, stand-ins) serve the spec's paths at their root, so the suffix is asked of real hosts only.
-  if (suffix && !isLoopback(url.hostname) && !new URL(trimmed).pathname.endsWith(suffix)) {
+  if (suffix && !isLoopback(url.hostname) && !url.pathname.replace(/\/+$/, '').endsWith(suffix)) {
     // A path holding `=`, `;` or `&` may carry a key: only the origin is shown then.
     const shown = /[;=&%@]/.test(url.pathname) ? `${url.origin}/…` : trimmed;
     throw new InvalidBaseUrlError(`${client} baseUrl must end with ${suffix} (the API root), got ${shown}`);
@@ -148,43 +150,60 @@ export class ApiClient implements OperationClient {
    * browser cannot fetch must not hold a call for ever).
    */
   #callPathWithin(operation: Operation, options: OperationCallOptions): Promise<LoadedCallPath> {
-    this.#loading ??= (async () => {
-      try {
-        const [module, extras] = await Promise.all([
-          import('./call-path.js'),
-          // Called in a then: a loader that throws at once rejects this load like one that rejects later.
-          Promise.resolve().then(() => this.#loadTransportOptions?.()),
-        ]);
-        const transportOptions = module.clientFetchOptions(this.#options, this.#service);
-        this.#callPath = { module, transport: module.createTransport({ ...transportOptions, ...extras }) };
-        return this.#callPath;
-      } catch (cause) {
-        this.#loading = undefined;
-        throw cause instanceof AgentApiError
-          ? cause
-          : new ConfigurationError(`${this.#client} could not load its transport module`, { cause });
-      }
-    })();
-    const loading = this.#loading;
     const signal = options.signal;
+    const aborted = () => new APIUserAbortError({ operation: operation.id, route: routeOf(operation) });
+    if (signal?.aborted) return Promise.reject(aborted());
+    if (!this.#loading) {
+      this.#loading = (async () => {
+        try {
+          const [module, extras] = await Promise.all([
+            import('./call-path.js'),
+            // Called in a then: a loader that throws at once rejects this load like one that rejects later.
+            Promise.resolve().then(() => this.#loadTransportOptions?.()),
+          ]);
+          // The client's limits are checked with the code that uses them: a bad one fails every call, before sending.
+          module.validateClientLimits(this.#client, this.#options);
+          const transportOptions = module.clientFetchOptions(this.#options, this.#service);
+          this.#callPath = { module, transport: module.createTransport({ ...transportOptions, ...extras }) };
+          return this.#callPath;
+        } catch (cause) {
+          this.#loading = undefined;
+          throw cause instanceof AgentApiError
+            ? cause
+            : new ConfigurationError(`${this.#client} could not load its transport module`, { cause });
+        }
+      })();
+      // Each waiting call handles the failure; with none left waiting (all aborted), it is not unhandled.
+      this.#loading.catch(noop);
+    }
+    const loading = this.#loading;
     const timeoutMs = options.timeout ?? this.#options.timeout ?? DEFAULT_TIMEOUT_MS;
     return new Promise<LoadedCallPath>((resolve, reject) => {
-      const end = (error?: Error) => {
+      // No timer for an infinite timeout (or one too long for setTimeout, which would fire at once); one listener
+      // per signal however many first calls share it.
+      const timer =
+        timeoutMs <= MAX_TIMER_MS
+          ? setTimeout(
+              () =>
+                fail(
+                  new ConfigurationError(`${this.#client} could not load its transport module within ${timeoutMs} ms`),
+                ),
+              timeoutMs,
+            )
+          : undefined;
+      const stopWatching = signal && onAbort(signal, () => fail(aborted()));
+      const settle = () => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', aborted);
-        if (error) reject(error);
+        stopWatching?.();
       };
-      const aborted = () => end(new APIUserAbortError({ operation: operation.id, route: routeOf(operation) }));
-      const timer = setTimeout(
-        () => end(new ConfigurationError(`${this.#client} could not load its transport module within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      if (signal?.aborted) return aborted();
-      signal?.addEventListener('abort', aborted, { once: true });
+      const fail = (error: unknown) => {
+        settle();
+        reject(error);
+      };
       loading.then((loaded) => {
-        end();
+        settle();
         resolve(loaded);
-      }, end);
+      }, fail);
     });
   }
 
@@ -192,6 +211,7 @@ export class ApiClient implements OperationClient {
   async request(operation: Operation, options: OperationCallOptions = {}): Promise<WithResponse<unknown>> {
     const { module, transport } = this.#callPath ?? (await this.#callPathWithin(operation, options));
     module.validateOperationInput(operation.id, operation, options);
+    module.validateRequestOptions(operation.id, options);
     const headers = module.callHeaders(options.headers);
     for (const [name, value] of this.#authHeaders) headers.set(name, value);
     let body: string | undefined;
@@ -211,9 +231,11 @@ export class ApiClient implements OperationClient {
       signal: options.signal,
       timeout: options.timeout,
       maxRetries: options.maxRetries,
-      operation: this.#basePath ? { id: operation.id, route, basePath: this.#basePath } : { id: operation.id, route },
+      operation: { id: operation.id, route, basePath: this.#basePath },
       expectJson: operation.successJson !== false,
     });
     return { data: module.parseBuffered(sent, operation, route), response: sent.response };
   }
 }
+
+function noop(): void {}

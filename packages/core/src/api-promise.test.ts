@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { WithResponse } from './api-promise.js';
-import { ApiPromise } from './api-promise.js';
+import { ApiPromise, mapApiPromise } from './api-promise.js';
 
 const answer = <T>(data: T, status = 200): Promise<WithResponse<T>> =>
   Promise.resolve({ data, response: new Response(null, { status, headers: { 'x-request-id': 'r9' } }) });
@@ -42,7 +42,7 @@ describe('ApiPromise', () => {
   });
 
   it('maps the data once for both ways of reading it', async () => {
-    const call = ApiPromise.mapped(answer({ product: { id: 1 } }), (data) => data.product);
+    const call = mapApiPromise(answer({ product: { id: 1 } }), (data) => data.product);
     expect(await call).toEqual({ id: 1 });
     expect((await call.withResponse()).data).toEqual({ id: 1 });
     expectTypeOf(call).resolves.toEqualTypeOf<{ id: number }>();

@@ -44,9 +44,9 @@ export class ApiPromise<T> extends Promise<T> {
     this.#data ??= this.#answer.then((answer) => answer.data);
     return this.#data.then(onFulfilled, onRejected);
   }
+}
 
-  /** `answer`'s data mapped by `map`, as an ApiPromise whose `.withResponse()` carries the mapped data. */
-  static mapped<From, To>(answer: Promise<WithResponse<From>>, map: (data: From) => To): ApiPromise<To> {
-    return new ApiPromise(answer.then(({ data, response }) => ({ data: map(data), response })));
-  }
+/** `answer`'s data mapped by `map`, as an ApiPromise whose `.withResponse()` carries the mapped data. */
+export function mapApiPromise<From, To>(answer: Promise<WithResponse<From>>, map: (data: From) => To): ApiPromise<To> {
+  return new ApiPromise(answer.then(({ data, response }) => ({ data: map(data), response })));
 }

@@ -6,4 +6,4 @@
 export { callHeaders, expandPath, parseBuffered, serializeQuery } from './call-request.js';
 export { clientFetchOptions } from './client-options.js';
 export { createTransport } from './fetch.js';
-export { validateOperationInput } from './input-validation.js';
+export { validateClientLimits, validateOperationInput, validateRequestOptions } from './input-validation.js';

@@ -21,5 +21,8 @@ export const LOG_ENV_VAR = 'AGENT_APIS_LOG';
 /** Per-attempt timeout unless configured otherwise: 60 s. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** The longest delay `setTimeout` takes as it is (a longer one fires after 1 ms): longer waits go in steps. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** Largest response body read unless configured otherwise: 8 MiB, counted after decompression. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;

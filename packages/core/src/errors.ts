@@ -36,7 +36,7 @@ export interface OperationInfo {
    * The path the API's base URL ends with (`/v1` for the store), when the client knows one: a 404 whose URL
    * lacks it gets a hint that the base URL is probably missing it.
    */
-  basePath?: string;
+  basePath?: string | undefined;
 }
 
 /** What errors know about the request that failed; build it with {@link createRequestContext}. */

@@ -4,6 +4,7 @@
  * optional HTTP cache. Per-call options are fields of the call, never headers.
  */
 
+import { onAbort } from './abort.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
 import {
   APIConnectionError,
@@ -22,7 +23,7 @@ import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './log
 import { sameOriginRedirect } from './redirect.js';
 import { toRequest } from './request.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
-import { sleep as defaultSleep, onAbort, type Sleep, startDeadline } from './timers.js';
+import { sleep as defaultSleep, type Sleep, startDeadline } from './timers.js';
 
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
 
@@ -267,13 +268,17 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         cancelRead?.();
       };
       /** Settles like `promise`, or rejects as soon as the attempt is interrupted (a fetch may ignore the signal). */
-      const guard = <T>(promise: Promise<T>): Promise<T> =>
-        interrupted
-          ? Promise.reject(interruptReason)
-          : new Promise<T>((resolve, reject) => {
-              rejectWait = reject;
-              promise.then(resolve, reject);
-            });
+      const guard = <T>(promise: Promise<T>): Promise<T> => {
+        if (interrupted) {
+          // The promise is dropped: whatever it comes to is not reported as unhandled.
+          promise.catch(noop);
+          return Promise.reject(interruptReason);
+        }
+        return new Promise<T>((resolve, reject) => {
+          rejectWait = reject;
+          promise.then(resolve, reject);
+        });
+      };
       const stopWatchingCaller = callerSignal ? onAbort(callerSignal, () => interrupt(callerSignal.reason)) : undefined;
       // Caller hooks are handed the exact `Request`; without them, fetch gets URL and init and builds the only one.
       const hookContext = needsContext ? contextFor(attempt) : undefined;
@@ -319,7 +324,9 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         const read = response;
         bytes = await guard(
           readBody(read, maxBytes, (cancel) => {
-            cancelRead = cancel;
+            // Interrupted before the read began (an abort between the answer and its body): cancelled at once.
+            if (interrupted) cancel();
+            else cancelRead = cancel;
           }),
         );
       } catch (error) {
@@ -488,7 +495,8 @@ async function readBody(
   const known =
     length !== null && Number.isInteger(declared) && declared >= 0 && !response.headers.has('content-encoding');
   if (known && declared > maxBytes) {
-    await response.body.cancel().catch(() => undefined);
+    // Not awaited: a stream whose cancel never settles must not turn the refusal into a timeout.
+    response.body.cancel().catch(noop);
     throw new ResponseTooLargeError(response.url, maxBytes);
   }
   // Every body is counted as it arrives, whatever its headers say: a `fetch` given by the caller (or an
@@ -512,7 +520,7 @@ async function readBody(
       total += value.byteLength;
     }
   } catch (error) {
-    await reader.cancel().catch(() => undefined);
+    reader.cancel().catch(noop);
     throw error;
   }
   if (sized && chunks.length === 0) return sized.subarray(0, inSized);

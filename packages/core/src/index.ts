@@ -3,7 +3,7 @@
  */
 
 export { ApiClient, checkBaseUrl, type LazyTransportOptions, type ServiceClientConfig } from './api-client.js';
-export { ApiPromise, type WithResponse } from './api-promise.js';
+export { ApiPromise, mapApiPromise, type WithResponse } from './api-promise.js';
 export * from './client-errors.js';
 export {
   type ClientOptions,

@@ -2,7 +2,7 @@
  * The check of a call's inputs against its operation's constraints, run before anything is sent. It loads with the
  * transport at a client's first call, so importing an operation does not carry it.
  */
-import { RequestValidationError } from './input-errors.js';
+import { ConfigurationError, RequestValidationError } from './input-errors.js';
 import type { OperationInput, OperationShape, QueryConstraint } from './operations.js';
 
 /** The value at a dotted path of `root`, or undefined where a step is missing. */
@@ -93,8 +93,9 @@ export function validateOperationInput(operationId: string, shape: OperationShap
   }
   if (shape.bodyRequired && input.body === undefined) fail('body', 'is required');
   // fetch refuses a body on these methods: said here, before anything is sent, rather than as a failed connection.
-  if (input.body !== undefined && (shape.method === 'GET' || shape.method === 'HEAD')) {
-    fail('body', `must not be given: a ${shape.method} request carries no body`);
+  const method = shape.method.toUpperCase();
+  if (input.body !== undefined && (method === 'GET' || method === 'HEAD')) {
+    fail('body', `must not be given: a ${method} request carries no body`);
   }
   for (const field of shape.requiredBodyFields ?? NONE) {
     const dot = field.lastIndexOf('.');
@@ -103,4 +104,47 @@ export function validateOperationInput(operationId: string, shape: OperationShap
     const value = (holder as Record<string, unknown>)[field.slice(dot + 1)];
     if (value === undefined || value === null) fail(`body.${field}`, 'is required');
   }
+}
+
+/**
+ * Checks a call's own `timeout` and `maxRetries` (the client's were checked at construction): a timeout is a number
+ * of milliseconds ≥ 0 (`Infinity` for none), retries a whole number ≥ 0. Throws a {@link RequestValidationError}.
+ */
+export function validateRequestOptions(
+  operationId: string,
+  options: { timeout?: unknown; maxRetries?: unknown },
+): void {
+  const problem = limitProblem(options);
+  if (problem) throw new RequestValidationError({ operation: operationId, ...problem });
+}
+
+/** Checks a client's `timeout`, `maxRetries` and `maxResponseBytes`; throws a {@link ConfigurationError} naming the option. */
+export function validateClientLimits(client: string, options: Parameters<typeof limitProblem>[0]): void {
+  const problem = limitProblem(options);
+  if (problem) throw new ConfigurationError(`${client} ${problem.field} ${problem.reason}`);
+}
+
+/** What is wrong with a `timeout`, `maxRetries` or `maxResponseBytes` given, if anything: the field and the reason. */
+export function limitProblem(options: {
+  timeout?: unknown;
+  maxRetries?: unknown;
+  maxResponseBytes?: unknown;
+}): { field: string; reason: string } | undefined {
+  const { timeout, maxRetries, maxResponseBytes } = options;
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout >= 0)) {
+    return {
+      field: 'timeout',
+      reason: `must be a number of milliseconds ≥ 0 (Infinity for none), got ${String(timeout)}`,
+    };
+  }
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
+    return { field: 'maxRetries', reason: `must be a whole number ≥ 0, got ${String(maxRetries)}` };
+  }
+  if (maxResponseBytes !== undefined && !(Number.isInteger(maxResponseBytes) && (maxResponseBytes as number) > 0)) {
+    return {
+      field: 'maxResponseBytes',
+      reason: `must be a whole number of bytes > 0, got ${String(maxResponseBytes)}`,
+    };
+  }
+  return undefined;
 }

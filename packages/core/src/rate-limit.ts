@@ -1,10 +1,12 @@
 /**
  * Client-side rate limiting over several sliding windows, FIFO-fair, adaptable to what the server reports.
  */
+
+import { onAbort } from './abort.js';
 import type { CreateFetchOptions } from './fetch.js';
 import { fingerprint } from './fingerprint.js';
 import { DEFAULT_RETRY_POLICY, retryAfterMs } from './retry.js';
-import { sleep as defaultSleep, onAbort, type Sleep } from './timers.js';
+import { sleep as defaultSleep, type Sleep } from './timers.js';
 
 /** At most `limit` requests in any `windowMs` interval. */
 export interface RateLimitWindow {

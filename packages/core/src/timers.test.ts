@@ -89,3 +89,18 @@ it('startDeadline sets its timer again when fake timers come or go', async () =>
   await expect(expired).resolves.toBe('expired');
   stop();
 });
+
+it('startDeadline never fires for an infinite timeout, and a timeout past setTimeout’s range does not fire at once', async () => {
+  vi.useFakeTimers();
+  const fired: string[] = [];
+  const stopInfinite = startDeadline(Number.POSITIVE_INFINITY, () => fired.push('infinite'));
+  const stopFar = startDeadline(2 ** 31 + 5_000, () => fired.push('far'));
+  const stopNear = startDeadline(100, () => fired.push('near'));
+  await vi.advanceTimersByTimeAsync(1_000);
+  expect(fired).toEqual(['near']);
+  await vi.advanceTimersByTimeAsync(2 ** 31 + 5_000);
+  expect(fired).toEqual(['near', 'far']);
+  stopInfinite();
+  stopFar();
+  stopNear();
+});

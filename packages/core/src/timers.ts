@@ -3,36 +3,13 @@
  * runs at import: the shared clock and the abort registry come into being with the first call that needs them.
  */
 
+import { onAbort } from './abort.js';
+import { MAX_TIMER_MS } from './env.js';
+
+export { onAbort } from './abort.js';
+
 /** A wait of `ms` milliseconds that rejects with the signal's reason when the signal aborts first. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-let abortWatchers: WeakMap<AbortSignal, Set<() => void>> | undefined;
-
-/**
- * Runs `callback` once when `signal` (not aborted yet) aborts; returns the function that stops watching. However many calls wait
- * on one signal, the signal carries a single listener of ours (no `MaxListenersExceededWarning` when a hundred
- * calls share one), and a settled call leaves nothing behind on it.
- */
-export function onAbort(signal: AbortSignal, callback: () => void): () => void {
-  abortWatchers ??= new WeakMap();
-  let watchers = abortWatchers.get(signal);
-  if (!watchers) {
-    const created = new Set<() => void>();
-    watchers = created;
-    abortWatchers.set(signal, created);
-    signal.addEventListener(
-      'abort',
-      () => {
-        for (const watcher of created) watcher();
-        created.clear();
-      },
-      { once: true },
-    );
-  }
-  const own = watchers;
-  own.add(callback);
-  return () => own.delete(callback);
-}
 
 /** The default {@link Sleep}, built on `setTimeout` (so fake timers control it). */
 export const sleep: Sleep = (ms, signal) =>
@@ -89,11 +66,16 @@ let armedWith: typeof setTimeout | undefined;
 function arm(at: number): void {
   // A timer of another `setTimeout` cannot be cleared with this one: it is ignored when it fires instead.
   if (timer !== undefined && armedWith === setTimeout) clearTimeout(timer);
-  armedAt = at;
   armedWith = setTimeout;
+  timer = undefined;
+  armedAt = Number.POSITIVE_INFINITY;
+  // A deadline at infinity (an infinite timeout) never fires; a far one is reached in steps of the longest delay.
+  if (!(at < Number.POSITIVE_INFINITY)) return;
+  const delay = Math.min(at - Date.now(), MAX_TIMER_MS);
+  armedAt = Date.now() + delay;
   const own: Timer = setTimeout(() => {
     if (timer === own) fire();
-  }, at - Date.now());
+  }, delay);
   timer = own;
 }
 
@@ -123,7 +105,9 @@ export function startDeadline(ms: number, expire: () => void): () => void {
   pending ??= new Set();
   const wasIdle = pending.size === 0;
   pending.add(deadline);
-  if (deadline.at < armedAt || armedWith !== setTimeout) arm(deadline.at);
+  // Another `setTimeout` (fake timers installed or removed) means setting the clock again, for the earliest of all.
+  if (armedWith !== setTimeout) arm(Math.min(...[...pending].map((each) => each.at)));
+  else if (deadline.at < armedAt) arm(deadline.at);
   else if (wasIdle) timer?.ref?.();
   return () => {
     if (!pending?.delete(deadline) || pending.size > 0) return;

@@ -96,13 +96,6 @@ export function credentialSecrets(credentials: StoreCredentials): string[] {
   return [login, authToken, base64(`${login}:${authToken}`)];
 }
 
-/** The parts that identify whose budget a request spends (hashed by `fingerprint`, never stored raw). */
-export function credentialIdentity(credentials: StoreCredentials): string[] {
-  return credentials.scheme === 'basic'
-    ? ['basic', credentials.login, credentials.authToken]
-    : ['bearer', credentials.accessToken];
-}
-
 /** Base64 of the UTF-8 bytes of `text` (`btoa` alone refuses characters beyond Latin-1). */
 function base64(text: string): string {
   let binary = '';

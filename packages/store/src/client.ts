@@ -6,7 +6,6 @@ import { ApiClient, bindOperations, type ClientOptions, type Paginator, readEnv 
 import type { StoreApi } from './api.js';
 import {
   authHeaders,
-  credentialIdentity,
   credentialOptions,
   credentialSecrets,
   resolveCredentials,
@@ -113,11 +112,7 @@ export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
     // The limiter and the ban guard load with the transport, at the first call.
     loadTransportOptions: () =>
       import('./rate-limit.js').then((module) =>
-        module.storeTransportOptions(
-          baseUrl,
-          { credentials, identity: credentialIdentity(credentials), secrets: credentialSecrets(credentials) },
-          limiterOptions,
-        ),
+        module.storeTransportOptions(baseUrl, { credentials, secrets: credentialSecrets(credentials) }, limiterOptions),
       ),
   });
 }

@@ -1,6 +1,6 @@
 import { resetSharedRateLimiters } from '@agent-apis/core';
 import { fetchStub, jsonResponse } from '@agent-apis/test-utils/fetch';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimitBanError, RateLimitError, StoreClient, type StoreClientOptions } from './index.js';
 import { readStoreRateLimitHeaders } from './rate-limit.js';
 import { BASE_URL, BASIC, BEARER } from './test-support.js';
@@ -27,6 +27,16 @@ function storeClient(options: StoreClientOptions) {
 function calls(client: StoreClient, count: number): Promise<unknown[]> {
   return Promise.all(Array.from({ length: count }, () => client.api.getStoreInfo()));
 }
+
+// A client loads its call path and limiter with `import()` at its first call, which takes real time: loaded once here,
+// before the clocks are faked, so that advancing fake time does not race a module load.
+beforeAll(async () => {
+  await new StoreClient({
+    baseUrl: BASE_URL,
+    ...BEARER,
+    fetch: fetchStub(() => jsonResponse({ store: {} })),
+  }).api.getStoreInfo();
+});
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -155,13 +155,18 @@ export function storeBanGuard(
   };
 }
 
-/** The credentials a store client calls with, with what the limiter keys by and the logger masks (worked out by auth). */
+/** The credentials a store client calls with, and what the logger masks (worked out by auth). */
 export interface StoreIdentity {
   credentials: StoreCredentials;
-  /** The fingerprinted identity of `credentialIdentity`. */
-  identity: readonly string[];
   /** The values to mask in log lines. */
   secrets: readonly string[];
+}
+
+/** The parts that identify whose budget a request spends (hashed by `fingerprint`, never stored raw). */
+export function credentialIdentity(credentials: StoreCredentials): string[] {
+  return credentials.scheme === 'basic'
+    ? ['basic', credentials.login, credentials.authToken]
+    : ['bearer', credentials.accessToken];
 }
 
 /**
@@ -173,7 +178,8 @@ export function storeTransportOptions(
   who: StoreIdentity,
   options: Pick<ClientOptions, 'logger' | 'logLevel'> & { rateLimit?: StoreRateLimitOptions | false | undefined },
 ): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
-  const { credentials, identity, secrets } = who;
+  const { credentials, secrets } = who;
+  const identity = credentialIdentity(credentials);
   const trimmedBaseUrl = baseUrl.replace(/\/+$/, '');
   const redis = options.rateLimit ? options.rateLimit.redis : undefined;
   const limiter =

@@ -4,7 +4,8 @@
  * plus the generic types the generated params/result types use.
  */
 import {
-  ApiPromise,
+  type ApiPromise,
+  mapApiPromise,
   type OperationCallOptions,
   type OperationClient,
   pageNumberListing,
@@ -115,7 +116,7 @@ function resourceMethod(client: OperationClient, [id, bodyKey = '', resultKey = 
         item,
       });
     }
-    return ApiPromise.mapped(client.request(operation, request), (result) =>
+    return mapApiPromise(client.request(operation, request), (result) =>
       kind === 'items' && Array.isArray(result) ? result.map(item) : item(result),
     );
   };
