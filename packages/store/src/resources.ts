@@ -4,7 +4,6 @@
  * plus the generic types the generated params/result types use.
  */
 import {
-  type ApiPromise,
   mapApiPromise,
   type OperationCallOptions,
   type OperationClient,
