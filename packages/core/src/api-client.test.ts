@@ -122,6 +122,12 @@ describe('ApiClient: limits checked before anything is sent', () => {
     await expect(client.request(getThing, { path: { name: 'a' }, maxRetries: -1 })).rejects.toMatchObject({
       field: 'maxRetries',
     });
+    // Also on a client's very first call, while its call path is still loading.
+    const fresh = clientWith(() => new Promise((resolve) => setTimeout(() => resolve({}), 20)), fetch);
+    await expect(fresh.request(getThing, { path: { name: 'a' }, timeout: -5 })).rejects.toMatchObject({
+      name: 'RequestValidationError',
+      field: 'timeout',
+    });
     expect(fetch).not.toHaveBeenCalled();
   });
 });

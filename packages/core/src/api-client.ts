@@ -179,10 +179,11 @@ export class ApiClient implements OperationClient {
     const loading = this.#loading;
     const timeoutMs = options.timeout ?? this.#options.timeout ?? DEFAULT_TIMEOUT_MS;
     return new Promise<LoadedCallPath>((resolve, reject) => {
-      // No timer for an infinite timeout (or one too long for setTimeout, which would fire at once); one listener
+      // No timer for an infinite timeout (or one too long for setTimeout, which would fire at once), nor for one that
+      // is not positive: the call's own check refuses a bad one, and a timeout of 0 is the request's to keep; one listener
       // per signal however many first calls share it.
       const timer =
-        timeoutMs <= MAX_TIMER_MS
+        timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS
           ? setTimeout(
               () =>
                 fail(

@@ -107,7 +107,7 @@ export function validateOperationInput(operationId: string, shape: OperationShap
 }
 
 /**
- * Checks a call's own `timeout` and `maxRetries` (the client's were checked at construction): a timeout is a number
+ * Checks a call's own `timeout` and `maxRetries` (the client's are checked when its call path loads): a timeout is a number
  * of milliseconds ≥ 0 (`Infinity` for none), retries a whole number ≥ 0. Throws a {@link RequestValidationError}.
  */
 export function validateRequestOptions(
