@@ -17,19 +17,18 @@ export function requestOf(input: RequestInfo | URL, init?: RequestInit): Request
 export function fetchStub(
   respond: (request: Request, index: number) => Response | Promise<Response>,
 ): Mock<typeof fetch> {
-  let calls = 0;
-  const requests = new WeakMap<object, Request>();
+  // The Requests the calls made, in order: `sentRequests` hands out these (their signals, their bodies).
+  const requests: Request[] = [];
   const stub = vi.fn<typeof fetch>(async (input, init) => {
     const request = requestOf(input, init);
-    // The Request a call made is remembered, so `sentRequests` hands out that one (its signal, its body).
-    if (init) requests.set(init, request);
-    return respond(request, calls++);
+    requests.push(request);
+    return respond(request, requests.length - 1);
   });
   stubRequests.set(stub, requests);
   return stub;
 }
 
-const stubRequests = new WeakMap<object, WeakMap<object, Request>>();
+const stubRequests = new WeakMap<object, Request[]>();
 
 /**
  * A `fetch` for callers that may pass a URL and init rather than a `Request`: each call becomes a `Request`, is
@@ -57,8 +56,12 @@ export function hangingFetch(): Mock<typeof fetch> {
 
 /** The requests a stub received, in order. */
 export function sentRequests(fetchMock: Mock<typeof fetch>): Request[] {
+  const calls = fetchMock.mock.calls;
   const requests = stubRequests.get(fetchMock);
-  return fetchMock.mock.calls.map(([input, init]) => (init && requests?.get(init)) || requestOf(input, init));
+  // The last ones, as many as the calls on record (fewer after a `mockClear`).
+  return requests
+    ? requests.slice(requests.length - calls.length)
+    : calls.map(([input, init]) => requestOf(input, init));
 }
 
 /** A `fetch` stand-in that answers every request with `body` as JSON. */
