@@ -24,6 +24,8 @@ export interface BundleRow {
   initialMinBytes: number;
   initialGzipBytes: number;
   lazyGzipBytes: number;
+  /** The source modules in the initial chunks, as `package/dist/file.js` (esbuild rows only). */
+  initialModules?: string[];
 }
 
 interface BundleCase {
@@ -182,6 +184,13 @@ async function measureCase(bundleCase: BundleCase): Promise<BundleRow> {
   const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]?.entryPoint !== undefined);
   if (!entry) throw new Error(`${bundleCase.import}: esbuild produced no entry chunk`);
   const initial = staticClosure(metafile, entry);
+  const initialModules = new Set<string>();
+  for (const path of initial) {
+    for (const input of Object.keys(metafile.outputs[path]?.inputs ?? {})) {
+      const packageFile = /(?:^|\/)packages\/(.+)$/.exec(input)?.[1];
+      if (packageFile) initialModules.add(packageFile);
+    }
+  }
   let initialMinBytes = 0;
   let initialGzipBytes = 0;
   let lazyGzipBytes = 0;
@@ -195,7 +204,14 @@ async function measureCase(bundleCase: BundleCase): Promise<BundleRow> {
       lazyGzipBytes += gzipped;
     }
   }
-  return { bundler: 'esbuild', ...caseFields(bundleCase), initialMinBytes, initialGzipBytes, lazyGzipBytes };
+  return {
+    bundler: 'esbuild',
+    ...caseFields(bundleCase),
+    initialMinBytes,
+    initialGzipBytes,
+    lazyGzipBytes,
+    initialModules: [...initialModules].sort(),
+  };
 }
 
 export async function measureBundles(): Promise<BundleRow[]> {
@@ -207,7 +223,7 @@ export async function measureBundles(): Promise<BundleRow[]> {
   return rows;
 }
 
-/** The one-operation imports of the service packages, bundled by rolldown: what each costs at import. */
+/** The one-operation imports of the service packages, bundled by both bundlers: what each costs at import. */
 export async function oneOperationAtImport(): Promise<BundleRow[]> {
   const rows: BundleRow[] = [];
   for (const [index, bundleCase] of CASES.entries()) {
@@ -217,6 +233,34 @@ export async function oneOperationAtImport(): Promise<BundleRow[]> {
     )
       continue;
     rows.push(await measureWithRolldown(bundleCase, index));
+    rows.push(await measureCase(bundleCase));
   }
   return rows;
 }
+
+/**
+ * Modules that only a call loads: the transport and what only it uses (input checks, wire encoding, retries,
+ * timers, redaction of headers and values, logging, reading failed responses, response validation) and each
+ * service's lazily built parts. esbuild keeps at import every module a package entry reaches through its imports,
+ * so one of these at import means a module loaded with the client (a package index or `@agent-apis/core/client`)
+ * imports it.
+ */
+export const CALL_PATH_MODULES: readonly string[] = [
+  'core/dist/call-path.js',
+  'core/dist/fetch.js',
+  'core/dist/input-validation.js',
+  'core/dist/call-request.js',
+  'core/dist/client-options.js',
+  'core/dist/retry.js',
+  'core/dist/timers.js',
+  'core/dist/logger.js',
+  'core/dist/redact.js',
+  'core/dist/error-response.js',
+  'core/dist/schema-validation.js',
+  'core/dist/rate-limit.js',
+  'core/dist/http-cache-redis.js',
+  'directory/dist/cache.js',
+  'store/dist/rate-limit.js',
+  'store/dist/rate-limit-fleet.js',
+  'trust/dist/decision-cache-redis.js',
+];

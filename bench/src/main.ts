@@ -30,7 +30,10 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
   switch (section) {
     case 'overhead': {
       const { requests, runs, concurrency } = OVERHEAD_SETTINGS;
-      console.log(`${requests} requests per run, median of ${runs} runs; concurrent mode: ${concurrency} in flight`);
+      console.log(
+        `${requests} requests per run, ${runs} runs per variant in alternating order; µs / request is the median run, ` +
+          `each ratio the median of the ratios within a run; concurrent mode: ${concurrency} in flight`,
+      );
       // The openapi-fetch peer is typed from the current final spec.
       await generateOpenapiFetchTypes();
       const perCall = await measureOverhead();
@@ -41,6 +44,7 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
           mode: 'mode',
           perRequestUs: 'µs / request',
           ratioToRaw: 'ratio to fetch',
+          ratioToOpenapiFetch: 'ratio to openapi-fetch',
         }),
       );
       console.log(

@@ -22,9 +22,12 @@ import { BENCH_DIR } from './paths.ts';
 const run = promisify(execFile);
 
 /** Requests per run. */
-const REQUESTS = 1_000;
-/** Measured runs per variant and mode (after one warm-up run). */
-const RUNS = 15;
+const REQUESTS = 250;
+/**
+ * Measured runs per variant and mode (after one warm-up run). Many short runs rather than a few long ones: each
+ * ratio is taken within one run, between neighbours in time, so drift that spans runs cancels out.
+ */
+const RUNS = 61;
 /** In-flight requests of the concurrent mode. */
 const CONCURRENCY = 50;
 
@@ -39,6 +42,8 @@ interface Variant {
   name: string;
   /** The plain-fetch variant of the group is the baseline of the others. */
   baseline?: true;
+  /** The group's openapi-fetch variant, the peer of the clients. */
+  peer?: true;
   call: () => Promise<unknown>;
 }
 
@@ -48,8 +53,13 @@ export interface OverheadRow {
   mode: Mode;
   medianMs: number;
   perRequestUs: number;
-  /** Median time divided by the plain-fetch median of the same group and mode. */
+  /**
+   * Median over the runs of this variant's time divided by the plain-fetch time of the same group, mode and run
+   * (a paired ratio: both ran moments apart, so drift between runs cancels).
+   */
   ratioToRaw: number;
+  /** The same paired median against the group's openapi-fetch variant, for the clients. */
+  ratioToOpenapiFetch?: number;
 }
 
 /** Every variant, each sending through `send` (the global fetch, or the in-memory one). */
@@ -84,6 +94,7 @@ function variants(origin: string, send: typeof fetch): Variant[] {
     {
       group: 'directory',
       name: 'openapi-fetch GET /api/stats',
+      peer: true,
       call: async () => {
         const { data, error } = await openapiFetch.GET('/api/stats');
         if (error !== undefined || data === undefined) throw new Error('openapi-fetch failed');
@@ -104,6 +115,7 @@ function variants(origin: string, send: typeof fetch): Variant[] {
     {
       group: 'store',
       name: 'openapi-fetch GET /v1/products.json',
+      peer: true,
       call: async () => {
         const { data, error } = await openapiFetchAny.GET('/v1/products.json', {
           params: { query: { limit: 10, page: 1 } },
@@ -128,6 +140,7 @@ function variants(origin: string, send: typeof fetch): Variant[] {
     {
       group: 'trust',
       name: 'openapi-fetch POST /api/v1/decide',
+      peer: true,
       call: async () => {
         const { data, error } = await openapiFetchAny.POST('/api/v1/decide', {
           body: decideRequest,
@@ -140,8 +153,17 @@ function variants(origin: string, send: typeof fetch): Variant[] {
   ];
 }
 
-/** Medians of every variant in one mode, with each one's ratio to the plain-fetch variant of its group. */
-async function measureMode(all: readonly Variant[], mode: Mode, concurrency: number): Promise<OverheadRow[]> {
+/**
+ * Medians of every variant in one mode, with each one's paired ratio to the plain-fetch variant of its group (and,
+ * for the clients, to its openapi-fetch variant). Each group also runs its plain fetch a second time as a control:
+ * its ratio to the first shows how far apart two identical variants land, the noise floor of every other ratio.
+ */
+async function measureMode(
+  variantsOfMode: readonly Variant[],
+  mode: Mode,
+  concurrency: number,
+): Promise<OverheadRow[]> {
+  const all = withControls(variantsOfMode);
   const samples = new Map<Variant, number[]>(all.map((variant) => [variant, []]));
   for (let run = -1; run < RUNS; run++) {
     // Every other run goes through the variants backwards, so no variant always follows the same one (whose garbage
@@ -153,18 +175,42 @@ async function measureMode(all: readonly Variant[], mode: Mode, concurrency: num
       if (run >= 0) samples.get(variant)?.push(ms);
     }
   }
+  const pairedRatio = (variant: Variant, reference: Variant | undefined) => {
+    const own = samples.get(variant) ?? [];
+    const theirs = reference ? (samples.get(reference) ?? []) : [];
+    return theirs.length === own.length && own.length > 0
+      ? ratio(median(own.map((ms, run) => ms / (theirs[run] as number))), 1)
+      : undefined;
+  };
   return all.map((variant) => {
     const baseline = all.find((other) => other.group === variant.group && other.baseline) ?? variant;
+    const peer = all.find((other) => other.group === variant.group && other.peer);
     const ownMedian = median(samples.get(variant) ?? []);
+    const toPeer = variant.baseline || variant.peer || isControl(variant) ? undefined : pairedRatio(variant, peer);
     return {
       group: variant.group,
       variant: variant.name,
       mode,
       medianMs: round(ownMedian),
       perRequestUs: round((ownMedian / REQUESTS) * 1_000),
-      ratioToRaw: ratio(ownMedian, median(samples.get(baseline) ?? [])),
+      ratioToRaw: pairedRatio(variant, baseline) ?? 1,
+      ...(toPeer === undefined ? {} : { ratioToOpenapiFetch: toPeer }),
     };
   });
+}
+
+/** The name of the control variant: the group's plain fetch, run a second time. */
+export const CONTROL_VARIANT = 'fetch, again (control)';
+
+function isControl(variant: Variant): boolean {
+  return variant.name === CONTROL_VARIANT;
+}
+
+/** The variants with a control after each group's baseline. */
+function withControls(variantsOfMode: readonly Variant[]): Variant[] {
+  return variantsOfMode.flatMap((variant) =>
+    variant.baseline ? [variant, { group: variant.group, name: CONTROL_VARIANT, call: variant.call }] : [variant],
+  );
 }
 
 export async function measureOverhead(): Promise<OverheadRow[]> {

@@ -2,7 +2,6 @@
 import type { BuildRow } from './build.ts';
 import type { BundleRow } from './bundle.ts';
 import type { ContractResult } from './contract.ts';
-import { ratio } from './measure.ts';
 import type { OverheadRow } from './overhead.ts';
 import type { RateLimitResult } from './rate-limit.ts';
 import type { TrustGuardResult } from './trust-guard.ts';
@@ -52,7 +51,7 @@ function check(target: string, measured: string | undefined, met: boolean | unde
 
 export function evaluateTargets(results: SectionResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
-  const isClient = (row: OverheadRow) => row.variant !== 'fetch' && !row.variant.startsWith('openapi-fetch');
+  const isClient = (row: OverheadRow) => !row.variant.startsWith('fetch') && !row.variant.startsWith('openapi-fetch');
   const sequential = results.overhead?.filter((row) => isClient(row) && row.mode === 'sequential');
   const worstOverhead = sequential?.reduce<OverheadRow | undefined>(
     (worst, row) => (worst && worst.ratioToRaw >= row.ratioToRaw ? worst : row),
@@ -78,10 +77,7 @@ export function evaluateTargets(results: SectionResults): TargetCheck[] {
   const inMemory = results.overhead?.filter((row) => row.mode === 'in-memory fetch, sequential');
   const peerRatios = inMemory
     ?.filter(isClient)
-    .map((row) => {
-      const peer = inMemory.find((other) => other.group === row.group && other.variant.startsWith('openapi-fetch'));
-      return { group: row.group, ratio: peer ? ratio(row.perRequestUs, peer.perRequestUs) : undefined };
-    })
+    .map((row) => ({ group: row.group, ratio: row.ratioToOpenapiFetch }))
     .filter((entry): entry is { group: string; ratio: number } => entry.ratio !== undefined);
   checks.push(
     check(

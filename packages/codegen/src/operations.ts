@@ -284,7 +284,8 @@ export function ${id}(client: OperationClient, options${optional ? '?' : ''}: Op
 }
 `,
   );
-  return `import { type ApiPromise, type OperationClient, type OperationOptions, sendOperation } from '@agent-apis/core';
+  return `import type { ApiPromise, OperationClient, OperationOptions } from '@agent-apis/core';
+import { sendOperation } from '@agent-apis/core/client';
 import { ${constants.join(', ')} } from './operations.gen.js';
 import type { ${types.join(', ')} } from './types.gen.js';
 

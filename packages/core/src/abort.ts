@@ -1,6 +1,6 @@
 /**
  * Watching a caller's `AbortSignal` with one listener however many calls wait on it: used by the transport, the rate
- * limiter and a client's first call. Nothing here runs at import.
+ * limiter, a client's first call and the trust client's shared decisions. Nothing here runs at import.
  */
 
 let abortWatchers: WeakMap<AbortSignal, Set<() => void>> | undefined;
@@ -29,4 +29,22 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   const own = watchers;
   own.add(callback);
   return () => own.delete(callback);
+}
+
+/** Settles like `promise`, or rejects with the signal's reason as soon as `signal` aborts. */
+export function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = onAbort(signal, () => reject(signal.reason));
+    promise.then(
+      (value) => {
+        stop();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop();
+        reject(error);
+      },
+    );
+  });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRequestContext } from './error-response.js';
 import {
   AgentApiError,
   APIConnectionError,
@@ -8,7 +9,6 @@ import {
   AuthenticationError,
   BadRequestError,
   ConflictError,
-  createRequestContext,
   InternalServerError,
   MissingCredentialsError,
   NotFoundError,

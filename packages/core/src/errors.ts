@@ -1,19 +1,13 @@
 /**
  * Error classes thrown by the clients. Every error carries only redacted data: the request description, the
- * response headers, the response body and the cause chain are masked before they are stored.
+ * response headers, the response body and the cause chain are masked before they are stored. The masking itself
+ * lives with the call path (`error-response.ts`), which builds the contexts and reads failed responses; these
+ * classes load with a client, before its first call, and every service package re-exports them.
  */
 
 import { AgentApiError, operationLabel } from './input-errors.js';
-import {
-  describeRequest,
-  type RequestDescription,
-  redactError,
-  redactHeaders,
-  redactText,
-  redactValue,
-  secretsFromRequest,
-} from './redact.js';
-import { retryAfterMs } from './retry.js';
+import type { RequestDescription } from './redact.js';
+import { retryAfterMs } from './retry-after.js';
 
 export {
   AgentApiError,
@@ -51,23 +45,8 @@ export interface RequestContext {
   secrets: readonly string[];
   /** The path the API's base URL ends with, when known (see {@link OperationInfo.basePath}). */
   basePath?: string;
-}
-
-/** Builds the {@link RequestContext} of a request: names the operation and collects the secrets it carries. */
-export function createRequestContext(
-  request: Request,
-  operation: OperationInfo = {},
-  secrets: readonly string[] = [],
-): RequestContext {
-  const allSecrets = [...secrets, ...secretsFromRequest(request)];
-  const route = operation.route ?? `${request.method.toUpperCase()} ${new URL(request.url).pathname}`;
-  return {
-    operation: operation.id ?? route,
-    route,
-    request: describeRequest(request, allSecrets),
-    secrets: allSecrets,
-    ...(operation.basePath ? { basePath: operation.basePath } : {}),
-  };
+  /** Masks this request's secrets in the cause of an error (an `Error` chain or any value). */
+  redactCause(cause: unknown): unknown;
 }
 
 /** The parts of an HTTP response an {@link APIError} is built from (already redacted). */
@@ -200,26 +179,12 @@ export class APIError extends AgentApiError {
 
   /**
    * Reads the body of a failed response (JSON when it parses, text otherwise), masks secrets in it and in the
-   * headers, and returns the {@link APIError} subclass that matches the status.
+   * headers, and returns the {@link APIError} subclass that matches the status. The reading and masking load
+   * with the first failed response that needs them.
    */
   static async fromResponse(response: Response, context: RequestContext): Promise<APIError> {
-    const text = await response.text().catch(() => '');
-    const errorClass = errorClassForStatus(response.status);
-    return new errorClass(context, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: new Headers(redactHeaders(response.headers, context.secrets)),
-      body: parseBody(text, context.secrets),
-    });
-  }
-}
-
-function parseBody(text: string, secrets: readonly string[]): unknown {
-  if (text === '') return undefined;
-  try {
-    return redactValue(JSON.parse(text), secrets);
-  } catch {
-    return redactText(text, secrets);
+    const { apiErrorFromResponse } = await import('./error-response.js');
+    return apiErrorFromResponse(response, context);
   }
 }
 
@@ -305,7 +270,7 @@ export class APIConnectionError extends AgentApiError {
 
   /** `cause` is redacted with the context's secrets before it is kept. */
   constructor(context: RequestContext, options: { cause?: unknown; message?: string } = {}) {
-    const cause = redactCause(options.cause, context.secrets);
+    const cause = options.cause === undefined ? undefined : context.redactCause(options.cause);
     const { host, port } = hostAndPort(context.request.url);
     const code = systemErrorCode(options.cause);
     const where = host ? ` to ${host}:${port}` : '';
@@ -346,8 +311,9 @@ export class ResponseTooLargeError extends AgentApiError {
   /** The cap that was exceeded, in bytes. */
   readonly maxBytes: number;
 
+  /** `url` must already be masked (`redactUrl`): the error keeps it as given. */
   constructor(url: string, maxBytes: number) {
-    const where = url ? ` from ${redactText(url, [])}` : '';
+    const where = url ? ` from ${url}` : '';
     super(`Response body${where} is larger than the ${maxBytes}-byte cap (maxResponseBytes); reading stopped`);
     this.maxBytes = maxBytes;
   }
@@ -365,13 +331,6 @@ export class RateLimitBanError extends AgentApiError {
     );
     this.resetAt = resetAt;
   }
-}
-
-function redactCause(cause: unknown, secrets: readonly string[]): unknown {
-  if (cause === undefined) return undefined;
-  return cause instanceof Error
-    ? redactError(cause, secrets)
-    : redactValue(cause, secrets, { maskCredentialKeys: true });
 }
 
 /** No response arrived within the timeout (after any retries). */

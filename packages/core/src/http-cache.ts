@@ -6,7 +6,7 @@ import type { CacheEntry } from './cache-entry.js';
 import { fingerprint } from './fingerprint.js';
 import type { RedisCacheTier } from './http-cache-redis.js';
 import type { Logger } from './logger.js';
-import { redactUrl } from './redact.js';
+import { redactUrl } from './redact-text.js';
 import type { RedisClientLike } from './redis.js';
 import { toRequest } from './request.js';
 

@@ -4,6 +4,7 @@
 
 export { ApiClient, checkBaseUrl, type LazyTransportOptions, type ServiceClientConfig } from './api-client.js';
 export { ApiPromise, mapApiPromise, type WithResponse } from './api-promise.js';
+export { callHeaders, expandPath, serializeQuery } from './call-request.js';
 export * from './client-errors.js';
 export {
   type ClientOptions,
@@ -14,8 +15,8 @@ export {
   type ValidatorsModule,
 } from './client-options.js';
 export { readEnv } from './env.js';
+export { apiErrorFromResponse, createRequestContext } from './error-response.js';
 export {
-  createRequestContext,
   type ErrorResponse,
   errorClassForStatus,
   type MissingCredentials,
@@ -64,8 +65,6 @@ export {
   bindOperations,
   type CallHeaders,
   type CallOptions,
-  callHeaders,
-  expandPath,
   type HttpMethod,
   type Operation,
   type OperationCallOptions,
@@ -80,7 +79,6 @@ export {
   type RequestOptions,
   routeOf,
   sendOperation,
-  serializeQuery,
 } from './operations.js';
 export {
   type CursorScheme,

@@ -1,16 +1,15 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ApiPromise } from './api-promise.js';
+import { expandPath, serializeQuery } from './call-request.js';
 import { RequestValidationError } from './errors.js';
 import { validateOperationInput } from './input-validation.js';
 import {
   bindOperations,
-  expandPath,
   type OperationClient,
   type OperationShape,
   operationMatcher,
   pageNumberListing,
   sendOperation,
-  serializeQuery,
 } from './operations.js';
 import { ResponseParseError } from './response-validation.js';
 

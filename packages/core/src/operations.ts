@@ -209,5 +209,4 @@ export function routeOf(operation: Pick<OperationShape, 'method' | 'path'>): str
   return `${operation.method.toUpperCase()} ${operation.path}`;
 }
 
-export { callHeaders, expandPath, serializeQuery } from './call-request.js';
 export type { OperationInfo };

@@ -1,7 +1,7 @@
 /**
  * Lazy, async-iterable pagination over any cursor scheme, plus the two cursor schemes the services use.
  */
-import { APIUserAbortError } from './errors.js';
+import { APIUserAbortError } from './input-errors.js';
 
 /** Options of {@link paginate}. */
 export interface PaginateOptions<TPage, TItem, TCursor> {

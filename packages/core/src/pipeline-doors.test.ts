@@ -78,6 +78,16 @@ describe('response size and time', () => {
     expect((error as ResponseTooLargeError).maxBytes).toBe(1024 * 1024);
   });
 
+  it('names the URL of a body over the cap with its credential query parameters masked', async () => {
+    const transport = createTransport({ maxResponseBytes: 1024 * 1024, maxRetries: 0 });
+    const error = await transport
+      .send({ method: 'GET', url: `${base}/huge?api_key=canary-key-in-query&page=2` })
+      .catch((caught) => caught);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toContain(`${base}/huge?api_key=[REDACTED]&page=2`);
+    expect((error as Error).message).not.toContain('canary-key-in-query');
+  });
+
   it('counts the bytes of a body whose content-length lies (a caller-given fetch announcing 10, streaming on)', async () => {
     const chunk = new Uint8Array(64 * 1024);
     const endless = new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(chunk) });

@@ -2,6 +2,10 @@
  * Retry rules: which failures are retried, and how long to wait before the next attempt.
  */
 
+import { retryAfterMs } from './retry-after.js';
+
+export { retryAfterMs } from './retry-after.js';
+
 /** Retries after the first attempt unless configured otherwise. */
 export const DEFAULT_MAX_RETRIES = 2;
 
@@ -97,26 +101,6 @@ export function decideRetry(question: RetryQuestion): RetryDecision {
     };
   }
   return { retry: true, delayMs: requestedDelay };
-}
-
-/**
- * The wait a server asked for, in ms: `retry-after-ms` first, then `Retry-After` as delta seconds or an HTTP
- * date (relative to `now`). Undefined when absent or unparseable.
- */
-export function retryAfterMs(headers: Headers, now: number = Date.now()): number | undefined {
-  const milliseconds = parseNonNegativeNumber(headers.get('retry-after-ms'));
-  if (milliseconds !== undefined) return milliseconds;
-  const retryAfter = headers.get('retry-after')?.trim();
-  if (!retryAfter) return undefined;
-  const seconds = parseNonNegativeNumber(retryAfter);
-  if (seconds !== undefined) return Math.round(seconds * 1000);
-  const date = /[a-z]/i.test(retryAfter) ? Date.parse(retryAfter) : Number.NaN;
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function parseNonNegativeNumber(value: string | null): number | undefined {
-  if (value === null || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
-  return Number(value);
 }
 
 /** Exponential backoff for the retry number `retriesSoFar` (0-based): initial × 2^n, capped, minus up to 25 % jitter. */

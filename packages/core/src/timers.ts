@@ -6,7 +6,7 @@
 import { onAbort } from './abort.js';
 import { MAX_TIMER_MS } from './env.js';
 
-export { onAbort } from './abort.js';
+export { onAbort, raceWithSignal } from './abort.js';
 
 /** A wait of `ms` milliseconds that rejects with the signal's reason when the signal aborts first. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -29,24 +29,6 @@ export const sleep: Sleep = (ms, signal) =>
       resolve();
     }, ms);
   });
-
-/** Settles like `promise`, or rejects with the signal's reason as soon as `signal` aborts. */
-export function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const stop = onAbort(signal, () => reject(signal.reason));
-    promise.then(
-      (value) => {
-        stop();
-        resolve(value);
-      },
-      (error: unknown) => {
-        stop();
-        reject(error);
-      },
-    );
-  });
-}
 
 interface Deadline {
   at: number;

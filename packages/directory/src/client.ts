@@ -2,20 +2,16 @@
  * The Directory API client: every operation of the spec under `api`, and search, listings, lookups and
  * client-side HTTP caching at the top level.
  */
-import {
-  AgentApiError,
-  ApiClient,
-  type ApiPromise,
-  assertRedisClient,
-  type BoundOperations,
-  bindOperations,
-  type ClientOptions,
-  type HttpCache,
-  type RedisClientLike,
-  type RequestOptions,
-  readEnv,
-  type ServiceClientConfig,
+import type {
+  ApiPromise,
+  BoundOperations,
+  ClientOptions,
+  HttpCache,
+  RedisClientLike,
+  RequestOptions,
+  ServiceClientConfig,
 } from '@agent-apis/core';
+import { AgentApiError, ApiClient, assertRedisClient, bindOperations, readEnv } from '@agent-apis/core/client';
 import type * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import type {

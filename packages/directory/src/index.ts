@@ -2,18 +2,18 @@
  * @agent-apis/directory: client of the Directory API (MCP servers, coding-agent plugins and agent skills).
  */
 
-export {
-  type ApiPromise,
-  HttpCache,
-  type HttpCacheOptions,
-  LOG_ENV_VAR,
-  type Logger,
-  type LogLevel,
-  type Paginator,
-  type RequestOptions,
-  type WithResponse,
+export type {
+  ApiPromise,
+  HttpCacheOptions,
+  Logger,
+  LogLevel,
+  Paginator,
+  RequestOptions,
+  WithResponse,
 } from '@agent-apis/core';
+export { LOG_ENV_VAR } from '@agent-apis/core/client';
 export * from '@agent-apis/core/errors';
+export { HttpCache } from '@agent-apis/core/http-cache';
 export {
   BASE_URL_ENV_VAR,
   createDirectoryClient,

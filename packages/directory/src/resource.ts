@@ -1,14 +1,8 @@
 /**
  * One dataset of the directory (tool servers, plugins or skills): a paginated listing and a lookup by key.
  */
-import {
-  type ApiPromise,
-  type OffsetPage,
-  offsetCursor,
-  type Paginator,
-  paginate,
-  type RequestOptions,
-} from '@agent-apis/core';
+import type { ApiPromise, OffsetPage, Paginator, RequestOptions } from '@agent-apis/core';
+import { offsetCursor, paginate } from '@agent-apis/core/client';
 
 /** The list envelope the three list endpoints return. */
 export interface ListPage<TItem> extends OffsetPage<TItem> {

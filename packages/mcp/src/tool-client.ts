@@ -12,8 +12,8 @@ import {
   AgentApiError,
   APIConnectionError,
   APIConnectionTimeoutError,
-  APIError,
   APIUserAbortError,
+  apiErrorFromResponse,
   createRequestContext,
   DEFAULT_MAX_RESPONSE_BYTES,
   InvalidBaseUrlError,
@@ -171,7 +171,7 @@ function boundedResponse(
 ): Response {
   if (!response.body) return response;
   const tooLarge = () => {
-    const error = new ResponseTooLargeError(response.url, maxBytes);
+    const error = new ResponseTooLargeError(redactUrl(response.url), maxBytes);
     onTooLarge(error);
     return error;
   };
@@ -450,7 +450,7 @@ export class ToolServerClient<Name extends string = string> {
       if (signal.aborted) throw cause;
       throw new APIConnectionError(this.#context(operationOf(init)), { cause });
     }
-    if (!response.ok) throw await APIError.fromResponse(response, this.#context(operationOf(init)));
+    if (!response.ok) throw await apiErrorFromResponse(response, this.#context(operationOf(init)));
     return boundedResponse(
       response,
       this.#connection.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,

@@ -2,7 +2,8 @@
  * `StoreClient`: the store's REST API over the generated SDK and the shared runtime (retries, timeouts, typed
  * errors, redaction, logging, rate limiting, optional response validation).
  */
-import { ApiClient, bindOperations, type ClientOptions, type Paginator, readEnv } from '@agent-apis/core';
+import type { ClientOptions, Paginator } from '@agent-apis/core';
+import { ApiClient, bindOperations, readEnv } from '@agent-apis/core/client';
 import type { StoreApi } from './api.js';
 import {
   authHeaders,

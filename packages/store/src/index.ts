@@ -2,15 +2,8 @@
  * @agent-apis/store: a typed client of the store management REST API.
  */
 
-export {
-  type ApiPromise,
-  LOG_ENV_VAR,
-  type Logger,
-  type LogLevel,
-  type Paginator,
-  type RequestOptions,
-  type WithResponse,
-} from '@agent-apis/core';
+export type { ApiPromise, Logger, LogLevel, Paginator, RequestOptions, WithResponse } from '@agent-apis/core';
+export { LOG_ENV_VAR } from '@agent-apis/core/client';
 export * from '@agent-apis/core/errors';
 export type { StoreApi, StoreOperationOptions, StoreOperationResult } from './api.js';
 export { CREDENTIAL_ENV_VARS, type StoreCredentialOptions } from './auth.js';
@@ -41,7 +34,7 @@ export {
   type FleetRedisClient,
   RATE_LIMIT_HEADERS,
   type StoreRateLimitOptions,
-} from './rate-limit.js';
+} from './rate-limit-options.js';
 export type {
   BodyParams,
   ItemOf,

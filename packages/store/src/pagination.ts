@@ -2,7 +2,8 @@
  * Page/limit listings: the store answers `?page=N&limit=L` with a plain array, and a page shorter than `limit`
  * (or empty) is the last one. Core's `pageNumberListing` walks them; this module names them and their types.
  */
-import { type OperationClient, type Paginator, pageNumberListing, type RequestOptions } from '@agent-apis/core';
+import type { OperationClient, Paginator, RequestOptions } from '@agent-apis/core';
+import { pageNumberListing } from '@agent-apis/core/client';
 import type { StoreOperationOptions, StoreOperationResult } from './api.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 

@@ -34,3 +34,23 @@ export interface StoreRateLimitOptions {
 export const DEFAULT_RATE_LIMIT = { perSecond: 20, perMinute: 800 } as const satisfies Required<
   Pick<StoreRateLimitOptions, 'perSecond' | 'perMinute'>
 >;
+
+export const SECOND_MS = 1_000;
+export const MINUTE_MS = 60_000;
+
+/** The rate-limit headers the store sends with every response, per window. */
+export const RATE_LIMIT_HEADERS = {
+  perSecond: {
+    limit: 'Jumpseller-PerSecondRateLimit-Limit',
+    remaining: 'Jumpseller-PerSecondRateLimit-Remaining',
+    windowMs: SECOND_MS,
+  },
+  perMinute: {
+    limit: 'Jumpseller-PerMinuteRateLimit-Limit',
+    remaining: 'Jumpseller-PerMinuteRateLimit-Remaining',
+    windowMs: MINUTE_MS,
+  },
+} as const;
+
+/** The header the store sends once it banned the credentials: when (UTC) the ban ends. */
+export const BAN_RESET_HEADER = 'Jumpseller-BannedByRateLimit-Reset';

@@ -21,32 +21,25 @@ import {
 } from '@agent-apis/core';
 import type { StoreCredentials } from './auth.js';
 import type { FleetRateLimiter } from './rate-limit-fleet.js';
-import { DEFAULT_RATE_LIMIT, type FleetRedisClient, type StoreRateLimitOptions } from './rate-limit-options.js';
-
-export { checkRateLimitOptions } from './rate-limit-check.js';
-export {
-  DEFAULT_FLEET_WORKERS,
+import {
+  BAN_RESET_HEADER,
   DEFAULT_RATE_LIMIT,
   type FleetRedisClient,
+  MINUTE_MS,
+  RATE_LIMIT_HEADERS,
+  SECOND_MS,
   type StoreRateLimitOptions,
 } from './rate-limit-options.js';
 
-const SECOND_MS = 1_000;
-const MINUTE_MS = 60_000;
-
-/** The rate-limit headers the store sends with every response, per window. */
-export const RATE_LIMIT_HEADERS = {
-  perSecond: {
-    limit: 'Jumpseller-PerSecondRateLimit-Limit',
-    remaining: 'Jumpseller-PerSecondRateLimit-Remaining',
-    windowMs: SECOND_MS,
-  },
-  perMinute: {
-    limit: 'Jumpseller-PerMinuteRateLimit-Limit',
-    remaining: 'Jumpseller-PerMinuteRateLimit-Remaining',
-    windowMs: MINUTE_MS,
-  },
-} as const;
+export { checkRateLimitOptions } from './rate-limit-check.js';
+export {
+  BAN_RESET_HEADER,
+  DEFAULT_FLEET_WORKERS,
+  DEFAULT_RATE_LIMIT,
+  type FleetRedisClient,
+  RATE_LIMIT_HEADERS,
+  type StoreRateLimitOptions,
+} from './rate-limit-options.js';
 
 /** What the client holds of a fleet limiter: the limiter's hooks, and `hold` for bans. */
 export type FleetGate = RateLimitGate & Pick<FleetRateLimiter, 'hold'>;
@@ -111,9 +104,6 @@ export function readStoreRateLimitHeaders(headers: Headers): RateLimitUpdate[] {
       : [{ remaining: reportedRemaining, windowMs, limit: readCount(headers, limit) }];
   });
 }
-
-/** The header the store sends once it banned the credentials: when (UTC) the ban ends. */
-export const BAN_RESET_HEADER = 'Jumpseller-BannedByRateLimit-Reset';
 
 /** End of the current ban (ms since epoch) per base URL and credentials fingerprint, shared by all clients. */
 const bans = new Map<string, number>();

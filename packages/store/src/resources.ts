@@ -3,15 +3,8 @@
  * generated `resourceTable`, sending its operation's row of the operation table through the client directly,
  * plus the generic types the generated params/result types use.
  */
-import {
-  mapApiPromise,
-  type OperationCallOptions,
-  type OperationClient,
-  pageNumberListing,
-  type RequestOptions,
-  ResponseParseError,
-  routeOf,
-} from '@agent-apis/core';
+import type { OperationCallOptions, OperationClient, RequestOptions } from '@agent-apis/core';
+import { mapApiPromise, pageNumberListing, ResponseParseError, routeOf } from '@agent-apis/core/client';
 import type { StoreOperationOptions, StoreOperationResult } from './api.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import type { resourceTable, StoreResources } from './gen/resources.gen.js';

@@ -2,29 +2,23 @@
  * The trust-decision client: every operation of the spec under `api`, plus `decide` with defaults, helpers and
  * a decision cache, and guards that enforce a decision before an agent fetches a URL.
  */
+import type { BoundOperations, ClientOptions, RedisClientLike, RequestOptions, WithResponse } from '@agent-apis/core';
 import {
   AgentApiError,
   APIUserAbortError,
   ApiClient,
   ApiPromise,
   assertRedisClient,
-  type BoundOperations,
   bindOperations,
-  type ClientOptions,
   ConfigurationError,
-  createLogger,
   LOG_ENV_VAR,
   MissingCredentialsError,
-  parseLogLevel,
-  type RedisClientLike,
-  type RequestOptions,
   RequestValidationError,
   raceWithSignal,
   readEnv,
   redirectHop,
   routeOf,
-  type WithResponse,
-} from '@agent-apis/core';
+} from '@agent-apis/core/client';
 import {
   assertValidDecideRequest,
   type CompleteDecideRequest,
@@ -301,20 +295,24 @@ function sharedDecisions(options: TrustClientOptions, baseUrl: string): Pick<Sha
   }
   assertRedisClient('TrustClient decisionCache.redis', decisionCache.redis);
   const apiKey = options.apiKey ?? readEnv(API_KEY_ENV) ?? '';
-  const settings = {
-    redis: decisionCache.redis,
-    apiKey,
-    baseUrl,
-    // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
-    logger: createLogger({
-      sink: options.logger,
-      level: options.logLevel ?? parseLogLevel(readEnv(LOG_ENV_VAR)) ?? 'warn',
-      secrets: [apiKey],
-    }),
-    now: options.now,
-  };
-  // Loaded on first use: bundles that never share decisions do not carry it.
-  const shared = import('./decision-cache-redis.js').then((module) => new module.SharedDecisions(settings));
+  const { redis } = decisionCache;
+  const envLogLevel = readEnv(LOG_ENV_VAR);
+  // Loaded on first use: bundles that never share decisions do not carry it, nor the logger it warns through.
+  const shared = import('./decision-cache-redis.js').then(
+    (module) =>
+      new module.SharedDecisions({
+        redis,
+        apiKey,
+        baseUrl,
+        // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
+        logger: module.createLogger({
+          sink: options.logger,
+          level: options.logLevel ?? module.parseLogLevel(envLogLevel) ?? 'warn',
+          secrets: [apiKey],
+        }),
+        now: options.now,
+      }),
+  );
   return { get: (key, load) => shared.then((decisions) => decisions.get(key, load)) };
 }
 

@@ -17,6 +17,9 @@ import { TrustDecision } from './decision.js';
 import { expiryOf } from './decision-cache.js';
 import type { DecisionResult } from './gen/types.gen.js';
 
+// The client builds the warning logger of a shared cache only once this module is loaded.
+export { createLogger, parseLogLevel } from '@agent-apis/core';
+
 /** How long a lock on one decision is held before it must be renewed (the holder renews it while it waits). */
 const LOCK_MS = 5_000;
 /** How often waiters look for the holder's answer. */

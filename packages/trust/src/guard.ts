@@ -2,7 +2,8 @@
  * Enforcement of a decision before an agent touches a target: what runs for each action, and the errors thrown
  * when the action stops the agent.
  */
-import { AgentApiError, type RequestOptions, redactUrl } from '@agent-apis/core';
+import type { RequestOptions } from '@agent-apis/core';
+import { AgentApiError, redactUrl } from '@agent-apis/core/client';
 import type { TrustDecision } from './decision.js';
 import type { Interaction, Policy } from './gen/types.gen.js';
 

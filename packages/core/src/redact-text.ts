@@ -1,0 +1,68 @@
+/**
+ * Masking credentials in text and URLs: the part of redaction a client needs before its first call (the trust
+ * guard's errors name the URL they stopped). The rest, headers, values and errors, is in `redact.ts`.
+ */
+
+/** The placeholder that replaces a credential. */
+export const REDACTED = '[REDACTED]';
+
+/** Secrets shorter than this are not masked inside free text (masking "ab" everywhere would mangle messages). */
+export const MIN_SECRET_LENGTH = 4;
+
+const CREDENTIAL_QUERY_PARAMS = [
+  'login',
+  'authtoken',
+  'auth_token',
+  'access_token',
+  'api_key',
+  'apikey',
+  'token',
+  'key',
+  'password',
+  'secret',
+  'client_secret',
+];
+const CREDENTIAL_QUERY_PARAM_SET = new Set(CREDENTIAL_QUERY_PARAMS);
+
+/** `name=value` of a credential query parameter inside a URL or any text. */
+const QUERY_CREDENTIAL_IN_TEXT = new RegExp(`([?&;](?:${CREDENTIAL_QUERY_PARAMS.join('|')})=)[^&#\\s"'<>]*`, 'gi');
+/** `Bearer xxx` / `Basic xxx` credentials quoted in text (e.g. an echoed header). */
+const SCHEME_CREDENTIAL_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+/** `https://user:password@host` */
+const URL_USERINFO_IN_TEXT = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s:]+:[^/@\s]*@/gi;
+
+/** True when a query parameter carries credentials (login, authtoken, api_key, token, …). */
+export function isCredentialQueryParam(name: string): boolean {
+  return CREDENTIAL_QUERY_PARAM_SET.has(name.toLowerCase());
+}
+
+/** Masks every known secret value and every recognisable credential pattern in `text`. */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  // Every credential pattern needs an `=`, an `@` or a space: text with none of them and no secrets to look for
+  // (a plain URL, as the HTTP cache keys one per call) is returned as it is.
+  if (secrets.length === 0 && !/[=@\s]/.test(text)) return text;
+  let result = text;
+  for (const secret of expandSecrets(secrets)) {
+    result = result.split(secret).join(REDACTED);
+  }
+  return result
+    .replace(QUERY_CREDENTIAL_IN_TEXT, `$1${REDACTED}`)
+    .replace(SCHEME_CREDENTIAL_IN_TEXT, `$1 ${REDACTED}`)
+    .replace(URL_USERINFO_IN_TEXT, `$1${REDACTED}@`);
+}
+
+/** Longest first, so that a secret containing another one is masked whole; URL-encoded forms included. */
+function expandSecrets(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponent(secret));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** A URL with credential query parameters and user-info masked. */
+export function redactUrl(url: string | URL, secrets: readonly string[] = []): string {
+  return redactText(String(url), secrets);
+}
