@@ -15,6 +15,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
   RequestValidationError,
+  ResponseTooLargeError,
   UnprocessableEntityError,
 } from './errors.js';
 import { REDACTED } from './redact.js';
@@ -177,6 +178,30 @@ describe('connection errors', () => {
     );
     expect((error.cause as Error).name).toBe('TypeError');
     expect(((error.cause as Error).cause as Error).message).toBe(`reset while sending ${REDACTED}`);
+  });
+
+  it('APIConnectionError from a context built by hand (no way to mask) keeps no cause, only its code', () => {
+    const context = {
+      operation: 'getProduct',
+      route: 'GET /v1/products/{id}.json',
+      request: { method: 'GET', url: 'https://api.example.com/v1/products/1.json', headers: {} },
+      secrets: [],
+    };
+    const cause = Object.assign(new Error('connect refused, Bearer tok-abcdef123456'), { code: 'ECONNREFUSED' });
+    const error = new APIConnectionError(context, { cause });
+    expect(error).toBeInstanceOf(AgentApiError);
+    expect(error.cause).toBeUndefined();
+    expect(error.code).toBe('ECONNREFUSED');
+    expect(error.message).toBe(
+      'Connection error on getProduct (GET /v1/products/{id}.json) to api.example.com:443: ECONNREFUSED',
+    );
+  });
+
+  it('ResponseTooLargeError masks the credentials of the URL it is given', () => {
+    const error = new ResponseTooLargeError('https://user:pass-word@x.test/items?token=abc123&page=2', 10);
+    expect(error.message).toBe(
+      `Response body from https://${REDACTED}@x.test/items?token=${REDACTED}&page=2 is larger than the 10-byte cap (maxResponseBytes); reading stopped`,
+    );
   });
 
   it('APIConnectionTimeoutError is an APIConnectionError that states the timeout', () => {

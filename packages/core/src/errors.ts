@@ -7,6 +7,7 @@
 
 import { AgentApiError, operationLabel } from './input-errors.js';
 import type { RequestDescription } from './redact.js';
+import { redactUrl } from './redact-text.js';
 import { retryAfterMs } from './retry-after.js';
 
 export {
@@ -45,8 +46,11 @@ export interface RequestContext {
   secrets: readonly string[];
   /** The path the API's base URL ends with, when known (see {@link OperationInfo.basePath}). */
   basePath?: string;
-  /** Masks this request's secrets in the cause of an error (an `Error` chain or any value). */
-  redactCause(cause: unknown): unknown;
+  /**
+   * Masks this request's secrets in the cause of an error (an `Error` chain or any value); set by
+   * `createRequestContext`. A context without it cannot mask a cause, so errors built from it keep none.
+   */
+  redactCause?: ((cause: unknown) => unknown) | undefined;
 }
 
 /** The parts of an HTTP response an {@link APIError} is built from (already redacted). */
@@ -59,87 +63,6 @@ export interface ErrorResponse {
   headers: Headers;
   /** Parsed JSON body, the text body, or undefined when empty. */
   body: unknown;
-}
-
-const REASON_PHRASES: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  410: 'Gone',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  501: 'Not Implemented',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-const MAX_DETAIL_LENGTH = 300;
-
-/** The human-readable part of an error body: a `message`/`error`/`detail`/`title` string, or the body itself. */
-function detailOf(body: unknown): string {
-  if (body === undefined || body === null || body === '') return '';
-  if (typeof body === 'object') {
-    const record = body as Record<string, unknown>;
-    const nested = record.error as Record<string, unknown> | undefined;
-    const problems = fieldProblems(record.errors ?? nested?.errors);
-    for (const candidate of [record.message, record.error, nested?.message, record.detail, record.title]) {
-      if (typeof candidate === 'string' && candidate.length > 0) {
-        return truncate(problems ? `${candidate} (${problems})` : candidate);
-      }
-    }
-    if (problems) return truncate(problems);
-  }
-  return truncate(typeof body === 'string' ? body : JSON.stringify(body));
-}
-
-/**
- * A server's validation messages as one line: `{ name: ["can't be blank"], price: ["is not a number"] }` →
- * `name can't be blank; price is not a number`; a list of strings or of `{ field, message }` records likewise.
- */
-function fieldProblems(errors: unknown): string {
-  if (!errors || typeof errors !== 'object') return typeof errors === 'string' ? errors : '';
-  const entries: [string, unknown][] = Array.isArray(errors)
-    ? errors.map((entry) =>
-        typeof entry === 'string' ? ['', entry] : [String(entry?.field ?? entry?.path ?? ''), entry?.message],
-      )
-    : Object.entries(errors);
-  return entries
-    .map(([field, messages]) => {
-      const text = [messages]
-        .flat()
-        .filter((message) => typeof message === 'string')
-        .join(', ');
-      return text && (field ? `${field} ${text}` : text);
-    })
-    .filter(Boolean)
-    .join('; ');
-}
-
-function truncate(text: string): string {
-  const singleLine = text.replace(/\s+/g, ' ').trim();
-  return singleLine.length > MAX_DETAIL_LENGTH ? `${singleLine.slice(0, MAX_DETAIL_LENGTH)}…` : singleLine;
-}
-
-/**
- * What to try when a 404's URL lacks the path the API lives under (a base URL without `/v1`): every call of
- * such a client is a 404, and the message says so instead of blaming the record.
- */
-function basePathHint(context: RequestContext, status: number): string {
-  const base = context.basePath;
-  if (status !== 404 || !base) return '';
-  // URL.parse is newer than the Node 20 the packages support.
-  const url = URL.canParse(context.request.url) ? new URL(context.request.url) : undefined;
-  return url && !url.pathname.includes(`${base}/`)
-    ? ` (hint: the URL has no ${base}; the API lives under it, so the base URL probably needs it: ${url.origin}${base})`
-    : '';
 }
 
 /** The server answered with a non-success status. Subclasses exist for the common statuses. */
@@ -160,14 +83,13 @@ export class APIError extends AgentApiError {
   /** The `x-request-id` response header, when present. */
   readonly requestId: string | undefined;
 
-  /** Prefer {@link APIError.fromResponse}, which picks the subclass and redacts. */
-  constructor(context: RequestContext, response: ErrorResponse) {
-    const statusText = response.statusText || REASON_PHRASES[response.status] || '';
-    const detail = detailOf(response.body);
+  /**
+   * Prefer {@link APIError.fromResponse}, which picks the subclass, redacts, and words the message (reason phrase,
+   * the body's own message or field problems, a base-URL hint); without `message` it names status, operation and URL.
+   */
+  constructor(context: RequestContext, response: ErrorResponse, message?: string) {
     // The URL as sent (credentials masked), so a wrong base URL or id shows at a glance.
-    super(
-      `${response.status}${statusText ? ` ${statusText}` : ''} on ${operationLabel(context)} at ${context.request.url}${detail ? `: ${detail}` : ''}${basePathHint(context, response.status)}`,
-    );
+    super(message ?? `${response.status} on ${operationLabel(context)} at ${context.request.url}`);
     this.status = response.status;
     this.headers = response.headers;
     this.body = response.body;
@@ -219,8 +141,8 @@ export class RateLimitError extends APIError {
   readonly retryAfterMs: number | undefined;
 
   /** Reads `retryAfterMs` from the response headers. */
-  constructor(context: RequestContext, response: ErrorResponse) {
-    super(context, response);
+  constructor(context: RequestContext, response: ErrorResponse, message?: string) {
+    super(context, response, message);
     this.retryAfterMs = retryAfterMs(response.headers);
   }
 }
@@ -270,7 +192,8 @@ export class APIConnectionError extends AgentApiError {
 
   /** `cause` is redacted with the context's secrets before it is kept. */
   constructor(context: RequestContext, options: { cause?: unknown; message?: string } = {}) {
-    const cause = options.cause === undefined ? undefined : context.redactCause(options.cause);
+    // Without a way to mask it, the cause is left out rather than kept as it came (its code still shows).
+    const cause = options.cause === undefined ? undefined : context.redactCause?.(options.cause);
     const { host, port } = hostAndPort(context.request.url);
     const code = systemErrorCode(options.cause);
     const where = host ? ` to ${host}:${port}` : '';
@@ -311,9 +234,9 @@ export class ResponseTooLargeError extends AgentApiError {
   /** The cap that was exceeded, in bytes. */
   readonly maxBytes: number;
 
-  /** `url` must already be masked (`redactUrl`): the error keeps it as given. */
+  /** `url` is shown with its credential query parameters and user-info masked. */
   constructor(url: string, maxBytes: number) {
-    const where = url ? ` from ${url}` : '';
+    const where = url ? ` from ${redactUrl(url)}` : '';
     super(`Response body${where} is larger than the ${maxBytes}-byte cap (maxResponseBytes); reading stopped`);
     this.maxBytes = maxBytes;
   }

@@ -19,7 +19,6 @@ import type { HeadersInput } from './fetch-types.js';
 import type { HttpCache } from './http-cache.js';
 import { ResponseParseError } from './input-errors.js';
 import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
-import { redactUrl } from './redact.js';
 import { sameOriginRedirect } from './redirect.js';
 import { toRequest } from './request.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
@@ -497,7 +496,7 @@ async function readBody(
   if (known && declared > maxBytes) {
     // Not awaited: a stream whose cancel never settles must not turn the refusal into a timeout.
     response.body.cancel().catch(noop);
-    throw new ResponseTooLargeError(redactUrl(response.url), maxBytes);
+    throw new ResponseTooLargeError(response.url, maxBytes);
   }
   // Every body is counted as it arrives, whatever its headers say: a `fetch` given by the caller (or an
   // interceptor) can announce 10 bytes and stream without end, and no HTTP layer checks it then.
@@ -512,7 +511,7 @@ async function readBody(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (total + value.byteLength > maxBytes) throw new ResponseTooLargeError(redactUrl(response.url), maxBytes);
+      if (total + value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
       if (sized && chunks.length === 0 && inSized + value.byteLength <= sized.byteLength) {
         sized.set(value, inSized);
         inSized += value.byteLength;

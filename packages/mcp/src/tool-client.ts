@@ -171,7 +171,7 @@ function boundedResponse(
 ): Response {
   if (!response.body) return response;
   const tooLarge = () => {
-    const error = new ResponseTooLargeError(redactUrl(response.url), maxBytes);
+    const error = new ResponseTooLargeError(response.url, maxBytes);
     onTooLarge(error);
     return error;
   };

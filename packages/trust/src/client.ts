@@ -16,9 +16,9 @@ import {
   RequestValidationError,
   raceWithSignal,
   readEnv,
-  redirectHop,
   routeOf,
 } from '@agent-apis/core/client';
+import { redirectHop } from '@agent-apis/core/redirect';
 import {
   assertValidDecideRequest,
   type CompleteDecideRequest,
@@ -295,7 +295,9 @@ function sharedDecisions(options: TrustClientOptions, baseUrl: string): Pick<Sha
   }
   assertRedisClient('TrustClient decisionCache.redis', decisionCache.redis);
   const apiKey = options.apiKey ?? readEnv(API_KEY_ENV) ?? '';
+  // Everything is taken from the options now, as at construction; only the logger is built once the module loads.
   const { redis } = decisionCache;
+  const { logger: sink, logLevel, now } = options;
   const envLogLevel = readEnv(LOG_ENV_VAR);
   // Loaded on first use: bundles that never share decisions do not carry it, nor the logger it warns through.
   const shared = import('./decision-cache-redis.js').then(
@@ -306,11 +308,11 @@ function sharedDecisions(options: TrustClientOptions, baseUrl: string): Pick<Sha
         baseUrl,
         // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
         logger: module.createLogger({
-          sink: options.logger,
-          level: options.logLevel ?? module.parseLogLevel(envLogLevel) ?? 'warn',
+          sink,
+          level: logLevel ?? module.parseLogLevel(envLogLevel) ?? 'warn',
           secrets: [apiKey],
         }),
-        now: options.now,
+        now,
       }),
   );
   return { get: (key, load) => shared.then((decisions) => decisions.get(key, load)) };

@@ -9,8 +9,8 @@ import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } fr
 import { runWorkers } from '@agent-apis/test-utils/workers';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TrustClient } from './client.js';
-import { CANARY_KEY } from './test-support.js';
+import { TrustClient, type TrustClientOptions } from './client.js';
+import { CANARY_KEY, decideFetch } from './test-support.js';
 
 const WORKER = fileURLToPath(new URL('../test/fleet-worker.ts', import.meta.url));
 const DOMAINS = ['alpha.example', 'beta.example', 'bad-gamma.example', 'delta.example', 'bad-epsilon.example'];
@@ -31,6 +31,32 @@ describe('decisionCache option checks (no Redis needed)', () => {
       expect(create).toThrow('decisionCache.redis');
     },
   );
+
+  it('warns of an unreachable Redis through the logger given at construction, whatever the options become', async () => {
+    // A real node-redis client that was never connected: every command fails, as with Redis down.
+    const redis = createClient({ url: 'redis://127.0.0.1:1' });
+    const seen: [string, string][] = [];
+    const sink = (name: string) => ({
+      debug: () => {},
+      info: () => {},
+      warn: (message: string) => seen.push([name, message]),
+      error: (message: string) => seen.push([name, message]),
+    });
+    const options: TrustClientOptions = {
+      apiKey: CANARY_KEY,
+      decisionCache: { redis },
+      logger: sink('given'),
+      fetch: decideFetch(),
+    };
+    const client = new TrustClient(options);
+    options.logger = sink('later');
+    options.logLevel = 'off';
+    const decision = await client.decide('example.com');
+    expect(decision.action).toBe('proceed');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every(([name]) => name === 'given')).toBe(true);
+    expect(JSON.stringify(seen)).not.toContain(CANARY_KEY);
+  });
 });
 
 const redisServer = findRedisServer();
