@@ -183,6 +183,9 @@ const noop = () => undefined;
 /** Statuses whose responses cannot carry a body. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
+/** Announced bodies above this size are read into one buffer of their size; smaller ones keep their chunks. */
+const SIZED_BODY_MIN_BYTES = 64 * 1024;
+
 /**
  * The transport of the service clients. Per attempt it runs `beforeRequest`, builds one `Request` (the body
  * is a string, so a retry sends it again), sends it under a timeout combined with the caller's signal, reads
@@ -500,8 +503,9 @@ async function readBody(
   }
   // Every body is counted as it arrives, whatever its headers say: a `fetch` given by the caller (or an
   // interceptor) can announce 10 bytes and stream without end, and no HTTP layer checks it then.
-  // A large announced body goes straight into one buffer of its size (no chunk list, no second copy).
-  const sized = known ? new Uint8Array(declared) : undefined;
+  // A large announced body goes straight into one buffer of its size (no chunk list, no second copy). A small one
+  // mostly comes as one chunk, which is kept as it is: no buffer to allocate, nothing to copy.
+  const sized = known && declared > SIZED_BODY_MIN_BYTES ? new Uint8Array(declared) : undefined;
   const reader = response.body.getReader();
   onCancel(() => void reader.cancel().catch(noop));
   const chunks: Uint8Array[] = [];

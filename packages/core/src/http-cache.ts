@@ -59,6 +59,9 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Request headers that steer the cache rather than select a response: left out of the key. */
 const REQUEST_CACHE_DIRECTIVES = new Set(['cache-control', 'pragma', 'if-none-match', 'if-modified-since']);
 
+/** The directives of a request that sends no `Cache-Control` (read only, shared). */
+const NO_DIRECTIVES: ReadonlyMap<string, string> = new Map();
+
 /** Lower-case `Cache-Control` directives mapped to their value (empty string when valueless). */
 export function parseCacheControl(value: string | null): Map<string, string> {
   const directives = new Map<string, string>();
@@ -177,7 +180,8 @@ export class HttpCache {
       }
       return response;
     }
-    const requestDirectives = parseCacheControl(request.headers.get('cache-control'));
+    const cacheControl = request.headers.get('cache-control');
+    const requestDirectives = cacheControl ? parseCacheControl(cacheControl) : NO_DIRECTIVES;
     const conditionalByCaller = request.headers.has('if-none-match') || request.headers.has('if-modified-since');
     if (requestDirectives.has('no-store') || conditionalByCaller) return next(request);
 
@@ -198,6 +202,8 @@ export class HttpCache {
       this.#sharedWrite(keyOf(), request, refreshed);
       return responseFrom(refreshed, 'revalidated');
     }
+    // Without Cache-Control or validators an answer is neither stored nor a reason to drop one: nothing to wait for.
+    if (!response.headers.has('cache-control') && !hasValidators(response.headers)) return response;
     const stored = await this.#store(keyOf, request, response);
     if (stored) this.#sharedWrite(keyOf(), request, stored);
     return response;
