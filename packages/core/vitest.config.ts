@@ -4,7 +4,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   // The examples import the package by name, as users do; here that name means the sources.
   resolve: {
-    alias: [{ find: /^@agent-apis\/core$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }],
+    alias: [
+      { find: /^@agent-apis\/core$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^@agent-apis\/core\/client$/, replacement: fileURLToPath(new URL('./src/client.ts', import.meta.url)) },
+    ],
   },
   test: { include: ['src/**/*.test.ts'] },
 });
