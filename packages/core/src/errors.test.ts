@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestContext } from './error-response.js';
+import { apiErrorFromResponse, createRequestContext } from './error-response.js';
 import {
   AgentApiError,
   APIConnectionError,
@@ -25,7 +25,7 @@ const productRequest = () =>
 const productContext = () =>
   createRequestContext(productRequest(), { id: 'getProduct', route: 'GET /v1/products/{id}.json' });
 
-describe('APIError.fromResponse', () => {
+describe('apiErrorFromResponse', () => {
   it.each([
     [400, BadRequestError],
     [401, AuthenticationError],
@@ -39,7 +39,7 @@ describe('APIError.fromResponse', () => {
     [503, InternalServerError],
     [504, InternalServerError],
   ])('maps %i to %o', async (status, errorClass) => {
-    const error = await APIError.fromResponse(new Response('{}', { status }), productContext());
+    const error = await apiErrorFromResponse(new Response('{}', { status }), productContext());
     expect(error).toBeInstanceOf(errorClass);
     expect(error).toBeInstanceOf(APIError);
     expect(error).toBeInstanceOf(AgentApiError);
@@ -48,13 +48,13 @@ describe('APIError.fromResponse', () => {
   });
 
   it.each([405, 410, 418])('maps %i, which has no subclass, to a plain APIError', async (status) => {
-    const error = await APIError.fromResponse(new Response('', { status }), productContext());
+    const error = await apiErrorFromResponse(new Response('', { status }), productContext());
     expect(error.constructor).toBe(APIError);
   });
 
   it('writes a readable message naming the operation and the route', async () => {
     const response = Response.json({ error: { message: 'Product p1 does not exist' } }, { status: 404 });
-    const error = await APIError.fromResponse(response, productContext());
+    const error = await apiErrorFromResponse(response, productContext());
     expect(error.message).toBe(
       '404 Not Found on getProduct (GET /v1/products/{id}.json) at https://store.example.test/v1/products/p1.json: Product p1 does not exist',
     );
@@ -65,7 +65,7 @@ describe('APIError.fromResponse', () => {
 
   it('falls back to the method and actual path when the operation is unknown, and keeps text bodies', async () => {
     const response = new Response('upstream exploded', { status: 502, statusText: 'Bad Gateway' });
-    const error = await APIError.fromResponse(response, createRequestContext(productRequest()));
+    const error = await apiErrorFromResponse(response, createRequestContext(productRequest()));
     expect(error.message).toBe(
       '502 Bad Gateway on GET /v1/products/p1.json at https://store.example.test/v1/products/p1.json: upstream exploded',
     );
@@ -75,7 +75,7 @@ describe('APIError.fromResponse', () => {
 
   it('describes the request redacted and exposes the request id', async () => {
     const response = new Response(null, { status: 500, headers: { 'x-request-id': 'req-42' } });
-    const error = await APIError.fromResponse(response, productContext());
+    const error = await apiErrorFromResponse(response, productContext());
     expect(error.request).toEqual({
       method: 'GET',
       url: 'https://store.example.test/v1/products/p1.json',
@@ -90,7 +90,7 @@ describe('APIError.fromResponse', () => {
 
   it('gives a RateLimitError the wait the server asked for', async () => {
     const response = new Response('slow down', { status: 429, headers: { 'retry-after': '7' } });
-    const error = await APIError.fromResponse(response, productContext());
+    const error = await apiErrorFromResponse(response, productContext());
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(7_000);
   });
@@ -102,7 +102,7 @@ describe('APIError messages that say what to do', () => {
       message: 'Validation failed',
       errors: { name: ["can't be blank"], price: ['is not a number', 'must be positive'] },
     };
-    const error = await APIError.fromResponse(Response.json(body, { status: 422 }), productContext());
+    const error = await apiErrorFromResponse(Response.json(body, { status: 422 }), productContext());
     expect(error).toBeInstanceOf(UnprocessableEntityError);
     expect(error.message).toBe(
       "422 Unprocessable Entity on getProduct (GET /v1/products/{id}.json) at https://store.example.test/v1/products/p1.json: Validation failed (name can't be blank; price is not a number, must be positive)",
@@ -110,17 +110,17 @@ describe('APIError messages that say what to do', () => {
   });
 
   it('reads validation messages given alone, as a list of strings or of field/message records', async () => {
-    const alone = await APIError.fromResponse(
+    const alone = await apiErrorFromResponse(
       Response.json({ errors: { name: ["can't be blank"] } }, { status: 422 }),
       productContext(),
     );
     expect(alone.message).toMatch(/: name can't be blank$/);
-    const strings = await APIError.fromResponse(
+    const strings = await apiErrorFromResponse(
       Response.json({ errors: ['Name is too long'] }, { status: 422 }),
       productContext(),
     );
     expect(strings.message).toMatch(/: Name is too long$/);
-    const records = await APIError.fromResponse(
+    const records = await apiErrorFromResponse(
       Response.json(
         { error: { message: 'invalid', errors: [{ field: 'target.value', message: 'is required' }] } },
         { status: 400 },
@@ -132,7 +132,7 @@ describe('APIError messages that say what to do', () => {
 
   it('shows the URL requested with its credentials masked', async () => {
     const request = new Request('https://store.example.test/v1/products/p1.json?api_key=sk-live-secret-1234&limit=2');
-    const error = await APIError.fromResponse(new Response(null, { status: 404 }), createRequestContext(request));
+    const error = await apiErrorFromResponse(new Response(null, { status: 404 }), createRequestContext(request));
     expect(error.message).toContain('at https://store.example.test/v1/products/p1.json?api_key=');
     expect(error.message).not.toContain('sk-live-secret-1234');
     expect(error.message).toContain('limit=2');
@@ -145,7 +145,7 @@ describe('APIError messages that say what to do', () => {
       route: 'GET /products/count.json',
       basePath: '/v1',
     });
-    const error = await APIError.fromResponse(new Response(null, { status: 404 }), context);
+    const error = await apiErrorFromResponse(new Response(null, { status: 404 }), context);
     expect(error.message).toBe(
       '404 Not Found on countProducts (GET /products/count.json) at http://127.0.0.1:4010/products/count.json (hint: the URL has no /v1; the API lives under it, so the base URL probably needs it: http://127.0.0.1:4010/v1)',
     );
@@ -157,14 +157,14 @@ describe('APIError messages that say what to do', () => {
       route: 'GET /products/{id}.json',
       basePath: '/v1',
     });
-    const notFound = await APIError.fromResponse(new Response(null, { status: 404 }), withBase);
+    const notFound = await apiErrorFromResponse(new Response(null, { status: 404 }), withBase);
     expect(notFound.message).not.toContain('hint');
     const without = createRequestContext(new Request('http://127.0.0.1:4010/products/9.json'), {
       id: 'getProduct',
       route: 'GET /products/{id}.json',
       basePath: '/v1',
     });
-    const unauthorized = await APIError.fromResponse(new Response(null, { status: 401 }), without);
+    const unauthorized = await apiErrorFromResponse(new Response(null, { status: 401 }), without);
     expect(unauthorized.message).not.toContain('hint');
   });
 });

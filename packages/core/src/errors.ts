@@ -84,8 +84,9 @@ export class APIError extends AgentApiError {
   readonly requestId: string | undefined;
 
   /**
-   * Prefer {@link APIError.fromResponse}, which picks the subclass, redacts, and words the message (reason phrase,
-   * the body's own message or field problems, a base-URL hint); without `message` it names status, operation and URL.
+   * Prefer `apiErrorFromResponse` (core's call path), which picks the subclass, redacts, and words the message
+   * (reason phrase, the body's own message or field problems, a base-URL hint); without `message` it names status,
+   * operation and URL.
    */
   constructor(context: RequestContext, response: ErrorResponse, message?: string) {
     // The URL as sent (credentials masked), so a wrong base URL or id shows at a glance.
@@ -97,16 +98,6 @@ export class APIError extends AgentApiError {
     this.route = context.route;
     this.request = context.request;
     this.requestId = response.headers.get('x-request-id') ?? undefined;
-  }
-
-  /**
-   * Reads the body of a failed response (JSON when it parses, text otherwise), masks secrets in it and in the
-   * headers, and returns the {@link APIError} subclass that matches the status. The reading and masking load
-   * with the first failed response that needs them.
-   */
-  static async fromResponse(response: Response, context: RequestContext): Promise<APIError> {
-    const { apiErrorFromResponse } = await import('./error-response.js');
-    return apiErrorFromResponse(response, context);
   }
 }
 
