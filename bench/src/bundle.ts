@@ -240,7 +240,8 @@ export async function oneOperationAtImport(): Promise<BundleRow[]> {
 
 /**
  * Modules that only a call loads: the transport and what only it uses (input checks, wire encoding, retries,
- * timers, redaction of headers and values, logging, reading failed responses, response validation) and each
+ * timers, redaction of headers and values, logging, reading failed responses, response validation, the HTTP
+ * cache's engine) and each
  * service's lazily built parts. esbuild keeps at import every module a package entry reaches through its imports,
  * so one of these at import means a module loaded with the client (a package index or `@agent-apis/core/client`)
  * imports it.
@@ -258,6 +259,7 @@ export const CALL_PATH_MODULES: readonly string[] = [
   'core/dist/error-response.js',
   'core/dist/schema-validation.js',
   'core/dist/rate-limit.js',
+  'core/dist/http-cache-engine.js',
   'core/dist/http-cache-redis.js',
   'directory/dist/cache.js',
   'store/dist/rate-limit.js',

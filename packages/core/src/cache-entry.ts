@@ -1,4 +1,5 @@
-/** The shape of one stored HTTP response, shared by the in-process cache and its Redis tier. */
+/** The shapes shared by the HTTP cache, its engine and its Redis tier: a stored response and the cache's state. */
+
 /** A stored response. */
 export interface CacheEntry {
   status: number;
@@ -13,4 +14,34 @@ export interface CacheEntry {
   varyNames: string[];
   /** Fingerprint of the request's values for `varyNames` when stored. */
   varyKey: string;
+}
+
+/** What the cache needs of a request: method, URL and every header that is sent. */
+export interface CacheRequest {
+  method: string;
+  url: string;
+  headers: Headers;
+}
+
+/** The second tier a fleet shares (`RedisCacheTier`), as the engine uses it. */
+export interface SharedCacheTier {
+  get(key: string): Promise<CacheEntry | undefined>;
+  set(key: string, entry: CacheEntry, ttlMs: number): Promise<void>;
+}
+
+/** One `HttpCache`'s stored responses and limits, which its engine reads and updates. */
+export interface CacheState {
+  readonly entries: Map<string, CacheEntry>;
+  /** Bytes of the stored bodies. */
+  bytes: number;
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+  readonly maxFreshnessMs: number;
+  readonly now: () => number;
+  readonly shared: Promise<SharedCacheTier> | undefined;
+}
+
+/** Whether a response carries a validator (`ETag` or `Last-Modified`) a revalidation can send back. */
+export function hasValidators(headers: Headers): boolean {
+  return headers.has('etag') || headers.has('last-modified');
 }

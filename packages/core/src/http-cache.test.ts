@@ -1,6 +1,7 @@
 import { scriptedFetch } from '@agent-apis/test-utils/fetch';
-import { describe, expect, it } from 'vitest';
-import { CACHE_STATUS_HEADER, HttpCache, parseCacheControl } from './http-cache.js';
+import { describe, expect, it, vi } from 'vitest';
+import { HttpCache } from './http-cache.js';
+import { CACHE_STATUS_HEADER, parseCacheControl } from './http-cache-engine.js';
 
 const URL_ = 'https://directory.example.test/v1/servers?limit=10';
 
@@ -202,5 +203,38 @@ describe('parseCacheControl', () => {
         ['private', 'set-cookie'],
       ]),
     );
+  });
+});
+
+describe('HttpCache engine loading', () => {
+  it('loads no engine until its first request; a failed load is a ConfigurationError, tried again next time', async () => {
+    vi.resetModules();
+    let failLoad = true;
+    let loads = 0;
+    vi.doMock('./http-cache-engine.js', async (importOriginal) => {
+      loads++;
+      if (failLoad) throw new Error('chunk could not be fetched');
+      return importOriginal();
+    });
+    try {
+      const { HttpCache: FreshCache } = await import('./http-cache.js');
+      const { ConfigurationError } = await import('./input-errors.js');
+      const cache = new FreshCache();
+      expect(cache.size).toBe(0);
+      expect(loads).toBe(0);
+      const next = async () => Response.json({ ok: true }, { headers: { 'cache-control': 'max-age=60' } });
+      const request = { method: 'GET', url: 'https://cache.test/a', headers: new Headers() };
+      const failed = await cache.fetchThrough(request, next).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(ConfigurationError);
+      expect((failed as Error).message).toContain('HttpCache could not load its engine module');
+      failLoad = false;
+      const response = await cache.fetchThrough(request, next);
+      expect(await response.json()).toEqual({ ok: true });
+      expect(cache.size).toBe(1);
+      expect(loads).toBe(2);
+    } finally {
+      vi.doUnmock('./http-cache-engine.js');
+      vi.resetModules();
+    }
   });
 });

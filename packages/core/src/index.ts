@@ -41,15 +41,14 @@ export {
 export type { HeadersInput } from './fetch-types.js';
 export { fingerprint } from './fingerprint.js';
 export {
-  CACHE_STATUS_HEADER,
   type CacheRequest,
   DEFAULT_CACHE_BYTES,
   DEFAULT_CACHE_ENTRIES,
   DEFAULT_MAX_FRESHNESS_MS,
   HttpCache,
   type HttpCacheOptions,
-  parseCacheControl,
 } from './http-cache.js';
+export { CACHE_STATUS_HEADER, parseCacheControl } from './http-cache-engine.js';
 export { validateOperationInput } from './input-validation.js';
 export {
   createLogger,
