@@ -109,12 +109,21 @@ export class HttpCache {
   /**
    * Answers `request` from the cache when it can, else through `next` (with validators added when revalidating),
    * storing a cacheable answer. `request.headers` must be every header that will be sent: keys and `Vary` see them.
-   * The first request loads the cache's engine; a failed load is a `ConfigurationError`, tried again next time.
+   * The first request loads the cache's engine unless {@link HttpCache.load} did; a failed load is a
+   * `ConfigurationError`, tried again at the next request (a browser may keep refusing a chunk it failed to fetch).
    */
   fetchThrough(request: CacheRequest, next: (sent: CacheRequest) => Promise<Response>): Promise<Response> {
     const engine = this.#engine;
     if (engine) return engine.fetchThrough(this.#state, request, next);
     return this.#load().then((loaded) => loaded.fetchThrough(this.#state, request, next));
+  }
+
+  /**
+   * Loads the engine now rather than at the first request. A client calls it with its call path, so that the wait
+   * counts against its first call's signal and timeout; a failed load rejects with a `ConfigurationError`.
+   */
+  async load(): Promise<void> {
+    await this.#load();
   }
 
   #load(): Promise<typeof Engine> {
