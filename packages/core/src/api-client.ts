@@ -163,12 +163,12 @@ export class ApiClient implements OperationClient {
           ]);
           // The client's limits are checked with the code that uses them: a bad one fails every call, before sending.
           module.validateClientLimits(this.#client, this.#options);
-          const options = { ...module.clientFetchOptions(this.#options, this.#service), ...extras };
-          // A cache's engine loads with the call path, within the first call's signal and timeout (a cache of the
-          // caller's own making may have nothing to load).
-          const { cache } = options;
-          if (cache && typeof cache.load === 'function') await cache.load();
-          this.#callPath = { module, transport: module.createTransport(options) };
+          // Built once what it needs has loaded too (a cache's engine), within the first call's signal and timeout.
+          const transport = await module.readyTransport({
+            ...module.clientFetchOptions(this.#options, this.#service),
+            ...extras,
+          });
+          this.#callPath = { module, transport };
           return this.#callPath;
         } catch (cause) {
           this.#loading = undefined;
