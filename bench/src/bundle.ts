@@ -1,10 +1,11 @@
 /**
  * Section 2, bundle size: what an application ships when it imports a client, bundled and minified for the browser,
- * then gzipped, by two bundlers: rolldown (Vite's production bundler) and esbuild (wrangler, tsup). Both split code,
+ * then gzipped, by two bundlers: rolldown (Vite's production bundler) and esbuild (as tsup uses it). Both split code,
  * so what a client loads with a dynamic `import()` (its call path at the first call, its cache or rate limiter, the
  * zod schemas of `validateResponses`) is counted apart: "initial" is the entry chunk and every chunk it imports
  * statically, "lazy" the chunks only a dynamic import reaches. esbuild puts a module in the initial chunks whenever a
- * package's index re-exports it, even when only a dynamic import uses it, so its initial figure is the larger one.
+ * module loaded at import imports or re-exports it, even when only a dynamic import uses it, so its initial figure is
+ * the larger one.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';

@@ -2,8 +2,8 @@
  * The import budget of `pnpm size` (run by `pnpm test`): each service's one operation imported alone, bundled with
  * code splitting by rolldown (Vite's bundler), must cost at most 4 kB min+gzip at import. What loads later (the
  * call path at the first call, caches, limiters, validators) is printed beside it. The same import bundled by
- * esbuild (wrangler, tsup), which keeps at import every module a package entry reaches, must leave every module of
- * the call path out of what loads at import. Needs the packages built.
+ * esbuild with code splitting (as tsup uses it), which keeps at import every module a package entry reaches, must
+ * leave every module of the call path out of what loads at import. Needs the packages built.
  */
 import { CALL_PATH_MODULES, oneOperationAtImport } from './bundle.ts';
 import { MAX_ONE_OPERATION_GZIP_BYTES } from './targets.ts';
