@@ -238,3 +238,30 @@ describe('HttpCache engine loading', () => {
     }
   });
 });
+
+describe('HttpCache shared tier that cannot load', () => {
+  it('caches in this process alone after one warning, with no unhandled rejection', async () => {
+    vi.resetModules();
+    vi.doMock('./http-cache-redis.js', () => {
+      throw new Error('chunk could not be fetched');
+    });
+    try {
+      const { HttpCache: FreshCache } = await import('./http-cache.js');
+      const warnings: string[] = [];
+      const logger = { debug() {}, info() {}, warn: (line: string) => warnings.push(line), error() {} };
+      const cache = new FreshCache({ shared: { redis: {} as never, logger } });
+      const next = vi.fn(async () => Response.json({ n: 1 }, { headers: { 'cache-control': 'max-age=60' } }));
+      const request = { method: 'GET', url: 'https://cache.test/shared', headers: new Headers() };
+      expect(await (await cache.fetchThrough(request, next)).json()).toEqual({ n: 1 });
+      const again = await cache.fetchThrough(request, next);
+      expect(again.headers.get('x-agent-apis-cache')).toBe('hit');
+      expect(next).toHaveBeenCalledTimes(1);
+      expect(cache.size).toBe(1);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('could not load its shared tier');
+    } finally {
+      vi.doUnmock('./http-cache-redis.js');
+      vi.resetModules();
+    }
+  });
+});

@@ -3,7 +3,7 @@
  * revalidation, LRU eviction by entry count and bytes. The class holds the stored responses and the limits; what
  * it does with a request is its engine (`http-cache-engine.ts`), loaded at its first request.
  */
-import { type CacheRequest, type CacheState, hasValidators } from './cache-entry.js';
+import { type CacheRequest, type CacheState, hasValidators, type SharedCacheTier } from './cache-entry.js';
 import type * as Engine from './http-cache-engine.js';
 import { ConfigurationError } from './input-errors.js';
 import type { Logger } from './logger.js';
@@ -35,10 +35,17 @@ export interface HttpCacheOptions {
    * A second tier shared by every process using this Redis (node-redis v5 or later): a response one process
    * stored is served to the others under the same rules (freshness, validators, `Vary`). Only what a shared
    * cache may keep goes there (RFC 9111 §3.5: never `private`, never an answer to a request with credentials),
-   * bodies up to 1 MiB, kept no longer than `maxFreshnessMs`. Redis faults leave the in-process tier alone.
+   * bodies up to 1 MiB, kept no longer than `maxFreshnessMs`. Redis faults leave the in-process tier alone,
+   * and so does a tier whose module cannot load (one warning).
    */
   shared?: { redis: RedisClientLike; logger: Logger } | undefined;
 }
+
+/** The shared tier of a cache whose tier could not load: every lookup a miss, every write dropped. */
+const NO_SHARED_TIER: SharedCacheTier = {
+  get: async () => undefined,
+  set: async () => undefined,
+};
 
 /**
  * An in-memory LRU cache of GET responses. Use {@link HttpCache.wrap} to put it in front of a fetch (or pass it
@@ -65,10 +72,19 @@ export class HttpCache {
       maxBytes: options.maxBytes ?? DEFAULT_CACHE_BYTES,
       maxFreshnessMs: options.maxFreshnessMs ?? DEFAULT_MAX_FRESHNESS_MS,
       now,
-      // Loaded only when asked for: bundles without a shared tier do not carry it.
+      // Loaded only when asked for: bundles without a shared tier do not carry it. A tier that cannot load is left
+      // out with one warning, as a Redis fault would be: the in-process tier goes on alone.
       shared:
         shared &&
-        import('./http-cache-redis.js').then((module) => new module.RedisCacheTier(shared.redis, shared.logger, now)),
+        import('./http-cache-redis.js').then(
+          (module) => new module.RedisCacheTier(shared.redis, shared.logger, now),
+          (cause: unknown) => {
+            shared.logger.warn(
+              `HttpCache could not load its shared tier, so it caches in this process only: ${cause instanceof Error ? cause.message : String(cause)}`,
+            );
+            return NO_SHARED_TIER;
+          },
+        ),
     };
   }
 
