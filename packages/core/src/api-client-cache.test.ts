@@ -5,15 +5,7 @@
  */
 import { jsonFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
-import type { Operation } from './operations.js';
-
-const getThing = {
-  id: 'getThing',
-  method: 'GET',
-  path: '/things/{name}',
-  pathParams: ['name'],
-} as const satisfies Operation;
-const service = { loadValidators: async () => ({ validators: {} }), validatorsEntry: '@agent-apis/test/validators' };
+import { getThing, testService as service } from './test-support.js';
 
 describe('ApiClient with an HttpCache whose engine does not load', () => {
   it("loads a given HttpCache's engine with the call path, within the first call's timeout and signal", async () => {

@@ -2,15 +2,7 @@ import { jsonFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
 import { APIUserAbortError, ConfigurationError, RequestValidationError } from './input-errors.js';
-import type { Operation } from './operations.js';
-
-const getThing = {
-  id: 'getThing',
-  method: 'GET',
-  path: '/things/{name}',
-  pathParams: ['name'],
-} as const satisfies Operation;
-const service = { loadValidators: async () => ({ validators: {} }), validatorsEntry: '@agent-apis/test/validators' };
+import { getThing, testService as service } from './test-support.js';
 
 function clientWith(loadTransportOptions: () => Promise<object>, fetch = jsonFetch({ ok: true })) {
   return new ApiClient(

@@ -2,6 +2,7 @@
  * @agent-apis/core: the runtime shared by the @agent-apis clients. Internal; applications use the service packages.
  */
 
+export { onAbort, raceWithSignal } from './abort.js';
 export { ApiClient, checkBaseUrl, type LazyTransportOptions, type ServiceClientConfig } from './api-client.js';
 export { ApiPromise, mapApiPromise, type WithResponse } from './api-promise.js';
 export { callHeaders, expandPath, serializeQuery } from './call-request.js';
@@ -144,8 +145,8 @@ export {
   type RetryPolicy,
   type RetryQuestion,
   type RetryTrigger,
-  retryAfterMs,
 } from './retry.js';
+export { retryAfterMs } from './retry-after.js';
 export { schemaResponseValidator } from './schema-validation.js';
-export { onAbort, raceWithSignal, type Sleep, sleep, startDeadline } from './timers.js';
+export { type Sleep, sleep, startDeadline } from './timers.js';
 export { VERSION } from './version.js';

@@ -5,7 +5,8 @@
 import { onAbort } from './abort.js';
 import type { CreateFetchOptions } from './fetch.js';
 import { fingerprint } from './fingerprint.js';
-import { DEFAULT_RETRY_POLICY, retryAfterMs } from './retry.js';
+import { DEFAULT_RETRY_POLICY } from './retry.js';
+import { retryAfterMs } from './retry-after.js';
 import { sleep as defaultSleep, type Sleep } from './timers.js';
 
 /** At most `limit` requests in any `windowMs` interval. */

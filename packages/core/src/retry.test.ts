@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, decideRetry, isIdempotentMethod, type RetryQuestion, retryAfterMs } from './retry.js';
+import { backoffDelayMs, decideRetry, isIdempotentMethod, type RetryQuestion } from './retry.js';
+import { retryAfterMs } from './retry-after.js';
 
 const NOW = Date.parse('2030-01-01T00:00:00Z');
 

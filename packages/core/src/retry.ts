@@ -4,8 +4,6 @@
 
 import { retryAfterMs } from './retry-after.js';
 
-export { retryAfterMs } from './retry-after.js';
-
 /** Retries after the first attempt unless configured otherwise. */
 export const DEFAULT_MAX_RETRIES = 2;
 

@@ -1,5 +1,6 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { onAbort, raceWithSignal, sleep, startDeadline } from './timers.js';
+import { onAbort, raceWithSignal } from './abort.js';
+import { sleep, startDeadline } from './timers.js';
 
 afterEach(() => {
   vi.useRealTimers();

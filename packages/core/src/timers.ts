@@ -6,8 +6,6 @@
 import { onAbort } from './abort.js';
 import { MAX_TIMER_MS } from './env.js';
 
-export { onAbort, raceWithSignal } from './abort.js';
-
 /** A wait of `ms` milliseconds that rejects with the signal's reason when the signal aborts first. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
