@@ -12,7 +12,6 @@ export interface WithResponse<T> {
 /** A call's answer: a promise of its data that can also hand out the response it came from. */
 export class ApiPromise<T> extends Promise<T> {
   readonly #answer: Promise<WithResponse<T>>;
-  #data: Promise<T> | undefined;
 
   /** `answer` is the call in flight; the request has already started. */
   constructor(answer: Promise<WithResponse<T>>) {
@@ -41,8 +40,11 @@ export class ApiPromise<T> extends Promise<T> {
     onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    this.#data ??= this.#answer.then((answer) => answer.data);
-    return this.#data.then(onFulfilled, onRejected);
+    // One step from the answer to the caller's callback: no intermediate promise of the data.
+    return this.#answer.then(
+      onFulfilled ? (answer) => onFulfilled(answer.data) : (answer) => answer.data as unknown as A,
+      onRejected,
+    );
   }
 }
 

@@ -23,6 +23,23 @@ export interface CacheRequest {
   headers: Headers;
 }
 
+/**
+ * What the cache does with one request: answer it from a fresh entry (`hit`), or have `sent` sent (with validators
+ * when revalidating) and hand its answer to `complete`.
+ */
+export interface CachePlan {
+  /** A fresh copy of the answer: nothing is sent. */
+  hit?: Response | undefined;
+  /** The request to send when there is no hit: every header that will be sent. */
+  sent: CacheRequest;
+  /**
+   * The answer to `sent` as the caller gets it: the stored one refreshed after a 304, else `response` itself (kept
+   * first when cacheable). Synchronous unless something is stored; `readable` gives a copy whose body can be read
+   * (the stored bytes), asked for only when the answer is kept.
+   */
+  complete(response: Response, readable?: () => Response): Response | Promise<Response>;
+}
+
 /** The second tier a fleet shares (`RedisCacheTier`), as the engine uses it. */
 export interface SharedCacheTier {
   get(key: string): Promise<CacheEntry | undefined>;

@@ -16,7 +16,7 @@ import {
   ResponseTooLargeError,
 } from './errors.js';
 import type { HeadersInput } from './fetch-types.js';
-import type { HttpCache } from './http-cache.js';
+import type { CachePlan, HttpCache } from './http-cache.js';
 import { ResponseParseError } from './input-errors.js';
 import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
 import { sameOriginRedirect } from './redirect.js';
@@ -322,15 +322,27 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         }
         // Every body is read here, inside the timeout and under the size cap: a body that stalls, breaks off or
         // grows without end is a failure of this attempt, not a raw error or an unbounded buffer later.
-        // One guard over the whole read: it gives up at the deadline, and the read is cancelled then.
-        const read = response;
-        bytes = await guard(
-          readBody(read, maxBytes, (cancel) => {
-            // Interrupted before the read began (an abort between the answer and its body): cancelled at once.
-            if (interrupted) cancel();
-            else cancelRead = cancel;
-          }),
-        );
+        // The read is not wrapped in a guard: an interruption cancels the reader, which ends a pending read at once
+        // (a stream's own cancel may never settle; the read does not wait for it).
+        const body = openBody(response, maxBytes);
+        if (!body) bytes = NO_BYTES;
+        else {
+          const cancel = () => void body.reader.cancel().catch(noop);
+          try {
+            if (interrupted) throw interruptReason;
+            cancelRead = cancel;
+            for (;;) {
+              const { done, value } = await body.reader.read();
+              if (interrupted) throw interruptReason;
+              if (done) break;
+              body.add(value);
+            }
+          } catch (error) {
+            cancel();
+            throw error;
+          }
+          bytes = body.bytes();
+        }
       } catch (error) {
         // Interrupted before the response came: whenever it comes, its body is cancelled, freeing the connection.
         if (interrupted) sent?.then((late) => late.body?.cancel().catch(noop), noop);
@@ -420,24 +432,31 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   };
 
   const cache = options.cache || undefined;
-  /** A GET the cache may answer; the bytes of a response it passes through are kept aside, not read again. */
-  const sendThroughCache = async (
-    httpCache: HttpCache,
-    call: TransportCall,
-    first: RequestHead,
-  ): Promise<BufferedResponse> => {
-    let fetched: { buffered: BufferedResponse; response: Response } | undefined;
-    const response = await httpCache.fetchThrough(first, async (sent) => {
-      const buffered = await run(call, sent);
-      // A readable copy only for an answer the cache may store; any other it reads the head of only.
-      fetched = {
-        buffered,
-        response: httpCache.mayStore(buffered.response) ? bufferedToResponse(buffered) : buffered.response,
-      };
-      return fetched.response;
+  /** An answer the cache gave instead of the one sent (a hit, a revalidated copy), read into memory. */
+  const readCached = async (response: Response): Promise<BufferedResponse> => ({
+    response,
+    bytes: new Uint8Array(await response.arrayBuffer()),
+  });
+  /**
+   * A GET through the cache's plan: a hit is read, anything else is sent and completed; the bytes of an answer the
+   * cache passes on are kept, not read again. No promise is added when the cache neither looks up nor stores.
+   */
+  const sendPlanned = (call: TransportCall, plan: CachePlan): Promise<BufferedResponse> => {
+    if (plan.hit) return readCached(plan.hit);
+    return run(call, plan.sent).then((buffered) => {
+      const completed = plan.complete(buffered.response, () => bufferedToResponse(buffered));
+      const settle = (response: Response) => (response === buffered.response ? buffered : readCached(response));
+      return completed instanceof Promise ? completed.then(settle) : settle(completed);
     });
-    if (fetched?.response === response) return fetched.buffered;
-    return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+  };
+  const sendCached = (httpCache: HttpCache, call: TransportCall, first: RequestHead): Promise<BufferedResponse> => {
+    let plan: CachePlan | Promise<CachePlan>;
+    try {
+      plan = httpCache.plan(first);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return plan instanceof Promise ? plan.then((planned) => sendPlanned(call, planned)) : sendPlanned(call, plan);
   };
   // Not an async function: the promise of `run` is handed on as it is, without a promise around it.
   const sendBuffered = (call: TransportCall): Promise<BufferedResponse> => {
@@ -447,7 +466,7 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
     } catch (error) {
       return Promise.reject(error);
     }
-    return cache ? sendThroughCache(cache, call, first) : run(call, first);
+    return cache ? sendCached(cache, call, first) : run(call, first);
   };
   return {
     sendBuffered,
@@ -482,58 +501,58 @@ function isRedirect(response: Response): boolean {
   );
 }
 
+/** A body being read: its reader, and the bytes it gave so far (see {@link openBody}). */
+interface OpenBody {
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  /** Takes the next chunk; throws {@link ResponseTooLargeError} once the body passes the cap. */
+  add(chunk: Uint8Array): void;
+  /** Every byte taken, in one array. */
+  bytes(): Uint8Array;
+}
+
 /**
- * The body of `response`, read into memory under `maxBytes` (counted as the bytes arrive, after any
- * decompression), so it can no longer stall, break off or grow without bound.
+ * \`response\`'s body opened for reading under \`maxBytes\`, or undefined when it has none. A body announced
+ * (uncompressed) above the cap is refused before anything is read: {@link ResponseTooLargeError}. Every chunk is
+ * counted as it arrives (after any decompression), whatever the headers say: a \`fetch\` given by the caller (or an
+ * interceptor) can announce 10 bytes and stream without end, and no HTTP layer checks it then. A large announced
+ * body goes straight into one buffer of its size (no chunk list, no second copy); a small one mostly comes as one
+ * chunk, which is kept as it is: no buffer to allocate, nothing to copy.
  */
-async function readBody(
-  response: Response,
-  maxBytes: number,
-  onCancel: (cancel: () => void) => void,
-): Promise<Uint8Array> {
-  if (!response.body || NULL_BODY_STATUSES.has(response.status)) return NO_BYTES;
-  const length = response.headers.get('content-length');
-  const declared = Number(length);
-  const known =
-    length !== null && Number.isInteger(declared) && declared >= 0 && !response.headers.has('content-encoding');
-  if (known && declared > maxBytes) {
+function openBody(response: Response, maxBytes: number): OpenBody | undefined {
+  const { body, headers } = response;
+  if (!body || NULL_BODY_STATUSES.has(response.status)) return undefined;
+  const length = headers.get('content-length');
+  const declared = length === null || headers.has('content-encoding') ? Number.NaN : Number(length);
+  if (declared > maxBytes) {
     // Not awaited: a stream whose cancel never settles must not turn the refusal into a timeout.
-    response.body.cancel().catch(noop);
+    body.cancel().catch(noop);
     throw new ResponseTooLargeError(response.url, maxBytes);
   }
-  // Every body is counted as it arrives, whatever its headers say: a `fetch` given by the caller (or an
-  // interceptor) can announce 10 bytes and stream without end, and no HTTP layer checks it then.
-  // A large announced body goes straight into one buffer of its size (no chunk list, no second copy). A small one
-  // mostly comes as one chunk, which is kept as it is: no buffer to allocate, nothing to copy.
-  const sized = known && declared > SIZED_BODY_MIN_BYTES ? new Uint8Array(declared) : undefined;
-  const reader = response.body.getReader();
-  onCancel(() => void reader.cancel().catch(noop));
+  const sized = Number.isInteger(declared) && declared > SIZED_BODY_MIN_BYTES ? new Uint8Array(declared) : undefined;
   const chunks: Uint8Array[] = [];
-  let total = 0;
   let inSized = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (total + value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
-      if (sized && chunks.length === 0 && inSized + value.byteLength <= sized.byteLength) {
-        sized.set(value, inSized);
-        inSized += value.byteLength;
-      } else chunks.push(value);
-      total += value.byteLength;
-    }
-  } catch (error) {
-    reader.cancel().catch(noop);
-    throw error;
-  }
-  if (sized && chunks.length === 0) return sized.subarray(0, inSized);
-  if (!sized && chunks.length === 1) return chunks[0] as Uint8Array;
-  const bytes = new Uint8Array(total);
-  if (sized) bytes.set(sized.subarray(0, inSized));
-  let offset = inSized;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  let total = 0;
+  return {
+    reader: body.getReader(),
+    add(chunk) {
+      total += chunk.byteLength;
+      if (total > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
+      if (sized && chunks.length === 0 && inSized + chunk.byteLength <= sized.byteLength) {
+        sized.set(chunk, inSized);
+        inSized += chunk.byteLength;
+      } else chunks.push(chunk);
+    },
+    bytes() {
+      if (sized && chunks.length === 0) return sized.subarray(0, inSized);
+      if (!sized && chunks.length < 2) return chunks[0] ?? NO_BYTES;
+      const bytes = new Uint8Array(total);
+      if (sized) bytes.set(sized.subarray(0, inSized));
+      let offset = inSized;
+      for (const chunk of chunks) {
+        bytes.set(chunk, offset);
+        offset += chunk.byteLength;
+      }
+      return bytes;
+    },
+  };
 }

@@ -3,7 +3,7 @@
  * revalidation, `Vary`, LRU eviction, the shared tier. Loaded by the cache at its first request, so code that
  * imports the class (every directory import does) carries none of it until a call goes through a cache.
  */
-import { type CacheEntry, type CacheRequest, type CacheState, hasValidators } from './cache-entry.js';
+import { type CacheEntry, type CachePlan, type CacheRequest, type CacheState, hasValidators } from './cache-entry.js';
 import { fingerprint } from './fingerprint.js';
 import { redactUrl } from './redact-text.js';
 
@@ -55,51 +55,84 @@ function varyKeyOf(request: CacheRequest, names: readonly string[]): string {
   return fingerprint(...names.map((name) => `${name}:${request.headers.get(name) ?? ''}`));
 }
 
+/** Hands the answer back untouched. */
+const unchanged = (response: Response): Response => response;
+
+/**
+ * The plan for `request`: synchronous, unless a shared tier must be asked. `request.headers` must be every header
+ * that will be sent: keys and `Vary` see them.
+ */
+export function plan(state: CacheState, request: CacheRequest): CachePlan | Promise<CachePlan> {
+  const method = request.method.toUpperCase();
+  if (method !== 'GET') {
+    if (!UNSAFE_METHODS.has(method)) return { sent: request, complete: unchanged };
+    return {
+      sent: request,
+      complete: (response) => {
+        if (response.status < 400) {
+          const prefix = `GET ${redactUrl(request.url)} `;
+          for (const key of [...state.entries.keys()]) if (key.startsWith(prefix)) remove(state, key);
+        }
+        return response;
+      },
+    };
+  }
+  const cacheControl = request.headers.get('cache-control');
+  const requestDirectives = cacheControl ? parseCacheControl(cacheControl) : NO_DIRECTIVES;
+  const conditionalByCaller = request.headers.has('if-none-match') || request.headers.has('if-modified-since');
+  if (requestDirectives.has('no-store') || conditionalByCaller) return { sent: request, complete: unchanged };
+  // An empty cache with no shared tier holds nothing to look up: the key is worked out only when something is kept.
+  if (state.entries.size === 0 && !state.shared)
+    return planFor(state, request, undefined, undefined, requestDirectives);
+  const key = primaryKey(request);
+  const local = lookup(state, key, request);
+  if (local || !state.shared) return planFor(state, request, key, local, requestDirectives);
+  return sharedLookup(state, key, request).then((shared) => planFor(state, request, key, shared, requestDirectives));
+}
+
+function planFor(
+  state: CacheState,
+  request: CacheRequest,
+  knownKey: string | undefined,
+  entry: CacheEntry | undefined,
+  requestDirectives: ReadonlyMap<string, string>,
+): CachePlan {
+  if (entry && !requestDirectives.has('no-cache') && state.now() - entry.receivedAt < entry.freshForMs) {
+    return { hit: responseFrom(entry, 'hit'), sent: request, complete: unchanged };
+  }
+  const sent = entry && hasValidators(entry.headers) ? withValidators(request, entry) : request;
+  return {
+    sent,
+    complete: (response, readable) => {
+      if (entry && response.status === 304) {
+        const key = knownKey ?? primaryKey(request);
+        const refreshed = refresh(state, key, entry, response.headers);
+        sharedWrite(state, key, request, refreshed);
+        return responseFrom(refreshed, 'revalidated');
+      }
+      // Without Cache-Control or validators an answer is neither stored nor a reason to drop one: nothing to wait for.
+      if (!response.headers.has('cache-control') && !hasValidators(response.headers)) return response;
+      const key = knownKey ?? primaryKey(request);
+      return store(state, key, request, response, readable).then((stored) => {
+        if (stored) sharedWrite(state, key, request, stored);
+        return response;
+      });
+    },
+  };
+}
+
 /**
  * Answers `request` from the cache when it can, else through `next` (with validators added when revalidating),
- * storing a cacheable answer. `request.headers` must be every header that will be sent: keys and `Vary` see them.
+ * storing a cacheable answer: {@link plan} and its `complete` around one `next`.
  */
 export async function fetchThrough(
   state: CacheState,
   request: CacheRequest,
   next: (sent: CacheRequest) => Promise<Response>,
 ): Promise<Response> {
-  const method = request.method.toUpperCase();
-  if (method !== 'GET') {
-    const response = await next(request);
-    if (UNSAFE_METHODS.has(method) && response.status < 400) {
-      const prefix = `GET ${redactUrl(request.url)} `;
-      for (const key of [...state.entries.keys()]) if (key.startsWith(prefix)) remove(state, key);
-    }
-    return response;
-  }
-  const cacheControl = request.headers.get('cache-control');
-  const requestDirectives = cacheControl ? parseCacheControl(cacheControl) : NO_DIRECTIVES;
-  const conditionalByCaller = request.headers.has('if-none-match') || request.headers.has('if-modified-since');
-  if (requestDirectives.has('no-store') || conditionalByCaller) return next(request);
-
-  // An empty cache with no shared tier holds nothing to look up: the key is worked out only when needed.
-  let key: string | undefined;
-  const keyOf = (): string => (key ??= primaryKey(request));
-  const entry =
-    state.entries.size > 0 || state.shared
-      ? (lookup(state, keyOf(), request) ?? (await sharedLookup(state, keyOf(), request)))
-      : undefined;
-  if (entry && !requestDirectives.has('no-cache') && state.now() - entry.receivedAt < entry.freshForMs) {
-    return responseFrom(entry, 'hit');
-  }
-  const sent = entry && hasValidators(entry.headers) ? withValidators(request, entry) : request;
-  const response = await next(sent);
-  if (entry && response.status === 304) {
-    const refreshed = refresh(state, keyOf(), entry, response.headers);
-    sharedWrite(state, keyOf(), request, refreshed);
-    return responseFrom(refreshed, 'revalidated');
-  }
-  // Without Cache-Control or validators an answer is neither stored nor a reason to drop one: nothing to wait for.
-  if (!response.headers.has('cache-control') && !hasValidators(response.headers)) return response;
-  const stored = await store(state, keyOf(), request, response);
-  if (stored) sharedWrite(state, keyOf(), request, stored);
-  return response;
+  const planned = await plan(state, request);
+  if (planned.hit) return planned.hit;
+  return planned.complete(await next(planned.sent));
 }
 
 /** The shared tier's entry for `key`, kept in this process too; undefined on a miss or any Redis fault. */
@@ -148,6 +181,7 @@ async function store(
   key: string,
   request: CacheRequest,
   response: Response,
+  readable: () => Response = () => response.clone(),
 ): Promise<CacheEntry | undefined> {
   const directives = parseCacheControl(response.headers.get('cache-control'));
   const varyNames = varyNamesOf(response.headers);
@@ -161,7 +195,7 @@ async function store(
     if (directives.has('no-store')) remove(state, key);
     return undefined;
   }
-  const body = await response.clone().arrayBuffer();
+  const body = await readable().arrayBuffer();
   // Only a body that parses is kept: a truncated or broken JSON answer must not be served again.
   if (/[/+]json\b/i.test(response.headers.get('content-type') ?? '') && !parsesAsJson(body)) return undefined;
   const entry: CacheEntry = {

@@ -265,3 +265,57 @@ describe('HttpCache shared tier that cannot load', () => {
     }
   });
 });
+
+describe('HttpCache.plan', () => {
+  const request = (headers: HeadersInit = {}) => ({ method: 'GET', url: URL_, headers: new Headers(headers) });
+
+  it('plans without a promise on an empty cache, and hands back an answer it cannot keep as it is', async () => {
+    const cache = new HttpCache();
+    await cache.load();
+    const plan = cache.plan(request());
+    expect(plan).not.toBeInstanceOf(Promise);
+    const { hit, sent, complete } = plan as Exclude<typeof plan, Promise<unknown>>;
+    expect(hit).toBeUndefined();
+    const plain = Response.json({ n: 1 });
+    const readable = vi.fn(() => plain.clone());
+    expect(complete(plain, readable)).toBe(plain);
+    expect(readable).not.toHaveBeenCalled();
+    expect(sent.headers.has('if-none-match')).toBe(false);
+    expect(cache.size).toBe(0);
+  });
+
+  it('keeps a cacheable answer from the readable copy, then plans a hit, then a revalidation once stale', async () => {
+    const { cache, clock } = cacheWithClock();
+    const first = await cache.plan(request());
+    const spent = Response.json({ n: 1 }, { headers: { 'cache-control': 'max-age=60', etag: '"v1"' } });
+    await spent.arrayBuffer();
+    const readable = () => Response.json({ n: 1 }, { headers: { 'cache-control': 'max-age=60', etag: '"v1"' } });
+    expect(await first.complete(spent, readable)).toBe(spent);
+    expect(cache.size).toBe(1);
+
+    const fresh = await cache.plan(request());
+    expect(await fresh.hit?.json()).toEqual({ n: 1 });
+    expect(fresh.hit?.headers.get(CACHE_STATUS_HEADER)).toBe('hit');
+
+    clock.now = 61_000;
+    const stale = await cache.plan(request());
+    expect(stale.hit).toBeUndefined();
+    expect(stale.sent.headers.get('if-none-match')).toBe('"v1"');
+    const revalidated = await stale.complete(
+      new Response(null, { status: 304, headers: { 'cache-control': 'max-age=60' } }),
+    );
+    expect(revalidated.headers.get(CACHE_STATUS_HEADER)).toBe('revalidated');
+    expect(await revalidated.json()).toEqual({ n: 1 });
+  });
+
+  it('drops the stored GETs of a URL once a POST to it succeeds', async () => {
+    const cache = new HttpCache();
+    const kept = await cache.plan(request());
+    await kept.complete(Response.json({ n: 1 }, { headers: { 'cache-control': 'max-age=60' } }));
+    expect(cache.size).toBe(1);
+    const post = await cache.plan({ method: 'POST', url: URL_, headers: new Headers() });
+    expect(post.hit).toBeUndefined();
+    await post.complete(Response.json({ ok: true }, { status: 201 }));
+    expect(cache.size).toBe(0);
+  });
+});

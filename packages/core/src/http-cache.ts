@@ -3,14 +3,14 @@
  * revalidation, LRU eviction by entry count and bytes. The class holds the stored responses and the limits; what
  * it does with a request is its engine (`http-cache-engine.ts`), loaded at its first request.
  */
-import { type CacheRequest, type CacheState, hasValidators, type SharedCacheTier } from './cache-entry.js';
+import type { CachePlan, CacheRequest, CacheState, SharedCacheTier } from './cache-entry.js';
 import type * as Engine from './http-cache-engine.js';
 import { ConfigurationError } from './input-errors.js';
 import type { Logger } from './logger.js';
 import type { RedisClientLike } from './redis.js';
 import { toRequest } from './request.js';
 
-export type { CacheEntry, CacheRequest } from './cache-entry.js';
+export type { CacheEntry, CachePlan, CacheRequest } from './cache-entry.js';
 
 /** Entries kept unless configured otherwise. */
 export const DEFAULT_CACHE_ENTRIES = 200;
@@ -104,14 +104,6 @@ export class HttpCache {
     return this.#state.bytes;
   }
 
-  /**
-   * Whether {@link HttpCache.fetchThrough} may read the body of `response` (to store it): only a 200 with
-   * `Cache-Control` or validators can be stored. Of any other answer the cache reads status and headers only.
-   */
-  mayStore(response: Pick<Response, 'status' | 'headers'>): boolean {
-    return response.status === 200 && (response.headers.has('cache-control') || hasValidators(response.headers));
-  }
-
   /** A fetch that answers GETs from this cache when it can and stores cacheable responses of `next`. */
   wrap(next: typeof fetch): typeof fetch {
     return (input, init) => {
@@ -132,6 +124,17 @@ export class HttpCache {
     const engine = this.#engine;
     if (engine) return engine.fetchThrough(this.#state, request, next);
     return this.#load().then((loaded) => loaded.fetchThrough(this.#state, request, next));
+  }
+
+  /**
+   * What the cache does with \`request\`, as two steps around one send: a \`hit\`, or the request to send and the
+   * \`complete\` step its answer goes through. {@link HttpCache.fetchThrough} is the same around a \`next\`; the
+   * transport takes this form, which adds no promise when nothing is looked up in a shared tier or stored.
+   */
+  plan(request: CacheRequest): CachePlan | Promise<CachePlan> {
+    const engine = this.#engine;
+    if (engine) return engine.plan(this.#state, request);
+    return this.#load().then((loaded) => loaded.plan(this.#state, request));
   }
 
   /**

@@ -42,6 +42,7 @@ export {
 export type { HeadersInput } from './fetch-types.js';
 export { fingerprint } from './fingerprint.js';
 export {
+  type CachePlan,
   type CacheRequest,
   DEFAULT_CACHE_BYTES,
   DEFAULT_CACHE_ENTRIES,

@@ -98,8 +98,9 @@ function cacheConfig(options: DirectoryClientOptions): Pick<ServiceClientConfig,
   if (typeof cache !== 'object' || cache === null) {
     throw new AgentApiError('DirectoryClient cache must be true, false, an HttpCache or { redis }');
   }
-  const given = cache as Partial<Record<'fetchThrough' | 'mayStore', unknown>>;
-  if (typeof given.fetchThrough === 'function' && typeof given.mayStore === 'function')
+  // An HttpCache of another copy of core is not an instance of this one's class: its methods tell it.
+  const given = cache as Partial<Record<'plan' | 'fetchThrough', unknown>>;
+  if (typeof given.plan === 'function' && typeof given.fetchThrough === 'function')
     return { cache: cache as HttpCache };
   assertRedisClient('DirectoryClient cache.redis', (cache as { redis?: unknown }).redis);
   const { redis } = cache as { redis: RedisClientLike };
