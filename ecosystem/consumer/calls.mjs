@@ -6,7 +6,7 @@
  * Each package's part runs on its own and reports `{ ok, detail }` or `{ ok: false, error }`, so one broken
  * package does not hide how the others fared.
  */
-import { AgentApiError, NotFoundError, VERSION } from '@agent-apis/core';
+import { AgentApiError, createTransport, NotFoundError, VERSION } from '@agent-apis/core';
 import { DirectoryClient } from '@agent-apis/directory';
 import { DirectoryTools } from '@agent-apis/mcp';
 import { StoreClient } from '@agent-apis/store';
@@ -31,11 +31,35 @@ export function directoryCalls(baseUrl, lookup) {
   });
 }
 
+/**
+ * A body that sends its first bytes and then nothing: the call must end at its timeout, in every runtime (the read is
+ * interrupted by cancelling the body's reader, so this checks each runtime's streams end a pending read then).
+ */
+async function stalledBody() {
+  const stalling = async () =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"total":'));
+        },
+      }),
+      { headers: { 'content-type': 'application/json' } },
+    );
+  const transport = createTransport({ fetch: stalling, timeout: 150, maxRetries: 0 });
+  const started = Date.now();
+  try {
+    await transport.sendBuffered({ method: 'GET', url: 'https://stalled.example.test/v1/stats' });
+    return 'answered';
+  } catch (error) {
+    return `${error?.constructor?.name} within ${Date.now() - started < 5_000 ? '5 s' : 'more than 5 s'}`;
+  }
+}
+
 export async function runCalls(config) {
   const results = {};
   results.core = await part(async () => {
     const error = new AgentApiError('probe');
-    return { version: VERSION, errorBase: error instanceof Error && error.name };
+    return { version: VERSION, errorBase: error instanceof Error && error.name, stalledBody: await stalledBody() };
   });
   results.directory = await directoryCalls(config.directory.baseUrl, config.directory.lookup);
   results.trust = await part(async () => {

@@ -54,7 +54,11 @@ function expectedResults(): Record<PackageName, Record<string, unknown>> {
     version: string;
   };
   return {
-    core: { version: coreManifest.version, errorBase: 'AgentApiError' },
+    core: {
+      version: coreManifest.version,
+      errorBase: 'AgentApiError',
+      stalledBody: 'APIConnectionTimeoutError within 5 s',
+    },
     directory: {
       hits: directory.mcpServers
         .filter((server) => JSON.stringify(server).toLowerCase().includes(LOOKUP.query))
