@@ -296,7 +296,9 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       last = source;
       if (hookContext) {
         try {
-          await options.beforeRequest?.(source, hookContext);
+          // A hook that does not wait returns no promise, and is not waited on (an `await` costs the call a step).
+          const before = options.beforeRequest?.(source, hookContext);
+          if (before) await before;
           if (request) await hooks.onRequest?.(request, hookContext);
         } catch (error) {
           stopWatchingCaller?.();
@@ -369,7 +371,8 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         const { buffered } = outcome;
         if (debug) logger.debug(`${buffered.response.status} from ${names().operation} in ${now() - startedAt} ms`);
         if (hookContext) {
-          await options.afterResponse?.(buffered.response, source, hookContext);
+          const after = options.afterResponse?.(buffered.response, source, hookContext);
+          if (after) await after;
           if (hooks.onResponse) await hooks.onResponse(bufferedToResponse(buffered), hookContext);
         }
       }

@@ -122,25 +122,33 @@ export function storeBanGuard(
   fleet?: Pick<FleetGate, 'hold'>,
 ): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
   const key = fingerprint('store-ban', baseUrl.replace(/\/+$/, ''), ...identity);
+  /** Ends the call when `response` announces a ban. */
+  const checkBan = (response: Response): void => {
+    const reset = response.headers.get(BAN_RESET_HEADER);
+    if (reset === null) return;
+    const parsed = Date.parse(reset);
+    // An unreadable date still means a ban: hold calls for an hour rather than hammer the store.
+    const until = Number.isNaN(parsed) ? now() + 3_600_000 : parsed;
+    if (until <= now()) return;
+    // In a fleet every process, this one included, waits the ban out in its limiter; alone, later calls fail fast.
+    if (fleet) fleet.hold(until);
+    else bans.set(key, until);
+    // The transport has read the body already; a body still open (another caller of the hook) is let go.
+    if (!response.bodyUsed) response.body?.cancel().catch(() => undefined);
+    throw new RateLimitBanError(new Date(until));
+  };
+  // Neither hook is an \`async\` function: without a limiter to wait on they return nothing, and the call goes on
+  // without a step.
   return {
-    beforeRequest: async (request, context) => {
+    beforeRequest: (request, context) => {
       const until = bans.get(key);
       if (until !== undefined && until > now()) throw new RateLimitBanError(new Date(until));
-      await limiter?.beforeRequest?.(request, context);
+      return limiter?.beforeRequest?.(request, context);
     },
-    afterResponse: async (response, request, context) => {
-      await limiter?.afterResponse?.(response, request, context);
-      const reset = response.headers.get(BAN_RESET_HEADER);
-      if (reset === null) return;
-      const parsed = Date.parse(reset);
-      // An unreadable date still means a ban: hold calls for an hour rather than hammer the store.
-      const until = Number.isNaN(parsed) ? now() + 3_600_000 : parsed;
-      if (until <= now()) return;
-      // In a fleet every process, this one included, waits the ban out in its limiter; alone, later calls fail fast.
-      if (fleet) fleet.hold(until);
-      else bans.set(key, until);
-      await response.body?.cancel().catch(() => undefined);
-      throw new RateLimitBanError(new Date(until));
+    afterResponse: (response, request, context) => {
+      const limited = limiter?.afterResponse?.(response, request, context);
+      if (limited) return limited.then(() => checkBan(response));
+      checkBan(response);
     },
   };
 }

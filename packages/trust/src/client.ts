@@ -155,27 +155,34 @@ export class TrustClient {
     return new ApiPromise(this.#decide(input, contextOrOptions, lastOptions));
   }
 
-  async #decide(
+  /** Not an `async` function: the promise of the call is handed on as it is, without one around it. */
+  #decide(
     input: DecideInput | string,
     contextOrOptions?: DecideContext | RequestOptions,
     lastOptions?: RequestOptions,
   ): Promise<WithResponse<TrustDecision>> {
     const context = typeof input === 'string' ? (contextOrOptions as DecideContext | undefined) : undefined;
     const options = (typeof input === 'string' ? lastOptions : (contextOrOptions as RequestOptions)) ?? {};
-    // Checked here once: #send passes the body to the bound operation, which does not check it again.
-    const request = toDecideRequest(input, context);
-    if (!this.#decisions && !this.#shared) return this.#send(request, options);
-    // A cached or shared call is not this caller's to abort: the signal only stops this caller's wait.
-    const { signal, ...sendOptions } = options;
-    const key = decisionCacheKey(request);
-    const send = () => this.#send(request, sendOptions);
-    const fleet = this.#shared;
-    const load = fleet ? () => viaFleet(fleet, key, send) : send;
-    const shared = this.#decisions ? this.#decisions.get(key, load) : load();
-    if (!signal) return shared;
-    return raceWithSignal(shared, signal).catch((error: unknown) => {
-      throw signal.aborted ? new APIUserAbortError({ operation: 'decide', route: routeOf(operations.decide) }) : error;
-    });
+    try {
+      // Checked here once: #send passes the body to the bound operation, which does not check it again.
+      const request = toDecideRequest(input, context);
+      if (!this.#decisions && !this.#shared) return this.#send(request, options);
+      // A cached or shared call is not this caller's to abort: the signal only stops this caller's wait.
+      const { signal, ...sendOptions } = options;
+      const key = decisionCacheKey(request);
+      const send = () => this.#send(request, sendOptions);
+      const fleet = this.#shared;
+      const load = fleet ? () => viaFleet(fleet, key, send) : send;
+      const shared = this.#decisions ? this.#decisions.get(key, load) : load();
+      if (!signal) return shared;
+      return raceWithSignal(shared, signal).catch((error: unknown) => {
+        throw signal.aborted
+          ? new APIUserAbortError({ operation: 'decide', route: routeOf(operations.decide) })
+          : error;
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -238,9 +245,11 @@ export class TrustClient {
     };
   }
 
-  async #send(body: CompleteDecideRequest, options: RequestOptions): Promise<WithResponse<TrustDecision>> {
-    const { data, response } = await this.#bound.decide({ ...options, body }).withResponse();
-    return { data: new TrustDecision(data), response };
+  #send(body: CompleteDecideRequest, options: RequestOptions): Promise<WithResponse<TrustDecision>> {
+    return this.#bound
+      .decide({ ...options, body })
+      .withResponse()
+      .then(({ data, response }) => ({ data: new TrustDecision(data), response }));
   }
 
   /** The decision on `url`'s host; a service failure becomes TrustUnavailableError, or undefined under failOpen. */
