@@ -334,24 +334,33 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         // grows without end is a failure of this attempt, not a raw error or an unbounded buffer later.
         // The read is not wrapped in a guard: an interruption cancels the reader, which ends a pending read at once
         // (a stream's own cancel may never settle; the read does not wait for it).
-        const body = openBody(response, maxBytes);
-        if (!body) outcome = { buffered: { response, bytes: NO_BYTES } };
+        const stream = NULL_BODY_STATUSES.has(response.status) ? null : response.body;
+        if (!stream) outcome = { buffered: { response, bytes: NO_BYTES } };
         else {
-          const cancel = () => void body.reader.cancel().catch(noop);
+          const reader = stream.getReader();
+          const cancel = () => void reader.cancel().catch(noop);
+          // Most bodies come as one chunk, kept as it is; a second one starts a buffer (see bodyBuffer).
+          let first: Uint8Array | undefined;
+          let buffer: BodyBuffer | undefined;
           try {
             if (interrupted) throw interruptReason;
             cancelRead = cancel;
             for (;;) {
-              const { done, value } = await body.reader.read();
+              const { done, value } = await reader.read();
               if (interrupted) throw interruptReason;
               if (done) break;
-              body.add(value);
+              if (buffer) buffer.add(value);
+              else if (first) {
+                buffer = bodyBuffer(response, maxBytes, first);
+                buffer.add(value);
+              } else if (value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
+              else first = value;
             }
           } catch (error) {
             cancel();
             throw error;
           }
-          outcome = { buffered: { response, bytes: body.bytes() } };
+          outcome = { buffered: { response, bytes: buffer ? buffer.bytes() : (first ?? NO_BYTES) } };
         }
       } catch (error) {
         // Interrupted before the response came: whenever it comes, its body is cancelled, freeing the connection.
@@ -513,9 +522,8 @@ function isRedirect(response: Response): boolean {
   );
 }
 
-/** A body being read: its reader, and the bytes it gave so far (see {@link openBody}). */
-interface OpenBody {
-  reader: ReadableStreamDefaultReader<Uint8Array>;
+/** A body being read past its first chunk: see {@link bodyBuffer}. */
+interface BodyBuffer {
   /** Takes the next chunk; throws {@link ResponseTooLargeError} once the body passes the cap. */
   add(chunk: Uint8Array): void;
   /** Every byte taken, in one array. */
@@ -523,31 +531,27 @@ interface OpenBody {
 }
 
 /**
- * \`response\`'s body opened for reading under \`maxBytes\`, or undefined when it has none. A body announced
- * (uncompressed) above the cap is refused before anything is read: {@link ResponseTooLargeError}. Every chunk is
- * counted as it arrives (after any decompression), whatever the headers say: a \`fetch\` given by the caller (or an
- * interceptor) can announce 10 bytes and stream without end, and no HTTP layer checks it then. A large announced
- * body goes straight into one buffer of its size (no chunk list, no second copy); a small one mostly comes as one
- * chunk, which is kept as it is: no buffer to allocate, nothing to copy.
+ * The rest of \`response\`'s body after its \`first\` chunk, counted against \`maxBytes\` (after any decompression)
+ * whatever the headers say: a \`fetch\` given by the caller (or an interceptor) can announce 10 bytes and stream
+ * without end, and no HTTP layer checks it then. The headers are read only here, once a body needs more than one
+ * chunk: one announced (uncompressed) above the cap is refused at once, and a large announced one goes straight
+ * into one buffer of its size (no chunk list, no second copy).
  */
-function openBody(response: Response, maxBytes: number): OpenBody | undefined {
-  const { body, headers } = response;
-  if (!body || NULL_BODY_STATUSES.has(response.status)) return undefined;
+function bodyBuffer(response: Response, maxBytes: number, first: Uint8Array): BodyBuffer {
+  const { headers } = response;
   const length = headers.get('content-length');
   let declared = length === null ? Number.NaN : Number(length);
   // The length of a compressed body says nothing of its decoded size: looked at only when it would count.
   if (declared > Math.min(maxBytes, SIZED_BODY_MIN_BYTES) && headers.has('content-encoding')) declared = Number.NaN;
-  if (declared > maxBytes) {
-    // Not awaited: a stream whose cancel never settles must not turn the refusal into a timeout.
-    body.cancel().catch(noop);
-    throw new ResponseTooLargeError(response.url, maxBytes);
-  }
-  const sized = Number.isInteger(declared) && declared > SIZED_BODY_MIN_BYTES ? new Uint8Array(declared) : undefined;
+  if (declared > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
+  const sized =
+    Number.isInteger(declared) && declared > SIZED_BODY_MIN_BYTES && declared >= first.byteLength
+      ? new Uint8Array(declared)
+      : undefined;
   const chunks: Uint8Array[] = [];
   let inSized = 0;
   let total = 0;
-  return {
-    reader: body.getReader(),
+  const buffer: BodyBuffer = {
     add(chunk) {
       total += chunk.byteLength;
       if (total > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
@@ -558,7 +562,7 @@ function openBody(response: Response, maxBytes: number): OpenBody | undefined {
     },
     bytes() {
       if (sized && chunks.length === 0) return sized.subarray(0, inSized);
-      if (!sized && chunks.length < 2) return chunks[0] ?? NO_BYTES;
+      if (!sized && chunks.length === 1) return chunks[0] as Uint8Array;
       const bytes = new Uint8Array(total);
       if (sized) bytes.set(sized.subarray(0, inSized));
       let offset = inSized;
@@ -569,4 +573,6 @@ function openBody(response: Response, maxBytes: number): OpenBody | undefined {
       return bytes;
     },
   };
+  buffer.add(first);
+  return buffer;
 }
