@@ -105,25 +105,3 @@ it('startDeadline never fires for an infinite timeout, and a timeout past setTim
   stopFar();
   stopNear();
 });
-
-it('startDeadline: its clock keeps no Node process alive, pending deadline or not, and still fires', async () => {
-  // Active (ref'd) timers: starting a deadline must add none, whether it sets the clock or finds it set.
-  const timeouts = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
-  let before = timeouts();
-  let expired = false;
-  const stop = startDeadline(20, () => {
-    expired = true;
-  });
-  expect(timeouts()).toBeLessThanOrEqual(before);
-  before = timeouts();
-  const stopLater = startDeadline(60_000, () => undefined);
-  expect(timeouts()).toBeLessThanOrEqual(before);
-  await new Promise((resolve) => setTimeout(resolve, 60));
-  expect(expired).toBe(true);
-  stop();
-  stopLater();
-  before = timeouts();
-  const stopAgain = startDeadline(60_000, () => undefined);
-  expect(timeouts()).toBeLessThanOrEqual(before);
-  stopAgain();
-});

@@ -33,7 +33,7 @@ interface Deadline {
   expire: () => void;
 }
 
-type Timer = ReturnType<typeof setTimeout> & { unref?: () => unknown };
+type Timer = ReturnType<typeof setTimeout> & { ref?: () => unknown; unref?: () => unknown };
 
 // The one clock of every pending deadline in this realm: a timer set for the earliest of them.
 let pending: Set<Deadline> | undefined;
@@ -56,9 +56,6 @@ function arm(at: number): void {
   const own: Timer = setTimeout(() => {
     if (timer === own) fire();
   }, delay);
-  // The clock never keeps a Node process alive: a call waiting on a connection is kept alive by its socket, and
-  // neither waking the timer up for each call nor putting it back to sleep after it costs the call anything.
-  own.unref?.();
   timer = own;
 }
 
@@ -80,20 +77,24 @@ function fire(): void {
 
 /**
  * Calls `expire` once `ms` milliseconds have passed, unless the returned function is called first. Every
- * deadline of the realm shares one timer set for the earliest of them, so a call costs no timer of its own. The
- * timer never keeps a Node (or Bun) process alive (\`unref\`): what a call waits on (a socket, a retry's sleep) does;
- * where timers have no \`unref\` (browsers, Deno, Workers) it is cleared once no deadline is pending.
+ * deadline of the realm shares one timer set for the earliest of them, so a call costs no timer of its own; while
+ * none is pending the timer does not keep a Node process alive (it is cleared where `unref` is missing). While one
+ * is, it does: a call waiting on nothing that holds the process (a caller's `fetch` whose body stalls in memory)
+ * must still end at its timeout, not with the process (the ecosystem matrix checks it in every runtime).
  */
 export function startDeadline(ms: number, expire: () => void): () => void {
   const deadline: Deadline = { at: Date.now() + ms, expire };
   pending ??= new Set();
+  const wasIdle = pending.size === 0;
   pending.add(deadline);
   // Another `setTimeout` (fake timers installed or removed) means setting the clock again, for the earliest of all.
   if (armedWith !== setTimeout) arm(Math.min(...[...pending].map((each) => each.at)));
   else if (deadline.at < armedAt) arm(deadline.at);
+  else if (wasIdle) timer?.ref?.();
   return () => {
     if (!pending?.delete(deadline) || pending.size > 0) return;
-    if (timer !== undefined && !timer.unref) {
+    if (timer?.unref) timer.unref();
+    else if (timer !== undefined) {
       if (armedWith === setTimeout) clearTimeout(timer);
       timer = undefined;
       armedAt = Number.POSITIVE_INFINITY;
