@@ -110,8 +110,8 @@ export class TrustClient {
   readonly baseUrl: string;
   readonly #decisions: DecisionCache<WithResponse<TrustDecision>> | undefined;
   readonly #shared: Pick<SharedDecisions, 'get'> | undefined;
-  /** The operations without `api.decide`'s check, for bodies {@link toDecideRequest} has already checked. */
-  readonly #bound: TrustApi;
+  /** The configured client, for decide bodies {@link toDecideRequest} has already checked (no second check). */
+  readonly #client: ApiClient;
 
   constructor(options: TrustClientOptions = {}) {
     const client = createTrustClient(options);
@@ -125,7 +125,7 @@ export class TrustClient {
       }
       return bound.decide(callOptions);
     };
-    this.#bound = bound;
+    this.#client = client;
     this.api = { ...bound, decide };
     this.#shared = sharedDecisions(options, this.baseUrl);
     const cache = options.cache ?? true;
@@ -246,10 +246,11 @@ export class TrustClient {
   }
 
   #send(body: CompleteDecideRequest, options: RequestOptions): Promise<WithResponse<TrustDecision>> {
-    return this.#bound
-      .decide({ ...options, body })
-      .withResponse()
-      .then(({ data, response }) => ({ data: new TrustDecision(data), response }));
+    // Straight to the client: no promise of the data around the call, only the answer the decision is made from.
+    const answer = this.#client.request(operations.decide, { ...options, body }) as Promise<
+      WithResponse<ConstructorParameters<typeof TrustDecision>[0]>
+    >;
+    return answer.then(({ data, response }) => ({ data: new TrustDecision(data), response }));
   }
 
   /** The decision on `url`'s host; a service failure becomes TrustUnavailableError, or undefined under failOpen. */
