@@ -32,6 +32,12 @@ describe('ApiPromise', () => {
     expect(settled).toBe(true);
   });
 
+  it('passes the data on when then is given no function, as a promise does', async () => {
+    const call = new ApiPromise(answer(3));
+    expect(await call.then(5 as never)).toBe(3);
+    expect(await call.then(undefined, () => 'never')).toBe(3);
+  });
+
   it('rejects every way it is read when the call fails', async () => {
     const failure = new Error('boom');
     const call = new ApiPromise<number>(Promise.reject(failure));

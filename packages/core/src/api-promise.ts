@@ -42,7 +42,9 @@ export class ApiPromise<T> extends Promise<T> {
   ): Promise<A | B> {
     // One step from the answer to the caller's callback: no intermediate promise of the data.
     return this.#answer.then(
-      onFulfilled ? (answer) => onFulfilled(answer.data) : (answer) => answer.data as unknown as A,
+      typeof onFulfilled === 'function'
+        ? (answer) => onFulfilled(answer.data)
+        : (answer) => answer.data as unknown as A,
       onRejected,
     );
   }

@@ -322,7 +322,8 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         for (let hops = 0; followRedirects && isRedirect(response) && hops < MAX_REDIRECTS; hops++) {
           const next = sameOriginRedirect(source, response);
           if (!next) break;
-          await response.body?.cancel().catch(() => undefined);
+          // Not awaited: a body whose cancel never settles must not hold the call past its timeout.
+          response.body?.cancel().catch(noop);
           const init = initFor(next, next.method === 'GET' ? undefined : call.body, controller?.signal);
           request = needsRequest ? new Request(next.url, init) : undefined;
           source = request ?? next;
@@ -337,10 +338,17 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
         const stream = NULL_BODY_STATUSES.has(response.status) ? null : response.body;
         if (!stream) outcome = { buffered: { response, bytes: NO_BYTES } };
         else {
+          // A body announced (uncompressed) past the cap is refused before anything is read.
+          const declared = declaredLength(response, maxBytes);
+          if (declared > maxBytes) {
+            // Not awaited: a stream whose cancel never settles must not turn the refusal into a timeout.
+            stream.cancel().catch(noop);
+            throw new ResponseTooLargeError(response.url, maxBytes);
+          }
           const reader = stream.getReader();
           const cancel = () => void reader.cancel().catch(noop);
           // Most bodies come as one chunk, kept as it is; a second one starts a buffer (see bodyBuffer).
-          let first: Uint8Array | undefined;
+          let firstChunk: Uint8Array | undefined;
           let buffer: BodyBuffer | undefined;
           try {
             if (interrupted) throw interruptReason;
@@ -350,17 +358,17 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
               if (interrupted) throw interruptReason;
               if (done) break;
               if (buffer) buffer.add(value);
-              else if (first) {
-                buffer = bodyBuffer(response, maxBytes, first);
+              else if (firstChunk) {
+                buffer = bodyBuffer(response, maxBytes, declared, firstChunk);
                 buffer.add(value);
               } else if (value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
-              else first = value;
+              else firstChunk = value;
             }
           } catch (error) {
             cancel();
             throw error;
           }
-          outcome = { buffered: { response, bytes: buffer ? buffer.bytes() : (first ?? NO_BYTES) } };
+          outcome = { buffered: { response, bytes: buffer ? buffer.bytes() : (firstChunk ?? NO_BYTES) } };
         }
       } catch (error) {
         // Interrupted before the response came: whenever it comes, its body is cancelled, freeing the connection.
@@ -531,19 +539,24 @@ interface BodyBuffer {
 }
 
 /**
- * The rest of \`response\`'s body after its \`first\` chunk, counted against \`maxBytes\` (after any decompression)
- * whatever the headers say: a \`fetch\` given by the caller (or an interceptor) can announce 10 bytes and stream
- * without end, and no HTTP layer checks it then. The headers are read only here, once a body needs more than one
- * chunk: one announced (uncompressed) above the cap is refused at once, and a large announced one goes straight
- * into one buffer of its size (no chunk list, no second copy).
+ * The `content-length` of `response` when it tells the size of the body as read, else NaN. The length of a
+ * compressed body says nothing of its decoded size, so `content-encoding` is looked up only when the length would
+ * count: past the cap, or large enough to size a buffer by.
  */
-function bodyBuffer(response: Response, maxBytes: number, first: Uint8Array): BodyBuffer {
+function declaredLength(response: Response, maxBytes: number): number {
   const { headers } = response;
   const length = headers.get('content-length');
-  let declared = length === null ? Number.NaN : Number(length);
-  // The length of a compressed body says nothing of its decoded size: looked at only when it would count.
-  if (declared > Math.min(maxBytes, SIZED_BODY_MIN_BYTES) && headers.has('content-encoding')) declared = Number.NaN;
-  if (declared > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
+  const declared = length === null ? Number.NaN : Number(length);
+  return declared > Math.min(maxBytes, SIZED_BODY_MIN_BYTES) && headers.has('content-encoding') ? Number.NaN : declared;
+}
+
+/**
+ * The rest of `response`'s body after its `first` chunk, counted against `maxBytes` (after any decompression)
+ * whatever the headers say: a `fetch` given by the caller (or an interceptor) can announce 10 bytes and stream
+ * without end, and no HTTP layer checks it then. A large announced body (`declared`, see {@link declaredLength})
+ * goes straight into one buffer of its size: no chunk list, no second copy.
+ */
+function bodyBuffer(response: Response, maxBytes: number, declared: number, first: Uint8Array): BodyBuffer {
   const sized =
     Number.isInteger(declared) && declared > SIZED_BODY_MIN_BYTES && declared >= first.byteLength
       ? new Uint8Array(declared)

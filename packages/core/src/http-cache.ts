@@ -127,8 +127,8 @@ export class HttpCache {
   }
 
   /**
-   * What the cache does with \`request\`, as two steps around one send: a \`hit\`, or the request to send and the
-   * \`complete\` step its answer goes through. {@link HttpCache.fetchThrough} is the same around a \`next\`; the
+   * What the cache does with `request`, as two steps around one send: a `hit`, or the request to send and the
+   * `complete` step its answer goes through. {@link HttpCache.fetchThrough} is the same around a `next`; the
    * transport takes this form, which adds no promise when nothing is looked up in a shared tier or stored.
    */
   plan(request: CacheRequest): CachePlan | Promise<CachePlan> {

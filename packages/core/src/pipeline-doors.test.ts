@@ -99,6 +99,44 @@ describe('response size and time', () => {
     await expect(transport.send({ method: 'GET', url: `${base}/any` })).rejects.toBeInstanceOf(ResponseTooLargeError);
   });
 
+  it('refuses a body announced past the cap before reading it, however little of it comes', async () => {
+    const announced = { 'content-length': '5000' };
+    const stalls = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => undefined) });
+    const tiny = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(10));
+        controller.close();
+      },
+    });
+    for (const body of [stalls, tiny]) {
+      const transport = createTransport({
+        maxResponseBytes: 1000,
+        timeout: 5_000,
+        fetch: async () => new Response(body, { headers: announced }),
+      });
+      const started = Date.now();
+      await expect(transport.send({ method: 'GET', url: `${base}/any` })).rejects.toBeInstanceOf(ResponseTooLargeError);
+      expect(Date.now() - started).toBeLessThan(1_000);
+    }
+  });
+
+  it('follows a redirect whose body cannot be cancelled without waiting on it', async () => {
+    let calls = 0;
+    const transport = createTransport({
+      timeout: 2_000,
+      maxRetries: 0,
+      fetch: async () => {
+        calls++;
+        if (calls > 1) return Response.json({ ok: true });
+        const stuck = new ReadableStream<Uint8Array>({ cancel: () => new Promise<void>(() => undefined) });
+        return new Response(stuck, { status: 302, headers: { location: `${base}/moved` } });
+      },
+    });
+    const started = Date.now();
+    expect(await (await transport.send({ method: 'GET', url: `${base}/any` })).json()).toEqual({ ok: true });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('counts decompressed bytes, so a gzip bomb stops at the cap too', async () => {
     const transport = createTransport({ maxResponseBytes: 2 * 1024 * 1024, maxRetries: 0 });
     await expect(transport.send({ method: 'GET', url: `${base}/bomb` })).rejects.toBeInstanceOf(ResponseTooLargeError);

@@ -137,7 +137,7 @@ export function storeBanGuard(
     if (!response.bodyUsed) response.body?.cancel().catch(() => undefined);
     throw new RateLimitBanError(new Date(until));
   };
-  // Neither hook is an \`async\` function: without a limiter to wait on they return nothing, and the call goes on
+  // Neither hook is an `async` function: without a limiter to wait on they return nothing, and the call goes on
   // without a step.
   return {
     beforeRequest: (request, context) => {
