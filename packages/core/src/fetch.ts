@@ -574,8 +574,8 @@ function bodyBuffer(response: Response, maxBytes: number, declared: number, firs
       } else chunks.push(chunk);
     },
     bytes() {
+      // Past one chunk: the sized buffer alone, or everything joined (no single chunk is left to hand on as it is).
       if (sized && chunks.length === 0) return sized.subarray(0, inSized);
-      if (!sized && chunks.length === 1) return chunks[0] as Uint8Array;
       const bytes = new Uint8Array(total);
       if (sized) bytes.set(sized.subarray(0, inSized));
       let offset = inSized;
