@@ -10,11 +10,14 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { rolldown } from 'rolldown';
 import { BENCH_DIR, WORK_DIR } from './paths.ts';
 
-export type Bundler = 'rolldown' | 'esbuild';
+export type Bundler = 'rolldown' | 'esbuild' | typeof ESBUILD_ROOT_CUT;
+
+/** The label of the esbuild rows bundled with the service roots' re-exports of core's classes cut (see {@link cutRootReExports}). */
+export const ESBUILD_ROOT_CUT = 'esbuild, root re-exports cut';
 
 export interface BundleRow {
   bundler: Bundler;
@@ -166,8 +169,40 @@ function caseFields(bundleCase: BundleCase): Pick<BundleRow, 'package' | 'import
   return { package: bundleCase.package, import: bundleCase.import, measures: bundleCase.measures };
 }
 
-async function measureCase(bundleCase: BundleCase): Promise<BundleRow> {
+/**
+ * Core's modules a service root re-exports (`export * from '@agent-apis/core/errors'`, the directory's `HttpCache`),
+ * each with a module that exports the same names as nothing.
+ */
+const ROOT_RE_EXPORTED: Readonly<Record<string, string>> = {
+  '@agent-apis/core/errors': 'export {};',
+  '@agent-apis/core/http-cache': 'export const HttpCache = undefined;',
+};
+
+/**
+ * A what-if of the API, not a way to ship: the service roots (`packages/<service>/dist/index.js`) re-export nothing of
+ * core's error classes or `HttpCache`; every other import of them stays. esbuild keeps at import every module that a
+ * module loaded at import reaches through its imports, as soon as any chunk uses it; the call path throws the error
+ * classes and the directory's cache builds an `HttpCache`, so the root's re-exports are what put them at import. The
+ * difference between this row and the plain esbuild one is what those re-exports cost a one-operation import.
+ */
+function cutRootReExports(): Plugin {
+  return {
+    name: 'cut-root-re-exports',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^@agent-apis\/core\/(errors|http-cache)$/ }, (args) =>
+        /packages\/[^/]+\/dist\/index\.js$/.test(args.importer) ? { path: args.path, namespace: 'cut' } : undefined,
+      );
+      esbuild.onLoad({ filter: /.*/, namespace: 'cut' }, (args) => ({
+        contents: ROOT_RE_EXPORTED[args.path] ?? 'export {};',
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+async function measureCase(bundleCase: BundleCase, cutReExports = false): Promise<BundleRow> {
   const result = await build({
+    plugins: cutReExports ? [cutRootReExports()] : [],
     stdin: { contents: bundleCase.code, resolveDir: BENCH_DIR, sourcefile: 'entry.js', loader: 'js' },
     bundle: true,
     minify: true,
@@ -206,7 +241,7 @@ async function measureCase(bundleCase: BundleCase): Promise<BundleRow> {
     }
   }
   return {
-    bundler: 'esbuild',
+    bundler: cutReExports ? ESBUILD_ROOT_CUT : 'esbuild',
     ...caseFields(bundleCase),
     initialMinBytes,
     initialGzipBytes,
@@ -220,19 +255,22 @@ export async function measureBundles(): Promise<BundleRow[]> {
   for (const [index, bundleCase] of CASES.entries()) {
     rows.push(await measureWithRolldown(bundleCase, index));
     rows.push(await measureCase(bundleCase));
+    if (isOneOperationOfOurs(bundleCase)) rows.push(await measureCase(bundleCase, true));
   }
   return rows;
+}
+
+function isOneOperationOfOurs(bundleCase: BundleCase): boolean {
+  return (
+    bundleCase.package.startsWith('@agent-apis/') && bundleCase.measures.startsWith('one operation imported alone')
+  );
 }
 
 /** The one-operation imports of the service packages, bundled by both bundlers: what each costs at import. */
 export async function oneOperationAtImport(): Promise<BundleRow[]> {
   const rows: BundleRow[] = [];
   for (const [index, bundleCase] of CASES.entries()) {
-    if (
-      !bundleCase.package.startsWith('@agent-apis/') ||
-      !bundleCase.measures.startsWith('one operation imported alone')
-    )
-      continue;
+    if (!isOneOperationOfOurs(bundleCase)) continue;
     rows.push(await measureWithRolldown(bundleCase, index));
     rows.push(await measureCase(bundleCase));
   }
