@@ -2,15 +2,11 @@
  * The directory client's HTTP cache, built at its first call: kept out of the import of the client, so code that
  * imports one operation does not carry the cache until it sends.
  */
-import {
-  type ClientOptions,
-  createLogger,
-  HttpCache,
-  LOG_ENV_VAR,
-  parseLogLevel,
-  type RedisClientLike,
-  readEnv,
-} from '@agent-apis/core';
+import type { ClientOptions, RedisClientLike } from '@agent-apis/core';
+import { LOG_ENV_VAR, readEnv } from '@agent-apis/core/client';
+import { HttpCache } from '@agent-apis/core/http-cache';
+// Through core's entries, not its index: Node loads every module an index names, and the first call waits for them.
+import { createLogger, parseLogLevel } from '@agent-apis/core/logger';
 
 /** A new in-memory cache, or, given a Redis client, one whose answers every process of the fleet shares. */
 export function directoryCache(shared?: {

@@ -2,23 +2,20 @@
  * The store's request budget (20 a second and 800 a minute per store), kept client-side so callers do not
  * meet 429 in normal use, and adapted to the `Jumpseller-*RateLimit-*` headers the store sends back.
  */
+import type { ClientOptions, CreateFetchOptions } from '@agent-apis/core';
+import { LOG_ENV_VAR, readEnv } from '@agent-apis/core/client';
+import { RateLimitBanError } from '@agent-apis/core/errors';
+// Through core's entries, not its index: Node loads every module an index names, and the first call waits for them.
+import { createLogger, type Logger, parseLogLevel } from '@agent-apis/core/logger';
 import {
-  type ClientOptions,
-  type CreateFetchOptions,
-  createLogger,
   fingerprint,
-  LOG_ENV_VAR,
-  type Logger,
-  parseLogLevel,
-  RateLimitBanError,
   RateLimiter,
   type RateLimitGate,
   type RateLimitUpdate,
   type RateLimitWindow,
   rateLimitHooks,
-  readEnv,
   sharedRateLimiter,
-} from '@agent-apis/core';
+} from '@agent-apis/core/rate-limit';
 import type { StoreCredentials } from './auth.js';
 import type { FleetRateLimiter } from './rate-limit-fleet.js';
 import {

@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+import { modulesLoaded, packageModules } from '@agent-apis/test-utils/module-loads';
+import { describe, expect, it } from 'vitest';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
+describe('what Node loads for the built client', () => {
+  it("loads the call path and the cache at the first call through core's entries, never core's index", async () => {
+    const [, atImport = [], firstCall = []] = await modulesLoaded(
+      packageDir,
+      `
+      const { createServer } = await import('node:http');
+      const server = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"servers":1}'));
+      });
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      mark();
+      const { DirectoryClient } = await import('@agent-apis/directory');
+      const client = new DirectoryClient({ baseUrl: 'http://127.0.0.1:' + server.address().port });
+      mark();
+      await client.stats();
+      server.close();
+      `,
+    );
+    const loadedAtImport = packageModules(atImport);
+    const loadedByFirstCall = packageModules(firstCall);
+    expect(loadedAtImport).toContain('directory/index.js');
+    expect(loadedAtImport).not.toContain('core/call-path.js');
+    // The first call loads the transport and the default HTTP cache, and with them nothing of core it does not use:
+    // Node loads every module an index names (the rate limiter, Redis, response validation), and the call waits.
+    expect(loadedByFirstCall).toEqual(expect.arrayContaining(['core/call-path.js', 'directory/cache.js']));
+    expect([...loadedAtImport, ...loadedByFirstCall]).not.toContain('core/index.js');
+    expect(loadedByFirstCall).not.toContain('core/rate-limit.js');
+  });
+});

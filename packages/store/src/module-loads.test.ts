@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import { modulesLoaded, packageModules } from '@agent-apis/test-utils/module-loads';
+import { describe, expect, it } from 'vitest';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
+describe('what Node loads for the built client', () => {
+  it("loads the call path and the rate limiter at the first call through core's entries, never core's index", async () => {
+    const [, atImport = [], firstCall = []] = await modulesLoaded(
+      packageDir,
+      `
+      const { createServer } = await import('node:http');
+      const server = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+      });
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      mark();
+      const { StoreClient } = await import('@agent-apis/store');
+      const client = new StoreClient({
+        baseUrl: 'http://127.0.0.1:' + server.address().port + '/v1',
+        login: 'module-loads',
+        authToken: 'module-loads-token',
+      });
+      mark();
+      await client.api.listProducts();
+      server.close();
+      `,
+    );
+    const loadedAtImport = packageModules(atImport);
+    const loadedByFirstCall = packageModules(firstCall);
+    expect(loadedAtImport).toContain('store/index.js');
+    expect(loadedAtImport).not.toContain('core/call-path.js');
+    // The first call loads the transport, the limiter and the ban guard, and with them nothing of core it does not
+    // use: Node loads every module an index names (the HTTP cache, Redis, response validation), and the call waits.
+    expect(loadedByFirstCall).toEqual(
+      expect.arrayContaining(['core/call-path.js', 'store/rate-limit.js', 'core/rate-limit.js']),
+    );
+    expect([...loadedAtImport, ...loadedByFirstCall]).not.toContain('core/index.js');
+    expect(loadedByFirstCall).not.toContain('core/http-cache.js');
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Which modules a piece of code makes Node load: the script runs in a fresh Node process whose module loads are
+ * recorded by a synchronous `load` hook, so a test can say what an import or a first call pulls in.
+ */
+import { spawn } from 'node:child_process';
+
+/** Longest the script may run before its process is killed. */
+const SCRIPT_DEADLINE_MS = 60_000;
+
+/**
+ * Runs `script` (the body of an ES module, top-level `await` allowed) in a fresh Node process started in `cwd`, so
+ * that package names resolve as they do for that package. Every call of `mark()` in the script starts a new
+ * segment; resolves with the `file:` URLs loaded in each segment, in load order. Rejects, with the script's
+ * standard error, when it fails.
+ */
+export function modulesLoaded(cwd: string, script: string): Promise<string[][]> {
+  const program = `
+import { registerHooks } from 'node:module';
+const segments = [[]];
+registerHooks({ load(url, context, next) { segments.at(-1).push(url); return next(url, context); } });
+globalThis.mark = () => { segments.push([]); };
+try {
+${script}
+} finally {
+  console.log(JSON.stringify(segments.map((urls) => urls.filter((url) => url.startsWith('file:')))));
+}
+`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const deadline = setTimeout(() => child.kill('SIGKILL'), SCRIPT_DEADLINE_MS);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(deadline);
+      const last = stdout.trim().split('\n').at(-1) ?? '';
+      if (code !== 0) {
+        reject(new Error(`the script exited with ${code}: ${stderr.trim()}`));
+        return;
+      }
+      try {
+        resolve(JSON.parse(last) as string[][]);
+      } catch {
+        reject(new Error(`the script printed no module list: ${stdout.trim()}`));
+      }
+    });
+  });
+}
+
+/** The `file:` URLs of `urls` under `packages/<name>/dist/`, as `<name>/<file>` (e.g. `core/index.js`). */
+export function packageModules(urls: readonly string[]): string[] {
+  return urls.flatMap((url) => {
+    const match = /\/packages\/([^/]+)\/dist\/(.+)$/.exec(url);
+    return match ? [`${match[1]}/${match[2]}`] : [];
+  });
+}
