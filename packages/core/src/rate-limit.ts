@@ -5,13 +5,12 @@
 import { onAbort } from './abort.js';
 import type { CreateFetchOptions } from './fetch.js';
 import { fingerprint } from './fingerprint.js';
-
-/** The keying helper of {@link sharedRateLimiter}'s callers, so a service's limiter module needs this entry only. */
-export { fingerprint } from './fingerprint.js';
-
 import { DEFAULT_RETRY_POLICY } from './retry.js';
 import { retryAfterMs } from './retry-after.js';
 import { sleep as defaultSleep, type Sleep } from './timers.js';
+
+/** The keying helper of {@link sharedRateLimiter}'s callers, so a service's limiter module needs this entry only. */
+export { fingerprint };
 
 /** At most `limit` requests in any `windowMs` interval. */
 export interface RateLimitWindow {

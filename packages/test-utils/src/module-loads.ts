@@ -16,8 +16,29 @@ const SCRIPT_DEADLINE_MS = 20_000;
  * segment; resolves with the `file:` URLs loaded in each segment, in load order, once the process exits (so a load
  * the script started without awaiting it is counted too: the script must let the process end, closing what it
  * opened). Rejects, with the script's standard error, when it fails.
+ *
+ * With `jsonAnswer`, the script finds `origin` in scope: a loopback server that answers every request with 200 and
+ * that JSON body, started before the script (its start is a segment of its own, the first) and closed after it.
  */
-export function modulesLoaded(cwd: string, script: string): Promise<string[][]> {
+export function modulesLoaded(cwd: string, script: string, options: { jsonAnswer?: string } = {}): Promise<string[][]> {
+  const { jsonAnswer } = options;
+  const serve =
+    jsonAnswer === undefined
+      ? { before: '', after: '' }
+      : {
+          before: `
+const { createServer } = await import('node:http');
+const server = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(${JSON.stringify(jsonAnswer)}));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = 'http://127.0.0.1:' + server.address().port;
+mark();`,
+          after: `
+server.closeAllConnections();
+server.close();`,
+        };
   const program = `
 import { registerHooks } from 'node:module';
 const segments = [[]];
@@ -26,7 +47,9 @@ globalThis.mark = () => { segments.push([]); };
 process.on('exit', () => {
   console.log(JSON.stringify(segments.map((urls) => urls.filter((url) => url.startsWith('file:')))));
 });
+${serve.before}
 ${script}
+${serve.after}
 `;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
