@@ -1,0 +1,136 @@
+/**
+ * What one contract run proved, per operation and per service: the seam between the runner that reaches the
+ * verdicts (`live.ts` and its checks) and everything that reports them (history, HTML, JUnit, Markdown, nightly,
+ * exit code). The runner writes one `evidence-<service>.json` per service next to its coverage file; the reporters
+ * read only these files and the functions below.
+ *
+ * An operation ends the run with one verdict:
+ * - `verified`: a valid request got a documented 2xx whose status, content type, headers and schema validated;
+ * - `failed`: a promise of the contract is broken (see `live.ts`);
+ * - `warned`: the server was more lenient than the spec, or rejected a request the suite constructed;
+ * - `inconclusive`: the request rested on a guess, or a 429 outlasted the budget;
+ * - `not-run`: never sent, with the reason (not configured, a write without permission, its source failed, …).
+ *
+ * A service is `green` only when it has no failed operation and reached its evidence floor; short of the floor it
+ * is `unverified`, which is never a pass. A service nobody configured is `skipped`.
+ */
+
+export type OperationVerdict = 'verified' | 'failed' | 'warned' | 'inconclusive' | 'not-run';
+
+export const OPERATION_VERDICTS: readonly OperationVerdict[] = [
+  'verified',
+  'failed',
+  'warned',
+  'inconclusive',
+  'not-run',
+];
+
+/** One defect, once: where it was seen and how to see it again. */
+export interface Failure {
+  /** The named check that found it (`baseline`, `identity`, `sampling`, `negative`, `auth`, …). */
+  check: string;
+  /** One line, server text included as data (never rendered as markup). */
+  message: string;
+  /** The record the request was about (`id=1101`, `owner/repo=acme/tool`), when there was one. */
+  record?: string;
+  /** The URL sent, credentials removed. */
+  url?: string;
+  /** A one-line reproduction (`curl …`), credentials as environment variables (`$STORE_AUTH_TOKEN`), never values. */
+  reproduction?: string;
+}
+
+export interface OperationEvidence {
+  operation: string;
+  method: string;
+  path: string;
+  /** `read`, `write`, `dangerous` (the overlay's `x-safety`). */
+  safety: string;
+  verdict: OperationVerdict;
+  /** Why it is not verified (for `not-run`, `inconclusive`, `warned`), one line. */
+  reason?: string;
+  failures: Failure[];
+  /** Warnings, one line each. */
+  warnings: string[];
+  /** Requests sent for this operation. */
+  requests: number;
+  /** Records its answers carried that were validated. */
+  records: number;
+  /**
+   * Fields present in every record this operation returned this run, as dotted paths from the record
+   * (`product.price`, `product.variants[].sku`); the history compares them night to night.
+   */
+  fieldsAlwaysPresent: string[];
+}
+
+/** The smallest evidence a service must reach to be green (documented in the contract-tests README). */
+export interface EvidenceFloor {
+  /** Read operations that could run and must be verified: `all` (default), or a count. */
+  reads: 'all' | number;
+  /** Operations that need no record must be verified, and at least this many operations overall (default 1). */
+  minimumVerified: number;
+  /** Operations allowed to stay unverified because the account holds no such record (`CONTRACT_FLOOR_<SERVICE>`). */
+  exempt: string[];
+}
+
+export type ServiceState = 'green' | 'failed' | 'unverified' | 'skipped';
+
+export interface ServiceEvidence {
+  service: string;
+  target: 'mock' | 'live';
+  /** ISO time the service's checks started. */
+  startedAt: string;
+  /** The sampling seed, printed with the run so it can be replayed (`CONTRACT_SEED`). */
+  seed: string;
+  /** Set when the service was not run at all, with the reason (`not configured`). */
+  skipped?: string;
+  floor: EvidenceFloor;
+  operations: OperationEvidence[];
+  budget?: { requests: number; tooManyRequests: number; scans?: number; scanBudget?: number; rateLimit?: string };
+}
+
+export interface ServiceVerdict {
+  service: string;
+  state: ServiceState;
+  verified: number;
+  total: number;
+  counts: Record<OperationVerdict, number>;
+  /** Why the service is not green, one line each. */
+  reasons: string[];
+}
+
+export const defaultFloor = (): EvidenceFloor => ({ reads: 'all', minimumVerified: 1, exempt: [] });
+
+/** The state of a service from its evidence: failed on any fail, unverified short of its floor, else green. */
+export function judgeService(evidence: ServiceEvidence): ServiceVerdict {
+  const counts = Object.fromEntries(OPERATION_VERDICTS.map((v) => [v, 0])) as Record<OperationVerdict, number>;
+  for (const op of evidence.operations) counts[op.verdict] += 1;
+  const base = { service: evidence.service, verified: counts.verified, total: evidence.operations.length, counts };
+  if (evidence.skipped !== undefined) return { ...base, state: 'skipped', reasons: [evidence.skipped] };
+  const reasons: string[] = [];
+  for (const op of evidence.operations) {
+    if (op.verdict === 'failed') reasons.push(`${op.operation}: ${op.failures[0]?.message ?? 'failed'}`);
+  }
+  if (reasons.length > 0) return { ...base, state: 'failed', reasons };
+  const { floor } = evidence;
+  if (counts.verified < Math.max(1, floor.minimumVerified)) {
+    reasons.push(`${counts.verified} operation(s) verified, the floor is ${Math.max(1, floor.minimumVerified)}`);
+  }
+  const reads = evidence.operations.filter((op) => op.safety === 'read' && !floor.exempt.includes(op.operation));
+  const unverifiedReads = reads.filter((op) => op.verdict !== 'verified');
+  if (floor.reads === 'all') {
+    for (const op of unverifiedReads) reasons.push(`${op.operation} not verified: ${op.reason ?? op.verdict}`);
+  } else if (reads.length - unverifiedReads.length < floor.reads) {
+    reasons.push(`${reads.length - unverifiedReads.length} read(s) verified, the floor is ${floor.reads}`);
+  }
+  return { ...base, state: reasons.length > 0 ? 'unverified' : 'green', reasons };
+}
+
+/** The exit code of a run: 0 green, 1 a contract failure, 3 unverified (no failure, but short of a floor). */
+export const EXIT_CODES = { green: 0, failed: 1, unverified: 3 } as const;
+
+export function runExitCode(verdicts: ServiceVerdict[], required: ReadonlySet<string> = new Set()): number {
+  if (verdicts.some((v) => v.state === 'failed')) return EXIT_CODES.failed;
+  const short = verdicts.some((v) => v.state === 'unverified' || (v.state === 'skipped' && required.has(v.service)));
+  if (short || verdicts.every((v) => v.state === 'skipped')) return EXIT_CODES.unverified;
+  return EXIT_CODES.green;
+}
