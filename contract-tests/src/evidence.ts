@@ -66,6 +66,8 @@ export interface OperationEvidence {
    * a guess, or its cursor was the newest record (the documented 404: nothing after it).
    */
   outsideFloor?: string;
+  /** A lookup of records the service itself listed (its path values came from the service's own answers). */
+  lookup?: boolean;
   failures: Failure[];
   /** Warnings, one line each. */
   warnings: string[];
@@ -89,8 +91,9 @@ export interface EvidenceFloor {
   /** Operations allowed to stay unverified because the account holds no such record (`CONTRACT_FLOOR_<SERVICE>`). */
   exempt: string[];
   /**
-   * Lookups (reads with a path parameter) that must be verified, when the service has any (default 1): a run whose
-   * every list came back empty proved nothing about its records. `lookups=0` for an account that is really empty.
+   * Lookups (reads of records the service itself listed, `OperationEvidence.lookup`) that must be verified, when the
+   * service has any (default 1): a run whose every list came back empty proved nothing about its records.
+   * `lookups=0` for an account that is really empty.
    */
   minimumLookups?: number;
 }
@@ -155,7 +158,7 @@ export function judgeService(evidence: ServiceEvidence): ServiceVerdict {
     reasons.push(`${reads.length - unverifiedReads.length} read(s) verified, the floor is ${floor.reads}`);
   }
   const lookups = evidence.operations.filter(
-    (op) => op.safety === 'read' && op.path.includes('{') && !floor.exempt.includes(op.operation),
+    (op) => op.safety === 'read' && op.lookup === true && !floor.exempt.includes(op.operation),
   );
   const lookupsWanted = Math.min(floor.minimumLookups ?? 1, lookups.length);
   const lookupsVerified = lookups.filter((op) => op.verdict === 'verified').length;

@@ -25,6 +25,7 @@ interface Entry {
   method: string;
   path: string;
   safety: string;
+  lookup?: boolean;
   failures: Finding[];
   warnings: string[];
   inconclusive: string[];
@@ -43,7 +44,7 @@ export class EvidenceLedger {
 
   constructor(
     evidence: Omit<ServiceEvidence, 'operations'>,
-    operations: { id: string; method: string; path: string; safety: string }[],
+    operations: { id: string; method: string; path: string; safety: string; lookup?: boolean }[],
   ) {
     this.#evidence = evidence;
     for (const op of operations) {
@@ -52,6 +53,7 @@ export class EvidenceLedger {
         method: op.method,
         path: op.path,
         safety: op.safety,
+        ...(op.lookup ? { lookup: true } : {}),
         failures: [],
         warnings: [],
         inconclusive: [],
@@ -142,6 +144,7 @@ export class EvidenceLedger {
       method: entry.method,
       path: entry.path,
       safety: entry.safety,
+      ...(entry.lookup ? { lookup: true } : {}),
       verdict,
       ...(reason ? { reason } : {}),
       ...(entry.outsideFloor && verdict !== 'verified' && verdict !== 'failed'

@@ -98,7 +98,13 @@ export class LiveRun {
         floor: floorFromEnv(this.service, operationIds, env),
         ...(this.strict ? { strict: true } : {}),
       },
-      options.spec.operations,
+      options.spec.operations.map((op) => ({
+        ...op,
+        // A lookup of a listed record: a path value from the service's own answers (not a cursor, not a guess).
+        lookup: Object.values(op.sources).some(
+          (source) => source?.kind === 'response' && source.declared !== 'guess' && !source.cursor,
+        ),
+      })),
     );
     this.progress = new Progress(this.service, this.budget);
   }
