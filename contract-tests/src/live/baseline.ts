@@ -103,9 +103,10 @@ export function examineAnswer(
   const record = (
     check: string,
     verdict: Exclude<Outcome, 'skipped'>,
-    detail?: string,
-    key: string = `${check} ${detail}`,
+    shown?: string,
+    key: string = `${check} ${shown}`,
   ) => {
+    const detail = shown === undefined ? undefined : run.scrub(shown);
     if (verdict === 'passed') {
       recorder.verdict(operation.id, check, 'passed', detail);
       return;

@@ -11,13 +11,14 @@ export function recordCheck(
   verdicts: Verdicts,
   check: string,
   verdict: Exclude<Outcome, 'skipped'>,
-  detail: string,
+  shown: string,
   context: {
     seen?: Pick<Seen, 'method' | 'url' | 'requestBody'> | undefined;
     record?: string | undefined;
     key?: string;
   } = {},
 ): void {
+  const detail = run.scrub(shown);
   if (verdict === 'passed') {
     run.recorder.verdict(operation.id, check, 'passed', detail);
     return;

@@ -111,7 +111,7 @@ export class Answers {
       'baseline',
     );
     if ('error' in first.outcome) {
-      const reason = first.outcome.notSent ?? `its answer failed: ${(first.outcome.error as Error).message}`;
+      const reason = run.scrub(first.outcome.notSent ?? `its answer failed: ${(first.outcome.error as Error).message}`);
       return { pages: [{ page: 1, answer: first }], last: 1, failed: reason };
     }
     const count = recordsOf(first.outcome.seen?.body).length;

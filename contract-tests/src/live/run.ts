@@ -107,6 +107,19 @@ export class LiveRun {
       })),
     );
     this.progress = new Progress(this.service, this.budget);
+    // A base URL the client refuses (credentials in it, not http(s)) is one configuration error, said once here.
+    options.profile.createClient(options.target, globalThis.fetch);
+  }
+
+  /** `text` with the base URL (and any URL under it) as it may be shown: server and client text name it at times. */
+  scrub(text: string): string {
+    const raw = this.target.baseUrl.replace(/\/$/, '');
+    let plain = raw;
+    try {
+      const url = new URL(raw);
+      plain = `${url.origin}${url.pathname.replace(/\/$/, '')}`;
+    } catch {}
+    return text.replaceAll(raw, this.shownBase).replaceAll(plain, this.shownBase);
   }
 
   /** A URL sent, as it may be shown. */
