@@ -76,7 +76,8 @@ export function mockEvidence(
       ...(verdict === 'not-run' ? { reason: coverage.skipped ?? 'its checks did not finish' } : {}),
       failures: failed.map((e) => ({ check: e.check, message: e.note ?? `${e.check} failed` })),
       warnings: [],
-      requests: entries.filter((e) => e.outcome !== 'skipped').length,
+      // One request per check run, but none for a broken request the client stopped before sending.
+      requests: entries.filter((e) => e.outcome !== 'skipped' && !e.note?.startsWith('client:')).length,
       records: 0,
       fieldsAlwaysPresent: [],
     };
