@@ -125,10 +125,24 @@ export function examineAnswer(
       ...(where.reproduction ? { reproduction: where.reproduction } : {}),
     });
   };
-  const ended = (end: BaselineEnd): Examined => ({ end: verdicts.fail.length ? 'failed' : end, verdicts });
+  // A baseline (or lifecycle) answer decides the operation's verdict in the ledger: how it ended is kept.
+  const ended = (end: BaselineEnd): Examined => {
+    const final = verdicts.fail.length ? 'failed' : end;
+    if (kind === 'baseline' || kind === 'lifecycle') {
+      const note =
+        final === 'documented-end'
+          ? `the documented 404 after ${basis.record}: nothing after it (${basis.cursor})`
+          : undefined;
+      ledger.baseline(operation.id, final, note);
+    }
+    return { end: final, verdicts };
+  };
 
   if (!seen) {
-    if (outcome.notSent) return { end: 'not-sent', verdicts };
+    if (outcome.notSent) {
+      ledger.notRun(operation.id, outcome.notSent);
+      return ended('not-sent');
+    }
     if (outcome.dispatch.timedOut) {
       record(
         'answer_within_timeout',
@@ -162,13 +176,18 @@ export function examineAnswer(
   );
   if (status >= 500) return ended('failed');
   if (status >= 300) {
-    if (typeProblem) record('content_type_conformance', 'failed', typeProblem, `content-type ${type} ${status}`);
     const sent = basis.sent ? `, sent ${basis.sent}` : '';
     const what = `a valid request (${label}${sent}) got ${status}${documented ? '' : ', a status the spec does not document'}`;
     const credentialed = Object.keys(run.target.credentials).length > 0 && operation.secured;
+    // A 429 says nothing about the API, whatever its body (a proxy's page included): the budget ran out.
     if (status === 429) {
       record('positive_data_acceptance', 'inconclusive', `${label}: rate limited (429) beyond the run's wait`, '429');
       return ended('inconclusive');
+    }
+    // Any other answer that is not the API's (an HTML challenge page) is one defect, named by its content type.
+    if (typeProblem) {
+      record('content_type_conformance', 'failed', typeProblem, `content-type ${type} ${status}`);
+      return ended('failed');
     }
     if ((status === 401 || status === 403) && credentialed && !basis.guess) {
       record(

@@ -14,7 +14,7 @@ import { dangerousOperations, planLifecycles } from '../lifecycles.ts';
 import type { ContractOperation } from '../spec.ts';
 import { merge, noVerdicts, worst } from '../verdicts.ts';
 import { AUTH_CHECK, authCheck } from './auth.ts';
-import { type AnswerKind, examineAnswer } from './baseline.ts';
+import { examineAnswer } from './baseline.ts';
 import { Answers, labelOf, type PathSample } from './listing.ts';
 import { NEGATIVE_CHECK, negativeCheck, negativeRequest } from './negative.ts';
 import { type CallOutcome, LiveRun, type LiveSuiteOptions } from './run.ts';
@@ -171,12 +171,6 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
             );
             merge(own, answer.examined.verdicts);
             ends.push(answer.examined.end);
-            ledger.baseline(
-              operation.id,
-              answer.examined.end,
-              basis.cursor ? `the documented 404 after ${basis.record}: nothing after it (${basis.cursor})` : undefined,
-            );
-            if (answer.outcome.notSent) ledger.notRun(operation.id, answer.outcome.notSent);
             if (answer.examined.end === 'inconclusive' && basis.guess) ledger.outsideFloor(operation.id, basis.guess);
           }
           if (pages(operation)) {
@@ -239,12 +233,8 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
 
   lifecycles.define({
     call: (operation, input) => run.call(operation, input),
-    checkAnswer: (operation, outcome, label) => {
-      const kind: AnswerKind = 'lifecycle';
-      const examined = examineAnswer(run, operation, outcome as CallOutcome, label, {}, kind);
-      ledger.baseline(operation.id, examined.end);
-      return examined.verdicts.fail;
-    },
+    checkAnswer: (operation, outcome, label) =>
+      examineAnswer(run, operation, outcome as CallOutcome, label, {}, 'lifecycle').verdicts.fail,
     recorder,
   });
 }
