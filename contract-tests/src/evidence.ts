@@ -113,7 +113,15 @@ export interface ServiceEvidence {
   /** CONTRACT_STRICT=1 was set: a warning fails the service. */
   strict?: boolean;
   operations: OperationEvidence[];
-  budget?: { requests: number; tooManyRequests: number; scans?: number; scanBudget?: number; rateLimit?: string };
+  budget?: {
+    requests: number;
+    tooManyRequests: number;
+    scans?: number;
+    scanBudget?: number;
+    rateLimit?: string;
+    /** 429s whose wait was not made (past CONTRACT_MAX_RETRY_AFTER, or a fourth in a row). */
+    notWaited?: number;
+  };
 }
 
 export interface ServiceVerdict {
