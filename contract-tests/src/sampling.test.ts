@@ -64,6 +64,10 @@ describe('record sampling of live runs', () => {
     // Different seeds reach different parts of the listing.
     const seen = new Set(Array.from({ length: 20 }, (_, seed) => choosePages(100, 3, seededRandom(seed))).flat());
     expect(seen.size).toBeGreaterThan(30);
+    // A listing of a million pages: the same shape, the pages between strictly inside.
+    const huge = choosePages(1_000_000, 3, seededRandom(3));
+    expect(huge).toHaveLength(5);
+    expect(huge.slice(1, -1).every((page) => page > 1 && page < 1_000_000)).toBe(true);
   });
 
   it('finds the last page with entries in a few reads, however long the listing', async () => {

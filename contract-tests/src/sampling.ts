@@ -40,14 +40,22 @@ export function seededRandom(seed: number): () => number {
  */
 export function choosePages(last: number, between: number, random: () => number): number[] {
   if (last <= 1) return [1];
-  const middle = Array.from({ length: last - 2 }, (_, i) => i + 2);
-  // A partial Fisher-Yates shuffle: the first `between` of the shuffled middle pages.
-  const count = Math.min(between, middle.length);
-  for (let i = 0; i < count; i++) {
-    const j = i + Math.floor(random() * (middle.length - i));
-    [middle[i], middle[j]] = [middle[j] as number, middle[i] as number];
+  const span = last - 2;
+  const count = Math.min(between, span);
+  const chosen = new Set<number>();
+  if (span <= 4 * count) {
+    // Few pages between: a partial Fisher-Yates shuffle of them all.
+    const middle = Array.from({ length: span }, (_, i) => i + 2);
+    for (let i = 0; i < count; i++) {
+      const j = i + Math.floor(random() * (middle.length - i));
+      [middle[i], middle[j]] = [middle[j] as number, middle[i] as number];
+      chosen.add(middle[i] as number);
+    }
+  } else {
+    // Many (a listing of a million pages): draw until `count` distinct, never listing them all.
+    while (chosen.size < count) chosen.add(2 + Math.floor(random() * span));
   }
-  return [1, ...middle.slice(0, count).sort((a, b) => a - b), last];
+  return [1, ...[...chosen].sort((a, b) => a - b), last];
 }
 
 /**
