@@ -1,8 +1,8 @@
 /**
  * Broken (and one more conforming) behaviours of a live API, as a layer in front of a conforming stand-in: a
  * loopback proxy that forwards each request to the stand-in and changes what comes back, one mode per way a
- * server can break. The stand-ins stay conforming; a test picks the mode (`withFault`, or STAND_IN_FAULT through
- * `faultFromEnv`). Each mode is what an operator may meet, not a shape the suite is tuned to:
+ * server can break. The stand-ins stay conforming; a test picks the mode with `withFault`. Each mode is what an
+ * operator may meet, not a shape the suite is tuned to:
  *
  * | mode            | the API …                                                                         |
  * | --------------- | --------------------------------------------------------------------------------- |
@@ -37,16 +37,6 @@ export const FAULT_MODES = [
 ] as const;
 
 export type FaultMode = (typeof FAULT_MODES)[number];
-
-/** STAND_IN_FAULT, checked against the modes. */
-export function faultFromEnv(env: Record<string, string | undefined> = process.env): FaultMode | undefined {
-  const value = env.STAND_IN_FAULT?.trim();
-  if (!value) return undefined;
-  if (!(FAULT_MODES as readonly string[]).includes(value)) {
-    throw new Error(`STAND_IN_FAULT must be one of ${FAULT_MODES.join(', ')}; got "${value}"`);
-  }
-  return value as FaultMode;
-}
 
 /** Paths (after the API's base) a `removed` API no longer serves. */
 const REMOVED = ['GET /products.json', 'GET /api/mcp', 'POST /v1/decide'];
