@@ -114,6 +114,11 @@ export class CoverageRecorder {
     this.#data.entries.push({ operation, check, outcome: 'skipped', note: reason });
   }
 
+  /** A copy of what was recorded so far. */
+  snapshot(): ServiceCoverage {
+    return structuredClone(this.#data);
+  }
+
   async write(dir: string): Promise<void> {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, `coverage-${this.#data.service}.json`), `${JSON.stringify(this.#data, null, 2)}\n`);

@@ -10,4 +10,5 @@ await defineContractSuite({
   validators,
   // No rate limit or quota is documented; the suite's requests are few and the answers cached at the edge.
   budget: {},
+  reproduction: { baseUrlEnv: 'DIRECTORY_BASE_URL', auth: [] },
 });

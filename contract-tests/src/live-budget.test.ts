@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeServices } from './live.ts';
-import { LiveBudget, parseRateLimit } from './live-budget.ts';
+import { type Dispatch, LiveBudget, NotSentError, parseRateLimit } from './live-budget.ts';
 import type { BudgetProfile } from './profile.ts';
 import { type StandIn, serve } from './stand-ins/server.ts';
 
@@ -83,6 +83,38 @@ describe('live budgets', () => {
     expect(response.status).toBe(429);
     expect(budget.figures).toMatchObject({ requests: 1, tooManyRequests: 1, notWaited: 1 });
     expect(() => new LiveBudget({}, { CONTRACT_MAX_RETRY_AFTER: 'soon' })).toThrow(/CONTRACT_MAX_RETRY_AFTER/);
+  });
+
+  it('sends nothing more once a 429 outlasted the run: later requests are not sent, with the reason', async () => {
+    server = await serve(() => ({ status: 429, body: {}, headers: { 'retry-after': '3600' } }));
+    const budget = new LiveBudget(RATE_LIMITED, { CONTRACT_STORE_RATE_LIMIT: '100/s,6000/min' });
+    await budget.fetch(`${server.url}/v1/products.json`);
+    const dispatch: Dispatch = {};
+    await expect(budget.send(`${server.url}/v1/orders.json`, undefined, dispatch)).rejects.toThrow(NotSentError);
+    expect(budget.stopped).toMatch(/429 asking to wait 3600 s, past CONTRACT_MAX_RETRY_AFTER=120 s/);
+    expect(dispatch.sent).toBeUndefined();
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('ends a request that hangs at CONTRACT_TIMEOUT, marked hung; the call queued behind it is sent after', async () => {
+    let calls = 0;
+    server = await serve(async () => {
+      calls++;
+      // The first request never gets an answer.
+      if (calls === 1) await new Promise(() => {});
+      return { status: 200, body: { ok: true } };
+    });
+    const budget = new LiveBudget(METERED, { CONTRACT_TIMEOUT: '2' });
+    const hung: Dispatch = {};
+    const next: Dispatch = {};
+    const first = budget.send(`${server.url}/v1/decide`, { method: 'POST', body: '{}' }, hung);
+    const second = budget.send(`${server.url}/v1/decide`, { method: 'POST', body: '{}' }, next);
+    await expect(first).rejects.toThrow();
+    expect(hung).toMatchObject({ sent: true, timedOut: true });
+    const answer = await second;
+    expect(answer.status).toBe(200);
+    expect(next.sent).toBe(true);
+    expect(next.timedOut).toBeUndefined();
   });
 
   it('sends trust calls one at a time and keeps the scan budget', async () => {

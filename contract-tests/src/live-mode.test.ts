@@ -77,6 +77,11 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     const run = await contractLive({ ...services.env, CONTRACT_STORE_RATE_LIMIT: '20/s,800/min' });
     expect(run.output).not.toMatch(/FAIL/);
     expect(run.code).toBe(0);
+    // Green as evidence: every service says how many operations it verified of how many.
+    expect(run.evidenceExit).toBe(0);
+    for (const service of ['directory', 'store', 'trust']) {
+      expect(run.output).toMatch(new RegExp(`${service} ▸ verified [1-9]\\d* of \\d+ operations: green`));
+    }
 
     const store = await run.coverage('store');
     console.log(`strict run verdicts (reports in ${run.reports}):\n${verdictTable(run.summaries)}`);
@@ -183,6 +188,10 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     const run = await contractLive(env);
     expect(run.output).not.toMatch(/FAIL/);
     expect(run.code).toBe(0);
+    expect(run.evidenceExit).toBe(0);
+    for (const service of ['directory', 'store', 'trust']) {
+      expect(run.output).toMatch(new RegExp(`${service} ▸ verified [1-9]\\d* of \\d+ operations: green`));
+    }
     console.log(`lenient run verdicts (reports in ${run.reports}):\n${verdictTable(run.summaries)}`);
     const store = await run.coverage('store');
     const directory = await run.coverage('directory');
@@ -218,6 +227,7 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
 
     const strict = await contractLive({ ...env, CONTRACT_STRICT: '1' });
     expect(strict.code).not.toBe(0);
+    expect(strict.evidenceExit).toBe(1);
     expect(strict.output).toMatch(/listProducts live checks \(warnings, CONTRACT_STRICT=1\)/);
     const junit = await readFile(join(strict.reports, 'live', 'coverage-junit.xml'), 'utf8');
     expect(junit).toMatch(/<failure type="warning" message="listProducts: negative_data_rejection: query\.limit/);
@@ -233,9 +243,10 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     expect(run.code).toBe(0);
     const trust = await run.coverage('trust');
     const negatives = trust.entries.filter((e) => e.check === 'negative_data_rejection' && e.outcome !== 'skipped');
-    // Some malformed batches were sent and billed by the lenient service; the run still stayed within 20 scans.
+    // Malformed requests were sent (after a verified baseline only) and billed by the lenient service; the run
+    // still stayed within 20 scans.
     expect(negatives.length).toBeGreaterThan(0);
-    expect(services.trust.scans).toBeGreaterThan(10);
+    expect(services.trust.scans).toBeGreaterThan(0);
     expect(services.trust.scans).toBeLessThanOrEqual(20);
     expect(trust.budget?.scans).toBeGreaterThanOrEqual(services.trust.scans);
     expect(trust.budget?.scans).toBeLessThanOrEqual(20);
@@ -244,11 +255,56 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     );
   }, 120_000);
 
+  it('a base URL with user:password@ or a key in its path never reaches test titles, stdout or the evidence', async () => {
+    const directory = await startDirectoryStandIn();
+    running.push(directory);
+    const key = 'k_3f9a8b7c6d5e';
+    // The stand-in serves no such prefix: every request is a 404, and the messages name the URL sent.
+    const withKey = await contractLive(
+      { DIRECTORY_BASE_URL: `${directory.url}/${key}` },
+      [],
+      [SERVICE_FILES[0] as string],
+    );
+    expect(withKey.output).toMatch(/directory contract \(live, http:\/\/127\.0\.0\.1:\d+\/\*\*\*\)/);
+    expect(withKey.evidenceExit).toBe(1);
+    expect(withKey.output).not.toContain(key);
+    expect(JSON.stringify(withKey.evidence)).not.toContain(key);
+    const secret = 'pw-5ecret-77';
+    const withUser = await contractLive(
+      { DIRECTORY_BASE_URL: directory.url.replace('http://', `http://operator:${secret}@`) },
+      [],
+      [SERVICE_FILES[0] as string],
+    );
+    expect(withUser.code).not.toBe(0);
+    expect(withUser.output).toMatch(/baseUrl must not carry credentials/);
+    expect(withUser.output).not.toContain(secret);
+  }, 120_000);
+
+  it('a CONTRACT_* number out of range stops the run before anything is sent, naming the variable and its range', async () => {
+    const directory = await startDirectoryStandIn();
+    running.push(directory);
+    for (const [name, value, range] of [
+      ['CONTRACT_SAMPLE', '1e6', 'from 1 to 100 records'],
+      ['CONTRACT_MAX_RETRY_AFTER', '3000000', 'from 0 to 600 seconds'],
+    ]) {
+      const run = await contractLive(
+        { DIRECTORY_BASE_URL: directory.url, [name as string]: value as string },
+        [],
+        [SERVICE_FILES[0] as string],
+      );
+      expect(run.code).not.toBe(0);
+      expect(run.output).toContain(`${name} must be a whole number ${range}, got "${value}"`);
+    }
+    expect(directory.requests).toEqual([]);
+  }, 120_000);
+
   const plantedRuns: {
     name: string;
     files: string[];
     start: () => ReturnType<typeof standIns>;
     expected: RegExp;
+    /** The operation's failures in the evidence file. */
+    evidence?: { operation: string; failures: number };
   }[] = [
     {
       name: 'a string price in every product list entry',
@@ -256,19 +312,23 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
       start: () => standIns({ perSecond: 1000, perMinute: 100_000, plant: 'listField' }),
       expected:
         /listProducts: response_schema_conformance: response body \(required\) \/0\/product\/price must be number/,
+      // One defect, one fail: the same field in every entry (and in the required and the all-inputs answer) once.
+      evidence: { operation: 'listProducts', failures: 1 },
     },
     {
       name: "a string price in one non-first product's lookup only",
       files: ['src/store.contract.test.ts'],
       start: () => standIns({ perSecond: 1000, perMinute: 100_000, plant: 'lookupField' }),
-      expected: /getProduct: response_schema_conformance: response body \(required\) \/product\/price must be number/,
+      expected:
+        /getProduct: response_schema_conformance: response body \(required, id=\d+\) \/product\/price must be number/,
+      evidence: { operation: 'getProduct', failures: 1 },
     },
     {
       name: 'a 404 to the lookup of a product the list named (not the first)',
       files: ['src/store.contract.test.ts'],
       start: () => standIns({ perSecond: 1000, perMinute: 100_000, plant: 'lookupGone' }),
       expected:
-        /getProduct: positive_data_acceptance: a valid request \(required, sent path\.id=1103\) got 404: the record was listed by listProducts entry 2/,
+        /getProduct: positive_data_acceptance: a valid request \(required, id=1103, sent path\.id=1103\) got 404: the record was listed by listProducts entry 2/,
     },
     {
       name: 'a trust decision outside its enum',
@@ -303,11 +363,26 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     );
     expect(run.code).not.toBe(0);
     expect(run.output).toMatch(
-      /getProduct: response_schema_conformance: response body \(required\) \/product\/price must be number/,
+      /getProduct: response_schema_conformance: response body \(required, id=20051\) \/product\/price must be number/,
     );
     const lookups = services.store.requests.filter((r) => r.operation === 'getProduct' && r.status === 200);
     expect(lookups.map((r) => r.path)).toContain('/v1/products/20051.json');
-    expect((await run.coverage('store')).recordsChecked?.getProduct).toBe(11);
+    // The fail names the product and the field, the URL (base shown, no credentials) and a one-line reproduction.
+    const getProduct = run.evidence.store?.operations.find((op) => op.operation === 'getProduct');
+    expect(getProduct?.verdict).toBe('failed');
+    expect(getProduct?.failures).toEqual([
+      {
+        check: 'response_schema_conformance',
+        message: expect.stringMatching(/^response body \(required, id=20051\) \/product\/price must be number/),
+        record: 'id=20051',
+        url: `${services.store.url}/products/20051.json`,
+        reproduction: 'curl -sS -X GET "$STORE_BASE_URL/products/20051.json" -u "$STORE_LOGIN:$STORE_AUTH_TOKEN"',
+      },
+    ]);
+    expect(JSON.stringify(run.evidence)).not.toContain(STORE.authToken);
+    expect(run.evidenceExit).toBe(1);
+    // CONTRACT_SAMPLE (10) records looked up; the all-inputs call is not sent once the baseline failed.
+    expect((await run.coverage('store')).recordsChecked?.getProduct).toBe(10);
   }, 120_000);
 
   for (const planted of plantedRuns) {
@@ -322,6 +397,14 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
       expect(run.output).toMatch(planted.expected);
       const failed = run.summaries.flatMap((s) => s.exceptions.filter((e) => e.outcome === 'failed'));
       expect(failed.length).toBeGreaterThan(0);
+      expect(run.evidenceExit).toBe(1);
+      if (planted.evidence) {
+        const operation = Object.values(run.evidence)
+          .flatMap((e) => e.operations)
+          .find((op) => op.operation === planted.evidence?.operation);
+        expect(operation?.verdict).toBe('failed');
+        expect(operation?.failures).toHaveLength(planted.evidence.failures);
+      }
     }, 120_000);
   }
 });

@@ -4,10 +4,11 @@
  * lifecycle tests.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServiceCoverage, ServiceSummary } from './coverage.ts';
+import { judgeService, runExitCode, type ServiceEvidence, type ServiceVerdict } from './evidence.ts';
 
 const packageDir = join(import.meta.dirname, '..');
 
@@ -18,6 +19,12 @@ export interface LiveRun {
   reports: string;
   summaries: ServiceSummary[];
   coverage: (service: string) => Promise<ServiceCoverage>;
+  /** The evidence files the run wrote, by service. */
+  evidence: Record<string, ServiceEvidence>;
+  /** Each service's state as `judgeService` judges its evidence. */
+  verdicts: ServiceVerdict[];
+  /** The exit code the evidence gives (`runExitCode`: 0 green, 1 failed, 3 unverified). */
+  evidenceExit: number;
 }
 
 /** Runs the contract files `files` in live mode with only `env` (plus PATH and HOME) in the environment. */
@@ -45,5 +52,12 @@ export async function runContractLive(env: Record<string, string>, files: string
   const summaries = JSON.parse(await readFile(join(reports, 'live', 'coverage.json'), 'utf8').catch(() => '[]'));
   const coverage = async (service: string) =>
     JSON.parse(await readFile(join(reports, 'live', `coverage-${service}.json`), 'utf8')) as ServiceCoverage;
-  return { code, output, reports, summaries, coverage };
+  const dir = join(reports, 'live');
+  const evidence: Record<string, ServiceEvidence> = {};
+  for (const file of (await readdir(dir).catch(() => [])).filter((f) => /^evidence-.+\.json$/.test(f))) {
+    const data = JSON.parse(await readFile(join(dir, file), 'utf8')) as ServiceEvidence;
+    evidence[data.service] = data;
+  }
+  const verdicts = Object.values(evidence).map((e) => judgeService(e));
+  return { code, output, reports, summaries, coverage, evidence, verdicts, evidenceExit: runExitCode(verdicts) };
 }

@@ -7,6 +7,7 @@
 import type { OperationCallOptions, OperationClient, SchemaLike } from '@agent-apis/core';
 import type { ServiceName } from '@agent-apis/specs/services';
 import type { LifecycleProfile } from './lifecycles.ts';
+import type { ReproductionProfile } from './live/redact.ts';
 import type { ServiceTarget } from './targets.ts';
 import type { CallInput } from './values.ts';
 
@@ -38,6 +39,11 @@ export interface ServiceProfile {
   budget: BudgetProfile;
   /** The record families a write-enabled live run may create and remove (`lifecycles.ts`); none when left out. */
   lifecycles?: LifecycleProfile;
+  /**
+   * How a failure's one-line reproduction names this service: its base URL's variable and its credentials as
+   * curl arguments with variables (`-u "$STORE_LOGIN:$STORE_AUTH_TOKEN"`), never values.
+   */
+  reproduction?: ReproductionProfile;
 }
 
 /** The profile's function for `operationId`, or a clear error when the client lacks the operation. */

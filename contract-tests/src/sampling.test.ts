@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { describeInput, recordsIn, sampleSize, spread, spreadPages } from './sampling.ts';
+import {
+  choosePages,
+  describeInput,
+  lastPage,
+  pagesBetween,
+  recordsIn,
+  runSeed,
+  sampleSize,
+  seededRandom,
+  spread,
+  spreadPages,
+} from './sampling.ts';
 
 describe('record sampling of live runs', () => {
   it('spreads the sampled records over the whole list, the first always among them', () => {
@@ -26,9 +37,51 @@ describe('record sampling of live runs', () => {
   it('reads CONTRACT_SAMPLE (default 10) and refuses a value that is not a whole number ≥ 1', () => {
     expect(sampleSize({})).toBe(10);
     expect(sampleSize({ CONTRACT_SAMPLE: '3' })).toBe(3);
-    for (const value of ['0', '-2', '2.5', 'all']) {
-      expect(() => sampleSize({ CONTRACT_SAMPLE: value }), value).toThrow(/CONTRACT_SAMPLE/);
+    for (const value of ['0', '-2', '2.5', 'all', '1e6', '1000000', '0x10']) {
+      expect(() => sampleSize({ CONTRACT_SAMPLE: value }), value).toThrow(
+        /^CONTRACT_SAMPLE must be a whole number from 1 to 100 records, got "/,
+      );
     }
+  });
+
+  it('reads CONTRACT_SEED and CONTRACT_PAGES within their ranges', () => {
+    expect(runSeed({ CONTRACT_SEED: '42' })).toBe(42);
+    expect(Number.isInteger(runSeed({}))).toBe(true);
+    expect(() => runSeed({ CONTRACT_SEED: '-1' })).toThrow(/CONTRACT_SEED must be a whole number from 0 to 4294967295/);
+    expect(pagesBetween({})).toBe(3);
+    expect(() => pagesBetween({ CONTRACT_PAGES: '500' })).toThrow(/CONTRACT_PAGES .* 0 to 20 pages, got "500"/);
+  });
+
+  it('chooses the first page, the last and pages between them by the seed: the same seed, the same pages', () => {
+    expect(choosePages(1, 3, seededRandom(1))).toEqual([1]);
+    expect(choosePages(4, 3, seededRandom(1))).toEqual([1, 2, 3, 4]);
+    const a = choosePages(100, 3, seededRandom(7));
+    expect(a).toEqual(choosePages(100, 3, seededRandom(7)));
+    expect(a).toHaveLength(5);
+    expect(a[0]).toBe(1);
+    expect(a.at(-1)).toBe(100);
+    expect(new Set(a).size).toBe(5);
+    // Different seeds reach different parts of the listing.
+    const seen = new Set(Array.from({ length: 20 }, (_, seed) => choosePages(100, 3, seededRandom(seed))).flat());
+    expect(seen.size).toBeGreaterThan(30);
+    // A listing of a million pages: the same shape, the pages between strictly inside.
+    const huge = choosePages(1_000_000, 3, seededRandom(3));
+    expect(huge).toHaveLength(5);
+    expect(huge.slice(1, -1).every((page) => page > 1 && page < 1_000_000)).toBe(true);
+  });
+
+  it('finds the last page with entries in a few reads, however long the listing', async () => {
+    for (const last of [1, 2, 3, 5, 8, 9, 1000]) {
+      const read: number[] = [];
+      const found = await lastPage(async (page) => {
+        read.push(page);
+        return page <= last;
+      });
+      expect(found, `last ${last}`).toBe(last);
+      expect(read.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(last + 1)) + 2);
+    }
+    // An empty list: page 1 only.
+    expect(await lastPage(async () => false)).toBe(1);
   });
 
   it('describes the inputs of a rejected call shortly, naming each parameter', () => {

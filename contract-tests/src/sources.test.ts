@@ -31,6 +31,16 @@ describe('path inputs of live runs', () => {
     },
   );
 
+  it('marks the cursors the overlay names (x-contract-cursor), with their source; lookups are no cursors', () => {
+    const store = pathInputSources(documents.store!);
+    expect(store.get('listOrdersAfter')?.id).toMatchObject({
+      from: 'listOrders',
+      cursor: expect.stringMatching(/GET \/orders\/after\/5000 will return Order 5001.*404 'Order Not Found\.'/),
+    });
+    expect(store.get('listProductsAfter')?.id).toMatchObject({ cursor: expect.stringMatching(/Product Not Found/) });
+    expect(store.get('getOrder')?.id).not.toHaveProperty('cursor');
+  });
+
   it('derives nested lookups by the rule, carrying the parent parameter by position', () => {
     const store = pathInputSources(documents.store!);
     expect(store.get('getProduct')?.id).toMatchObject({

@@ -11,6 +11,10 @@
  *    `country_code` → `code`), else `id`; the list's own path parameters are the target's, by position.
  *
  * A parameter with none of these has no source (`undefined`), which `sources.test.ts` forbids.
+ *
+ * `x-contract-cursor: { parameter, source }` on an operation (the contract overlays) marks a path parameter as a
+ * cursor, not a lookup key: `/orders/after/{id}` answers what comes after the id, and the vendor documents a 404
+ * when nothing does (the newest id). `source` says where that is documented.
  */
 import {
   listOperations,
@@ -36,6 +40,8 @@ export type InputSource =
        * `x-contract-guess` (the value is a likely stand-in, e.g. an order id for a cart), whose rejection says nothing.
        */
       declared: 'link' | 'rule' | 'guess';
+      /** Set for a cursor (`x-contract-cursor`): where the vendor documents what the cursor answers. */
+      cursor?: string;
     }
   | { kind: 'enum'; value: string }
   | { kind: 'env'; env: string; resource: string };
@@ -154,6 +160,11 @@ export function pathInputSources(document: OpenApiDocument): Map<string, Record<
           };
         } else sources[parameter.name] = undefined;
       }
+    }
+    const cursor = ref.operation['x-contract-cursor'] as { parameter?: string; source?: string } | undefined;
+    const cursorSource = cursor?.parameter ? sources[cursor.parameter] : undefined;
+    if (cursorSource?.kind === 'response') {
+      sources[cursor?.parameter as string] = { ...cursorSource, cursor: cursor?.source ?? 'x-contract-cursor' };
     }
     result.set(id, sources);
   }

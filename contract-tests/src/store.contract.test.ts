@@ -15,4 +15,11 @@ await defineContractSuite({
   budget: { rateLimit: { env: 'CONTRACT_STORE_RATE_LIMIT', default: '20/s,800/min' } },
   // The record families a write-enabled run creates, reads back and removes (see lifecycles.ts).
   lifecycles: STORE_LIFECYCLES,
+  // A failure's reproduction names the credentials by their variables (OAuth token, else login and token).
+  reproduction: {
+    baseUrlEnv: 'STORE_BASE_URL',
+    auth: process.env.STORE_ACCESS_TOKEN
+      ? ['-H', '"Authorization: Bearer $STORE_ACCESS_TOKEN"']
+      : ['-u', '"$STORE_LOGIN:$STORE_AUTH_TOKEN"'],
+  },
 });

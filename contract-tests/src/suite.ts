@@ -8,7 +8,9 @@
  */
 import { APIError, errorClassForStatus, RequestValidationError } from '@agent-apis/core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { CoverageRecorder, coverageDir } from './coverage.ts';
+import { CoverageRecorder, coverageDir, type ServiceCoverage } from './coverage.ts';
+import { defaultFloor, type OperationEvidence, type ServiceEvidence } from './evidence.ts';
+import { writeEvidence } from './live/ledger.ts';
 import { defineLiveSuite } from './live.ts';
 import { operationFunction, peekBody, type ServiceProfile } from './profile.ts';
 import { SpecSchemaValidator } from './schema-validator.ts';
@@ -44,6 +46,53 @@ function describeFailure(operation: string, error: unknown): string {
   return `${operation}: ${(error as Error).message}`;
 }
 
+/**
+ * The evidence of a mock (Prism) run, from its coverage: an operation is verified when its required-inputs and
+ * all-inputs calls passed, failed when any of its checks failed; a skipped service leaves every operation not run.
+ */
+export function mockEvidence(
+  coverage: ServiceCoverage,
+  operations: readonly ContractOperation[],
+  startedAt: string,
+  seed: string,
+): ServiceEvidence {
+  const evidence: OperationEvidence[] = operations.map((op) => {
+    const entries = coverage.entries.filter((e) => e.operation === op.id);
+    const failed = entries.filter((e) => e.outcome === 'failed');
+    const passed = (check: string) => entries.some((e) => e.check === check && e.outcome === 'passed');
+    const verdict = coverage.skipped
+      ? 'not-run'
+      : failed.length > 0
+        ? 'failed'
+        : passed('success:required') && passed('success:all')
+          ? 'verified'
+          : 'not-run';
+    return {
+      operation: op.id,
+      method: op.method,
+      path: op.path,
+      safety: op.safety,
+      verdict,
+      ...(verdict === 'not-run' ? { reason: coverage.skipped ?? 'its checks did not finish' } : {}),
+      failures: failed.map((e) => ({ check: e.check, message: e.note ?? `${e.check} failed` })),
+      warnings: [],
+      // One request per check run, but none for a broken request the client stopped before sending.
+      requests: entries.filter((e) => e.outcome !== 'skipped' && !e.note?.startsWith('client:')).length,
+      records: 0,
+      fieldsAlwaysPresent: [],
+    };
+  });
+  return {
+    service: coverage.service,
+    target: coverage.mode,
+    startedAt,
+    seed,
+    ...(coverage.skipped ? { skipped: coverage.skipped } : {}),
+    floor: defaultFloor(),
+    operations: evidence,
+  };
+}
+
 /** Defines the contract suite of the service `profile` describes (its contract file passes the profile in). */
 export async function defineContractSuite(profile: ServiceProfile): Promise<void> {
   const { service, validators } = profile;
@@ -57,12 +106,14 @@ export async function defineContractSuite(profile: ServiceProfile): Promise<void
     spec.operations.map((op) => op.id),
     documentedErrors,
   );
+  const startedAt = new Date().toISOString();
   afterAll(() => recorder.write(coverageDir(mode)));
 
   if (!target || target.skipReason || !target.baseUrl) {
     const reason = target?.skipReason ?? 'no target configured';
     recorder.skipService(reason);
     await recorder.write(coverageDir(mode));
+    await writeEvidence(coverageDir(mode), mockEvidence(recorder.snapshot(), spec.operations, startedAt, ''));
     // Skipped, never counted as passed: the reason is in the title and in the coverage report.
     it.skip(`${service}: skipped: ${reason}`, () => expect.unreachable());
     return;
@@ -73,6 +124,11 @@ export async function defineContractSuite(profile: ServiceProfile): Promise<void
     defineLiveSuite({ profile, spec, target: { ...target, baseUrl }, schemas, recorder });
     return;
   }
+
+  // Prism's answers are seeded (global-setup's SEED); the evidence names the mock run's seed as that.
+  afterAll(() =>
+    writeEvidence(coverageDir(mode), mockEvidence(recorder.snapshot(), spec.operations, startedAt, 'prism')),
+  );
 
   const call = async (operation: ContractOperation, input: CallInput, headers: Record<string, string>) => {
     const recorded = recordingFetch();

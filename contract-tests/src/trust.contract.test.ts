@@ -26,4 +26,5 @@ await defineContractSuite({
     // A free key has 150 scans a month; a nightly run spends at most CONTRACT_TRUST_BUDGET (default 3).
     quota: { env: 'CONTRACT_TRUST_BUDGET', default: 3, unit: 'trust scan', cost: scansOf },
   },
+  reproduction: { baseUrlEnv: 'TRUST_BASE_URL', auth: ['-H', '"X-API-Key: $ENTROPY0_API_KEY"'] },
 });

@@ -1,16 +1,24 @@
 /**
  * The three verdicts of a live check (see `coverage.ts` `Outcome`) and what decides between them for a rejected
- * request: whether it rested on a guess (then inconclusive) or asked for a record the service itself listed (then
- * a 404 fails).
+ * request: what it rested on. A guess (then a rejection is inconclusive), a record the service itself listed (then
+ * a 404 fails), a cursor (then the documented 404 says "nothing after it"), or the operator's own value.
  */
 import type { Outcome } from './coverage.ts';
 
-/** What a request rested on: a guess (a rejection says nothing), or a record the service itself listed. */
+/** What a request rested on. */
 export interface Basis {
   guess?: string;
   listed?: string;
   /** The inputs the request carried, for the message of a rejection (`path.id=1101, query.limit=50, a body`). */
   sent?: string;
+  /** The record asked for, as its keys (`id=1101`, `owner=acme, repo=tool`). */
+  record?: string;
+  /** A cursor parameter (`x-contract-cursor`), with where the vendor documents it. */
+  cursor?: string;
+  /** A value the operator configured (`STORE_APP_CODE`), not one the service listed. */
+  operatorValue?: string;
+  /** The suite made up part of the request (a required query value, a body): a rejection only warns. */
+  constructed?: string;
 }
 
 /** The verdicts one or more checks reached, as "operation: check: detail" lines. */

@@ -1,0 +1,85 @@
+/**
+ * Every number a contract run reads from a `CONTRACT_*` variable, read in one place with its range: a value out
+ * of range or not a number is refused before anything is sent, with an error naming the variable, its range and
+ * what it got (a typo must not lift a limit: `CONTRACT_SAMPLE=1e6` would look up a million records).
+ *
+ * | variable                   | meaning                                                      | range        | default |
+ * | -------------------------- | ------------------------------------------------------------ | ------------ | ------- |
+ * | CONTRACT_SAMPLE            | records looked up per lookup operation                       | 1–100        | 10      |
+ * | CONTRACT_PAGES             | list pages read between the first and the last               | 0–20         | 3       |
+ * | CONTRACT_SEED              | the seed that picks those pages (printed with every run)     | 0–4294967295 | random  |
+ * | CONTRACT_TIMEOUT           | seconds one request may take, answer included                | 1–600        | 60      |
+ * | CONTRACT_MAX_RETRY_AFTER   | the longest `Retry-After` waited out, in seconds             | 0–600        | 120     |
+ * | CONTRACT_TRUST_BUDGET      | trust scans a run may spend (a free key has 150 a month)     | 0–150        | 3       |
+ * | CONTRACT_STORE_RATE_LIMIT  | the store's limits, `<n>/s,<m>/min`                          | 1–1000 /s, 1–100000 /min | 20/s,800/min |
+ */
+
+export class SettingError extends Error {
+  override name = 'SettingError';
+}
+
+export interface NumberRange {
+  min: number;
+  max: number;
+  /** Whole numbers only (default true). */
+  integer?: boolean;
+  /** What the number counts, for the error (`records`, `seconds`). */
+  unit?: string;
+}
+
+/** Reads `text` as a number in `range`, or throws naming `name`, the range and the value. */
+export function boundedNumber(name: string, text: string, range: NumberRange): number {
+  const integer = range.integer !== false;
+  const trimmed = text.trim();
+  // Plain decimal notation only: `1e6`, `0x10`, `Infinity` and the empty string are refused, not converted.
+  const plain = integer ? /^-?\d+$/.test(trimmed) : /^-?\d+(\.\d+)?$/.test(trimmed);
+  const value = Number(trimmed);
+  if (!plain || !Number.isFinite(value) || value < range.min || value > range.max) {
+    const kind = integer ? 'a whole number' : 'a number';
+    const unit = range.unit ? ` ${range.unit}` : '';
+    throw new SettingError(`${name} must be ${kind} from ${range.min} to ${range.max}${unit}, got "${text}"`);
+  }
+  return value;
+}
+
+/** `env[name]` as a number in `range`, `fallback` when unset or empty. */
+export function envNumber(
+  env: Record<string, string | undefined>,
+  name: string,
+  range: NumberRange,
+  fallback: number,
+): number {
+  const text = env[name];
+  if (text === undefined || text.trim() === '') return fallback;
+  return boundedNumber(name, text, range);
+}
+
+export const RANGES = {
+  CONTRACT_SAMPLE: { min: 1, max: 100, unit: 'records' },
+  CONTRACT_PAGES: { min: 0, max: 20, unit: 'pages' },
+  CONTRACT_SEED: { min: 0, max: 4_294_967_295 },
+  CONTRACT_TIMEOUT: { min: 1, max: 600, unit: 'seconds' },
+  CONTRACT_MAX_RETRY_AFTER: { min: 0, max: 600, unit: 'seconds' },
+  CONTRACT_TRUST_BUDGET: { min: 0, max: 150, unit: 'scans' },
+  perSecond: { min: 1, max: 1000, unit: 'requests a second' },
+  perMinute: { min: 1, max: 100_000, unit: 'requests a minute' },
+} satisfies Record<string, NumberRange>;
+
+/** A rate limit `<n>/s,<m>/min` (either part may be left out: 20/s and 800/min by default). */
+export function rateLimitSetting(name: string, text: string): { perSecond: number; perMinute: number } {
+  const parts = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  let perSecond = 20;
+  let perMinute = 800;
+  if (parts.length === 0) throw new SettingError(`${name} must read like 20/s,800/min, got "${text}"`);
+  for (const part of parts) {
+    const match = /^(\S+?)\s*\/\s*(s|min)$/.exec(part);
+    if (!match) throw new SettingError(`${name} must read like 20/s,800/min, got "${text}"`);
+    const [, count = '', window] = match;
+    if (window === 's') perSecond = boundedNumber(`${name} (per second)`, count, RANGES.perSecond);
+    else perMinute = boundedNumber(`${name} (per minute)`, count, RANGES.perMinute);
+  }
+  return { perSecond, perMinute };
+}
