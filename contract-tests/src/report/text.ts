@@ -1,0 +1,133 @@
+/**
+ * Server text in a report is data, never markup. Everything a server or a configuration put into a report (a
+ * message, a content type, a URL, a record id) goes through `maskText` first (credentials and configured base
+ * URLs out), then through the escape of the format it lands in: `markdownText` (coverage.md, the nightly's
+ * tracking-issue body: no HTML, links, images, @mentions or issue references survive), `htmlText` (the HTML page)
+ * or `xmlText` (JUnit).
+ */
+import { redactText } from '@agent-apis/core/redact-text';
+import { CANARY, MCP_CANARY } from '../targets.ts';
+
+/** Variables holding a credential: their values never reach a report. */
+export const CREDENTIAL_VARIABLES = [
+  'STORE_LOGIN',
+  'STORE_AUTH_TOKEN',
+  'STORE_ACCESS_TOKEN',
+  'STORE_MCP_LOGIN_KEY',
+  'STORE_MCP_AUTH_TOKEN',
+  'ENTROPY0_API_KEY',
+] as const;
+
+/** Variables holding a base URL: a report writes `$NAME` for them, so a key in the path or `user:pw@` never shows. */
+export const BASE_URL_VARIABLES = [
+  'DIRECTORY_BASE_URL',
+  'STORE_BASE_URL',
+  'TRUST_BASE_URL',
+  'STORE_MCP_URL',
+  'DIRECTORY_MCP_URL',
+] as const;
+
+/** The longest text of one field a report carries; a server's 1 MB error message is cut. */
+export const MAX_TEXT = 2_000;
+
+export interface Masking {
+  /** Secret values masked wherever they appear. */
+  secrets: string[];
+  /** Configured base URLs (without trailing slash) and the variable named for them, longest first. */
+  baseUrls: [url: string, variable: string][];
+}
+
+/** What to mask, from the environment the run was given: credential values, base URLs, the mock canaries. */
+export function maskingFrom(env: Record<string, string | undefined> = process.env): Masking {
+  const secrets = new Set<string>([...Object.values(CANARY.store), CANARY.trust.apiKey, ...Object.values(MCP_CANARY)]);
+  for (const name of CREDENTIAL_VARIABLES) {
+    const value = env[name]?.trim();
+    if (value) secrets.add(value);
+  }
+  const baseUrls: [string, string][] = [];
+  for (const name of BASE_URL_VARIABLES) {
+    const value = env[name]?.trim().replace(/\/+$/, '');
+    if (!value) continue;
+    baseUrls.push([value, `$${name}`]);
+    // The same URL as the URL class writes it (lower-case host, default port dropped, encoded path).
+    try {
+      const parsed = new URL(value);
+      const normalized = parsed.href.replace(/\/+$/, '');
+      if (normalized !== value) baseUrls.push([normalized, `$${name}`]);
+      if (parsed.username) secrets.add(decodeURIComponent(parsed.username));
+      if (parsed.password) secrets.add(decodeURIComponent(parsed.password));
+      // A key in the path (`/k/3f9a…/v1`): any segment long and mixed enough to be one.
+      for (const segment of parsed.pathname.split('/')) {
+        if (segment.length >= 12 && /\d/.test(segment) && /[a-z]/i.test(segment)) secrets.add(segment);
+      }
+    } catch {
+      // Not a URL: masked as a whole by the replacement above.
+    }
+  }
+  baseUrls.sort((a, b) => b[0].length - a[0].length);
+  return { secrets: [...secrets], baseUrls };
+}
+
+/** Text of any length and shape (a log line, a JUnit file) with base URLs and credentials masked, nothing else. */
+export function maskRaw(text: string, masking: Masking): string {
+  let result = text;
+  for (const [url, variable] of masking.baseUrls) result = result.split(url).join(variable);
+  return redactText(result, masking.secrets);
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * One line of report text: configured base URLs become `$VARIABLE`, credentials `[REDACTED]`, control and
+ * direction characters go, line breaks become spaces, and the text is cut at `max` characters.
+ */
+export function maskText(text: unknown, masking: Masking, max = MAX_TEXT): string {
+  let result = String(text ?? '');
+  if (result.length > max * 4) result = result.slice(0, max * 4);
+  for (const [url, variable] of masking.baseUrls) result = result.split(url).join(variable);
+  result = redactText(result, masking.secrets)
+    .replace(/\r\n?|\n/g, ' ')
+    .replace(CONTROL, '');
+  return result.length > max ? `${result.slice(0, max - 1)}…` : result;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text for HTML element content or a quoted attribute value. */
+export function htmlText(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/** Text for XML element content or a quoted attribute (characters XML 1.0 forbids are dropped). */
+export function xmlText(text: string): string {
+  return (
+    text
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+      .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+  );
+}
+
+const ZERO_WIDTH_SPACE = '\u200b';
+
+/**
+ * Text for GitHub-flavoured Markdown (a table cell, a list item, an issue body), shown exactly as text: HTML is
+ * entity-escaped; Markdown punctuation (links, images, emphasis, code, table pipes, headings) is backslash-escaped;
+ * `@name`, `#123`, `https://…`, `www.` and e-mail addresses get a zero-width space so nothing mentions, references
+ * or links.
+ */
+export function markdownText(text: string): string {
+  return text
+    .replace(/[&<>]/g, (c) => HTML_ESCAPES[c] ?? c)
+    .replace(/[\\`*_{}[\]()!|~#+\-.:"]/g, (c) => (c === '.' || c === ':' || c === '"' ? c : `\\${c}`))
+    .replace(/@/g, `@${ZERO_WIDTH_SPACE}`)
+    .replace(/\\#(?=\d)/g, `\\#${ZERO_WIDTH_SPACE}`)
+    .replace(/:\/\//g, `:${ZERO_WIDTH_SPACE}//`)
+    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}${ZERO_WIDTH_SPACE}.`);
+}
+
+/** Masked, then escaped for Markdown: the one way server text enters a Markdown report. */
+export function markdownData(text: unknown, masking: Masking, max = MAX_TEXT): string {
+  return markdownText(maskText(text, masking, max));
+}
