@@ -220,6 +220,9 @@ function headline(target: string, services: JudgedService[], exitCode: number): 
   const verified = services.reduce((n, s) => n + s.verified, 0);
   const total = services.reduce((n, s) => n + s.total, 0);
   const counted = services.filter((s) => s.state !== 'skipped').length;
-  if (counted === 0) return `contract (${target}): ${STATE_LABELS.unverified}: no service was run (exit ${exitCode})`;
+  if (counted === 0) {
+    const why = services.length ? 'no service was configured' : 'no service was run';
+    return `contract (${target}): ${STATE_LABELS.unverified}: ${why}, nothing verified (exit ${exitCode})`;
+  }
   return `contract (${target}): ${STATE_LABELS[state]}: ${verified} of ${total} operations verified (exit ${exitCode})`;
 }

@@ -7,6 +7,9 @@
  */
 import { redactText } from '@agent-apis/core/redact-text';
 import { CANARY, MCP_CANARY } from '../targets.ts';
+import { markdownText } from './escape.ts';
+
+export { htmlText, markdownText, xmlText } from './escape.ts';
 
 /** Variables holding a credential: their values never reach a report. */
 export const CREDENTIAL_VARIABLES = [
@@ -90,41 +93,6 @@ export function maskText(text: unknown, masking: Masking, max = MAX_TEXT): strin
     .replace(/\r\n?|\n/g, ' ')
     .replace(CONTROL, '');
   return result.length > max ? `${result.slice(0, max - 1)}…` : result;
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text for HTML element content or a quoted attribute value. */
-export function htmlText(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
-
-/** Text for XML element content or a quoted attribute (characters XML 1.0 forbids are dropped). */
-export function xmlText(text: string): string {
-  return (
-    text
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-      .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-  );
-}
-
-const ZERO_WIDTH_SPACE = '\u200b';
-
-/**
- * Text for GitHub-flavoured Markdown (a table cell, a list item, an issue body), shown exactly as text: HTML is
- * entity-escaped; Markdown punctuation (links, images, emphasis, code, table pipes, headings) is backslash-escaped;
- * `@name`, `#123`, `https://…`, `www.` and e-mail addresses get a zero-width space so nothing mentions, references
- * or links.
- */
-export function markdownText(text: string): string {
-  return text
-    .replace(/[&<>]/g, (c) => HTML_ESCAPES[c] ?? c)
-    .replace(/[\\`*_{}[\]()!|~#+\-.:"]/g, (c) => (c === '.' || c === ':' || c === '"' ? c : `\\${c}`))
-    .replace(/@/g, `@${ZERO_WIDTH_SPACE}`)
-    .replace(/\\#(?=\d)/g, `\\#${ZERO_WIDTH_SPACE}`)
-    .replace(/:\/\//g, `:${ZERO_WIDTH_SPACE}//`)
-    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}${ZERO_WIDTH_SPACE}.`);
 }
 
 /** Masked, then escaped for Markdown: the one way server text enters a Markdown report. */
