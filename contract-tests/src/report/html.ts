@@ -144,14 +144,14 @@ function renderEvidence(e: ServiceEvidence, services: JudgedService[], strip: St
   // Failures first, then every other operation by name.
   const rank = (op: OperationEvidence) => (op.verdict === 'failed' ? 0 : 1);
   const operations = [...e.operations].sort((a, b) => rank(a) - rank(b) || a.operation.localeCompare(b.operation));
-  const header = `<h2 id="service-${t(e.service)}">${STATE_MARKS[state]} ${t(e.service)} ${badge('s', state, STATE_LABELS[state], t)}</h2>`;
+  const header = `<h2 id="service-${t(e.service)}">${t(e.service)} ${badge('s', state, STATE_LABELS[state], t)}</h2>`;
   if (e.skipped !== undefined) return `<section>${header}<p>Not run: ${t(e.skipped)}</p></section>`;
   return `<section>${header}<p class="muted">Started ${t(e.startedAt)}, seed <code>${t(e.seed)}</code> (replay with CONTRACT_SEED).</p><table><tr><th>operation</th><th>verdict</th><th>last nights → tonight</th><th>requests</th><th>records</th><th>why, failures</th></tr>${operations.map((op) => renderOperation(e.service, op, strip, t)).join('')}</table></section>`;
 }
 
 function renderCoverage(c: ServiceCoverage, services: JudgedService[], t: Text): string {
   const state = services.find((s) => s.service === c.service)?.state ?? 'skipped';
-  const header = `<h2 id="service-${t(c.service)}">${STATE_MARKS[state]} ${t(c.service)} ${badge('s', state, STATE_LABELS[state], t)}</h2>`;
+  const header = `<h2 id="service-${t(c.service)}">${t(c.service)} ${badge('s', state, STATE_LABELS[state], t)}</h2>`;
   if (c.skipped !== undefined) return `<section>${header}<p>Not run: ${t(c.skipped)}</p></section>`;
   const exceptions = c.entries.filter((e) => e.outcome !== 'passed');
   const rows = exceptions
