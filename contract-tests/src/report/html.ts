@@ -12,7 +12,6 @@ import {
   type RunJudgement,
   STATE_COLOURS,
   STATE_LABELS,
-  STATE_MARKS,
   VERDICT_COLOURS,
 } from './states.ts';
 import { htmlText, type Masking, maskText } from './text.ts';
