@@ -7,13 +7,7 @@
 import type { ServiceCoverage } from '../coverage.ts';
 import { OPERATION_VERDICTS, type OperationEvidence, type ServiceEvidence } from '../evidence.ts';
 import type { Change, Night } from './history.ts';
-import {
-  type JudgedService,
-  type RunJudgement,
-  STATE_COLOURS,
-  STATE_LABELS,
-  VERDICT_COLOURS,
-} from './states.ts';
+import { type JudgedService, type RunJudgement, STATE_COLOURS, STATE_LABELS, VERDICT_COLOURS } from './states.ts';
 import { htmlText, type Masking, maskText } from './text.ts';
 
 export interface HtmlInput {
