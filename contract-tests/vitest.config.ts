@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ProgressReporter } from './src/report/progress.ts';
 
 /**
  * A live check waits for the service's budget: paced requests and a `Retry-After` of up to
@@ -45,6 +46,11 @@ export default defineConfig({
         },
       },
     ],
-    reporters: ['default', ['junit', { outputFile: junitFile }]],
+    // Live runs also print their progress (checks done of total, per contract file) every 15 s.
+    reporters: [
+      'default',
+      ['junit', { outputFile: junitFile }],
+      ...(live && !harnessOnly ? [new ProgressReporter()] : []),
+    ],
   },
 });

@@ -127,7 +127,15 @@ export function renderStatesText(run: RunFile): string {
   return [
     '',
     run.headline,
-    ...(run.changes.length ? ['Changes since the previous run:', ...run.changes.map((c) => `  - ${c.message}`)] : []),
+    ...(run.source === 'coverage' ? ['(no evidence files: states judged from the coverage files)'] : []),
+    ...(run.changes.length
+      ? [
+          'Changes since the previous run:',
+          ...run.changes.map(
+            (c) => `  - ${c.kind === 'field-gone' ? (run.strict ? 'failed: ' : 'warning: ') : ''}${c.message}`,
+          ),
+        ]
+      : []),
     ...run.services.map(
       (s) =>
         `  ${s.service.padEnd(14)} ${STATE_LABELS[s.state].padEnd(24)} ${`${s.verified}/${s.total}`.padEnd(9)} ${s.reasons[0] ?? ''}`,
