@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderStatesMarkdown, renderStatesText, writeRunReports } from './report/run-report.ts';
 import { type JudgedService, STATE_LABELS } from './report/states.ts';
-import { markdownData, maskingFrom, maskText } from './report/text.ts';
+import { markdownData, markdownNameData, maskingFrom, maskText } from './report/text.ts';
 
 /** Where reports go: `contract-tests/reports`, or CONTRACT_REPORTS_DIR. */
 export const REPORTS_DIR = process.env.CONTRACT_REPORTS_DIR ?? join(import.meta.dirname, '..', 'reports');
@@ -273,12 +273,15 @@ export function verdictLines(
   const masking = maskingFrom();
   const f = (text: string, max?: number) =>
     format === 'markdown' ? markdownData(text, masking, max) : maskText(text, masking, max);
+  const name = (text: string) => (format === 'markdown' ? markdownNameData(text, masking) : maskText(text, masking));
+  // A check is one of ours (`negative_data_rejection`, `error:404`): written as it is when it looks like one.
+  const checkName = (text: string) => (/^[a-z][a-z0-9_:.-]*[a-z0-9]$/i.test(text) ? text : f(text));
   return summaries.flatMap((s) =>
     s.exceptions
       .filter((e) => e.outcome === outcome)
       .map((e) => {
         const note = (e.note ?? outcome).replace(`${e.operation}: ${e.check}: `, '');
-        return `- ${s.service} ${f(e.operation)} ${f(e.check)}: ${f(note, 400)}`;
+        return `- ${s.service} ${name(e.operation)} ${checkName(e.check)}: ${f(note, 400)}`;
       }),
   );
 }
@@ -327,7 +330,8 @@ function markdown(summaries: ServiceSummary[], states: JudgedService[], statesSe
   const m = (text: string) => markdownData(text, masking, 400);
   const exceptions = summaries.flatMap((s) =>
     s.exceptions.map(
-      (e) => `| ${m(s.service)} | ${m(e.operation)} | ${m(e.check)} | ${e.outcome} | ${m(e.note ?? '')} |`,
+      (e) =>
+        `| ${m(s.service)} | ${markdownNameData(e.operation, masking)} | ${markdownNameData(e.check, masking)} | ${e.outcome} | ${m(e.note ?? '')} |`,
     ),
   );
   return [

@@ -37,3 +37,11 @@ export function markdownText(text: string): string {
     .replace(/:\/\//g, `:${ZERO_WIDTH_SPACE}//`)
     .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}${ZERO_WIDTH_SPACE}.`);
 }
+
+/**
+ * A name (operation id, check, field path) for Markdown: as an inline code span when it is one short line without
+ * a backtick (a code span shows its content literally: no link, mention or HTML), else as `markdownText`.
+ */
+export function markdownName(text: string): string {
+  return /^[^`|\n\r]{1,200}$/.test(text) ? `\`${text}\`` : markdownText(text);
+}

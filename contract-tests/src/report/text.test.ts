@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CANARY } from '../targets.ts';
-import { htmlText, markdownText, maskingFrom, maskRaw, maskText, xmlText } from './text.ts';
+import { htmlText, markdownName, markdownText, maskingFrom, maskRaw, maskText, xmlText } from './text.ts';
 
 const HOSTILE =
   'text/html; <img src="https://beacon.example/x.png"> <script>alert(1)</script> @octocat ' +
@@ -54,6 +54,12 @@ describe('server text is data', () => {
     expect(md).not.toMatch(/www\./);
     expect(md).not.toMatch(/(^|[^\\])[`|*_]/);
     expect(md).toContain('&lt;img src=');
+  });
+
+  it('writes a name as a code span, or escaped when it cannot be one', () => {
+    expect(markdownName('listProducts')).toBe('`listProducts`');
+    expect(markdownName('<img src=x>')).toBe('`<img src=x>`');
+    expect(markdownName('a`b|<img>')).toBe('a\\`b\\|&lt;img&gt;');
   });
 
   it('escapes HTML and XML', () => {

@@ -7,9 +7,9 @@
  */
 import { redactText } from '@agent-apis/core/redact-text';
 import { CANARY, MCP_CANARY } from '../targets.ts';
-import { markdownText } from './escape.ts';
+import { markdownName, markdownText } from './escape.ts';
 
-export { htmlText, markdownText, xmlText } from './escape.ts';
+export { htmlText, markdownName, markdownText, xmlText } from './escape.ts';
 
 /** Variables holding a credential: their values never reach a report. */
 export const CREDENTIAL_VARIABLES = [
@@ -98,4 +98,9 @@ export function maskText(text: unknown, masking: Masking, max = MAX_TEXT): strin
 /** Masked, then escaped for Markdown: the one way server text enters a Markdown report. */
 export function markdownData(text: unknown, masking: Masking, max = MAX_TEXT): string {
   return markdownText(maskText(text, masking, max));
+}
+
+/** Masked, then written as a Markdown name (`markdownName`). */
+export function markdownNameData(text: unknown, masking: Masking): string {
+  return markdownName(maskText(text, masking, 200));
 }
