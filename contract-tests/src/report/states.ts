@@ -179,10 +179,10 @@ export function judgeRun(
   const services = verdicts.map(({ verdict, source, warned }): JudgedService => {
     const isRequired = required.has(verdict.service);
     let state = verdict.state;
-    const reasons = [...verdict.reasons];
+    let reasons = [...verdict.reasons];
     if (state === 'skipped' && isRequired) {
       state = 'unverified';
-      reasons.unshift(`required by CONTRACT_REQUIRE, but not run: ${verdict.reasons[0] ?? 'skipped'}`);
+      reasons = [`required by CONTRACT_REQUIRE, but not run: ${verdict.reasons.join('; ') || 'skipped'}`];
     }
     if (options.strict && state !== 'skipped' && state !== 'failed') {
       const history = options.historyWarnings?.get(verdict.service) ?? [];
