@@ -50,6 +50,15 @@ describe('the HTML report in Chromium', () => {
     const dir = await runFolder([store, trust]);
     const run = await writeRunReports(dir, 'live', env, new Date('2026-11-26T03:40:00Z'));
     expect(run.exitCode).toBe(1);
+    expect(run.failures).toEqual([
+      expect.objectContaining({
+        service: 'store',
+        operation: 'getOrder',
+        record: 'id=1101',
+        url: '$STORE_BASE_URL/orders/1101.json?authtoken=[REDACTED]',
+        reproduction: 'curl -u "$STORE_LOGIN:$STORE_AUTH_TOKEN" "$STORE_BASE_URL/orders/1101.json"',
+      }),
+    ]);
     const html = await readFile(join(dir, 'report.html'), 'utf8');
     expect(html).not.toContain('pw-s3cret');
     expect(html).not.toContain('tok-abcdef123456');

@@ -13,6 +13,7 @@ function runFile(judgement: ReturnType<typeof judgeRun>, more: Partial<RunFile> 
     required: [],
     history: { dir: '/tmp/h', file: '/tmp/h/x.json', notes: [] },
     source: 'evidence',
+    failures: [],
     ...more,
   };
 }
@@ -73,6 +74,17 @@ describe('the nightly summary', () => {
       }),
     ]);
     const run = runFile(judgeRun('live', [failed], []), {
+      failures: [
+        {
+          service: 'store',
+          operation: 'getProduct',
+          check: 'baseline',
+          message: 'got <img src=https://x.example/b.png> @octocat [x](https://evil.example)',
+          record: 'id=1101',
+          url: '$STORE_BASE_URL/products/1101.json',
+          reproduction: 'curl -u "$STORE_LOGIN:$STORE_AUTH_TOKEN" "$STORE_BASE_URL/products/1101.json"',
+        },
+      ],
       changes: [
         {
           kind: 'field-gone',
@@ -88,6 +100,13 @@ describe('the nightly summary', () => {
     expect(section).toContain('HTML report: [report](https://github.com/o/r/actions/runs/1#artifacts)');
     expect(section).toContain('- **warning**: store: field product.price was in every record last night');
     expect(section).toContain('🔴 failed');
+    expect(section).toContain(
+      '**Failures**\n\n- store `getProduct` baseline: got &lt;img src=https:\u200b//x.example/b.png&gt;',
+    );
+    expect(section).toContain(' · record `id=1101` · URL `$STORE_BASE_URL/products/1101.json`');
+    expect(section).toContain(
+      '\n  reproduce: `curl -u "$STORE_LOGIN:$STORE_AUTH_TOKEN" "$STORE_BASE_URL/products/1101.json"`',
+    );
     const reasons = section.split('\n').find((line) => line.startsWith('| store'));
     expect(reasons).toContain(
       '&lt;img src=https:\u200b//x.example/b.png&gt; @\u200boctocat \\[x\\](https:\u200b//evil.example)',

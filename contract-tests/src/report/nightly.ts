@@ -8,7 +8,7 @@
  * Imports nothing that needs a build: the nightly loads it after steps that may have failed.
  */
 import type { ServiceState } from '../evidence.ts';
-import { markdownText } from './escape.ts';
+import { markdownName, markdownText } from './escape.ts';
 import type { RunFile } from './run-report.ts';
 import { STATE_LABELS, STATE_MARKS } from './states.ts';
 
@@ -81,6 +81,14 @@ export function runSection(title: string, run: RunFile | undefined, htmlLink: st
     (s) =>
       `| ${m(s.service)}${s.required ? ' (required)' : ''} | ${STATE_MARKS[s.state]} ${STATE_LABELS[s.state]} | ${s.verified} of ${s.total} | ${s.reasons.slice(0, 3).map(m).join('<br>') || '-'} |`,
   );
+  const failures = (run.failures ?? []).map((f) =>
+    [
+      `- ${m(f.service)} ${markdownName(f.operation)} ${m(f.check)}: ${m(f.message)}`,
+      f.record ? ` · record ${markdownName(f.record)}` : '',
+      f.url ? ` · URL ${markdownName(f.url)}` : '',
+      f.reproduction ? `\n  reproduce: ${markdownName(f.reproduction)}` : '',
+    ].join(''),
+  );
   return [
     '',
     `## ${title}`,
@@ -95,6 +103,7 @@ export function runSection(title: string, run: RunFile | undefined, htmlLink: st
     '| --- | --- | --- | --- |',
     ...rows,
     '',
+    ...(failures.length ? ['**Failures**', '', ...failures, ''] : []),
   ].join('\n');
 }
 

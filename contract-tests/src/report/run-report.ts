@@ -32,9 +32,23 @@ export interface RunFile extends RunJudgement {
   required: string[];
   /** Where the history entry went, and lines about history files left out. */
   history: { dir: string; file: string; notes: string[] };
+  /** The failures of the run (first `MAX_FAILURES`), masked: what the nightly's issue lists with reproductions. */
+  failures: RunFailure[];
   /** `evidence`: at least one service wrote evidence; `coverage`: states derived from coverage files alone. */
   source: 'evidence' | 'coverage' | 'none';
 }
+
+export interface RunFailure {
+  service: string;
+  operation: string;
+  check: string;
+  message: string;
+  record?: string;
+  url?: string;
+  reproduction?: string;
+}
+
+export const MAX_FAILURES = 100;
 
 export const RUN_FILE = 'run.json';
 export const HTML_FILE = 'report.html';
@@ -76,6 +90,21 @@ export async function writeRunReports(
     strict,
     required: [...required],
     history: { dir: history, file, notes },
+    failures: evidence
+      .flatMap((e) =>
+        e.operations.flatMap((op) =>
+          op.failures.map((f) => ({
+            service: e.service,
+            operation: op.operation,
+            check: maskText(f.check, masking, 100),
+            message: maskText(f.message, masking, 500),
+            ...(f.record ? { record: maskText(f.record, masking, 200) } : {}),
+            ...(f.url ? { url: maskText(f.url, masking, 500) } : {}),
+            ...(f.reproduction ? { reproduction: maskText(f.reproduction, masking, 800) } : {}),
+          })),
+        ),
+      )
+      .slice(0, MAX_FAILURES),
     source: evidence.length > 0 ? 'evidence' : coverage.length > 0 ? 'coverage' : 'none',
   };
   await writeFile(join(dir, RUN_FILE), `${JSON.stringify(run, null, 2)}\n`);
