@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ProgressReporter } from './src/report/progress.ts';
 
 /**
  * A live check waits for the service's budget: paced requests and a `Retry-After` of up to
@@ -8,6 +9,14 @@ import { defineConfig } from 'vitest/config';
 const live = process.env.CONTRACT_TARGET === 'live';
 const maxRetryAfterMs = (Number(process.env.CONTRACT_MAX_RETRY_AFTER) || 120) * 1000;
 const contractTimeout = live ? Math.max(15 * 60_000, 4 * maxRetryAfterMs + 5 * 60_000) : 30_000;
+/**
+ * vitest's JUnit file, one per target so a live run never overwrites the mock run's: `reports/mock/junit.xml`,
+ * `reports/live/junit.xml` (next to the contract's own `coverage-junit.xml`); the harness project's is
+ * `reports/harness/junit.xml`. CONTRACT_REPORTS_DIR moves all of them.
+ */
+const reportsDir = process.env.CONTRACT_REPORTS_DIR ?? './reports';
+const harnessOnly = process.argv.some((arg, i) => arg === 'harness' && process.argv[i - 1] === '--project');
+const junitFile = `${reportsDir}/${harnessOnly ? 'harness' : live ? 'live' : 'mock'}/junit.xml`;
 
 export default defineConfig({
   test: {
@@ -37,6 +46,11 @@ export default defineConfig({
         },
       },
     ],
-    reporters: ['default', ['junit', { outputFile: './reports/junit.xml' }]],
+    // Live runs also print their progress (checks done of total, per contract file) every 15 s.
+    reporters: [
+      'default',
+      ['junit', { outputFile: junitFile }],
+      ...(live && !harnessOnly ? [new ProgressReporter()] : []),
+    ],
   },
 });

@@ -6,6 +6,9 @@
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { renderStatesMarkdown, renderStatesText, writeRunReports } from './report/run-report.ts';
+import { type JudgedService, STATE_LABELS } from './report/states.ts';
+import { markdownData, markdownNameData, maskingFrom, maskText } from './report/text.ts';
 
 /** Where reports go: `contract-tests/reports`, or CONTRACT_REPORTS_DIR. */
 export const REPORTS_DIR = process.env.CONTRACT_REPORTS_DIR ?? join(import.meta.dirname, '..', 'reports');
@@ -211,36 +214,6 @@ function countChecks(entries: CoverageEntry[]): Record<string, Record<Outcome, n
   return checks;
 }
 
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function junit(services: ServiceCoverage[]): string {
-  const suites = services.map((data) => {
-    const cases = data.entries.map((e) => {
-      const name = escapeXml(`${e.operation} ${e.check}`);
-      const strict = strictMode();
-      const body =
-        e.outcome === 'failed' || (e.outcome === 'warning' && strict)
-          ? `<failure type="${e.outcome}" message="${escapeXml(e.note ?? 'failed')}"/>`
-          : e.outcome === 'skipped'
-            ? `<skipped message="${escapeXml(e.note ?? '')}"/>`
-            : e.outcome === 'inconclusive'
-              ? `<skipped message="${escapeXml(`inconclusive: ${e.note ?? ''}`)}"/>`
-              : e.outcome === 'warning'
-                ? `<properties><property name="verdict" value="warning"/></properties><system-out>${escapeXml(`WARNING: ${e.note ?? ''}`)}</system-out>`
-                : '';
-      return `    <testcase classname="contract.${data.service}" name="${name}">${body}</testcase>`;
-    });
-    const failures = data.entries.filter(
-      (e) => e.outcome === 'failed' || (e.outcome === 'warning' && strictMode()),
-    ).length;
-    const skipped = data.entries.filter((e) => e.outcome === 'skipped' || e.outcome === 'inconclusive').length;
-    return `  <testsuite name="contract ${data.service} (${data.mode})" tests="${data.entries.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="contract coverage">\n${suites.join('\n')}\n</testsuites>\n`;
-}
-
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
@@ -281,7 +254,7 @@ export function renderVerdicts(summaries: ServiceSummary[]): string {
       String(s.failed),
       String(s.warnings ?? 0),
       String(s.inconclusive ?? 0),
-      s.skipped ? `skipped: ${s.skipped}` : '',
+      s.skipped ? `${STATE_LABELS.skipped}: ${maskText(s.skipped, maskingFrom(), 200)}` : '',
     ]);
   return table(['service', 'fail', 'warn', 'inconclusive', 'note'], rows);
 }
@@ -297,18 +270,36 @@ export function renderRecordsChecked(summaries: ServiceSummary[]): string {
 }
 
 /** One line per check of `outcome`, naming service, operation, check and the note. */
-export function verdictLines(summaries: ServiceSummary[], outcome: Outcome): string[] {
+export function verdictLines(
+  summaries: ServiceSummary[],
+  outcome: Outcome,
+  format: 'markdown' | 'text' = 'markdown',
+): string[] {
+  const masking = maskingFrom();
+  const f = (text: string, max?: number) =>
+    format === 'markdown' ? markdownData(text, masking, max) : maskText(text, masking, max);
+  const name = (text: string) => (format === 'markdown' ? markdownNameData(text, masking) : maskText(text, masking));
+  // A check is one of ours (`negative_data_rejection`, `error:404`): written as it is when it looks like one.
+  const checkName = (text: string) => (/^[a-z][a-z0-9_:.-]*[a-z0-9]$/i.test(text) ? text : f(text));
   return summaries.flatMap((s) =>
     s.exceptions
       .filter((e) => e.outcome === outcome)
       .map((e) => {
-        const note = (e.note ?? outcome).replaceAll('\n', ' ').replace(`${e.operation}: ${e.check}: `, '');
-        return `- ${s.service} \`${e.operation}\` ${e.check}: ${note}`;
+        const note = (e.note ?? outcome).replace(`${e.operation}: ${e.check}: `, '');
+        return `- ${s.service} ${name(e.operation)} ${checkName(e.check)}: ${f(note, 400)}`;
       }),
   );
 }
 
-export function renderTable(summaries: ServiceSummary[]): string {
+/**
+ * One row per service. The last column is the service's state (green, failed, unverified, skipped (not
+ * configured)) when the run was judged, never "passed" short of the floor.
+ */
+export function renderTable(
+  summaries: ServiceSummary[],
+  states: JudgedService[] = [],
+  cell: (text: string) => string = (text) => text,
+): string {
   const header = ['service', 'mode', 'operations', 'error statuses', 'tools', 'failed', 'warn', 'inconclusive', 'note'];
   const rows = summaries.map((s) => [
     s.service,
@@ -319,25 +310,42 @@ export function renderTable(summaries: ServiceSummary[]): string {
     String(s.failed),
     s.warnings === undefined ? '-' : String(s.warnings),
     s.inconclusive === undefined ? '-' : String(s.inconclusive),
-    s.skipped
-      ? `skipped: ${s.skipped}`
-      : s.failed > 0 || (strictMode() && (s.warnings ?? 0) > 0)
-        ? 'failed'
-        : (s.warnings ?? 0) > 0
-          ? 'passed with warnings'
-          : 'passed',
+    cell(
+      stateNote(
+        s,
+        states.find((state) => state.service === s.service),
+      ),
+    ),
   ]);
   return table(header, rows);
 }
 
-function markdown(summaries: ServiceSummary[]): string {
+function stateNote(s: ServiceSummary, state: JudgedService | undefined): string {
+  const masking = maskingFrom();
+  if (state) {
+    const why = state.state === 'green' ? '' : `: ${maskText(state.reasons[0] ?? '', masking, 120)}`;
+    return `${STATE_LABELS[state.state]}${why}`;
+  }
+  if (s.skipped) return `${STATE_LABELS.skipped}: ${maskText(s.skipped, masking, 120)}`;
+  return s.failed > 0 || (strictMode() && (s.warnings ?? 0) > 0) ? STATE_LABELS.failed : 'not judged';
+}
+
+function markdown(summaries: ServiceSummary[], states: JudgedService[], statesSection: string): string {
+  const masking = maskingFrom();
+  const m = (text: string) => markdownData(text, masking, 400);
   const exceptions = summaries.flatMap((s) =>
-    s.exceptions.map((e) => `| ${s.service} | ${e.operation} | ${e.check} | ${e.outcome} | ${e.note ?? ''} |`),
+    s.exceptions.map(
+      (e) =>
+        `| ${m(s.service)} | ${markdownNameData(e.operation, masking)} | ${markdownNameData(e.check, masking)} | ${e.outcome} | ${m(e.note ?? '')} |`,
+    ),
   );
   return [
     '# Contract coverage',
     '',
-    renderTable(summaries),
+    statesSection,
+    '### Coverage',
+    '',
+    renderTable(summaries, states, m),
     '',
     ...(summaries.some((s) => s.mode === 'live')
       ? [
@@ -376,10 +384,11 @@ function markdown(summaries: ServiceSummary[]): string {
 }
 
 const COVERAGE_FILE = /^coverage-[a-z]+(-mcp)?\.json$/;
+const EVIDENCE_FILE = /^evidence-[a-z]+(-mcp)?\.json$/;
 
 /** Removes the per-service files of an earlier run, so a report only speaks of this one. */
 export async function clearCoverage(dir: string): Promise<void> {
-  const files = (await readdir(dir).catch(() => [])).filter((f) => COVERAGE_FILE.test(f));
+  const files = (await readdir(dir).catch(() => [])).filter((f) => COVERAGE_FILE.test(f) || EVIDENCE_FILE.test(f));
   await Promise.all(files.map((f) => rm(join(dir, f), { force: true })));
 }
 
@@ -391,11 +400,17 @@ export async function writeCoverageReports(dir: string, mode: 'mock' | 'live'): 
     const data = JSON.parse(await readFile(join(dir, file), 'utf8')) as ServiceCoverage;
     if (data.mode === mode) services.push(data);
   }
-  const summaries = services.map(summarize);
+  const masking = maskingFrom();
+  const summaries = services.map(summarize).map((s) => ({
+    ...s,
+    ...(s.skipped ? { skipped: maskText(s.skipped, masking) } : {}),
+    exceptions: s.exceptions.map((e) => (e.note === undefined ? e : { ...e, note: maskText(e.note, masking) })),
+  }));
+  // The states, history, HTML page and contract JUnit file (`report/run-report.ts`), then the Markdown and JSON.
+  const run = await writeRunReports(dir, mode);
   await writeFile(join(dir, 'coverage.json'), `${JSON.stringify(summaries, null, 2)}\n`);
-  await writeFile(join(dir, 'coverage.md'), markdown(summaries));
-  await writeFile(join(dir, 'coverage-junit.xml'), junit(services));
-  const warnings = verdictLines(summaries, 'warning');
+  await writeFile(join(dir, 'coverage.md'), markdown(summaries, run.services, renderStatesMarkdown(run, masking)));
+  const warnings = verdictLines(summaries, 'warning', 'text');
   const live =
     mode === 'live'
       ? `\nVerdicts${strictMode() ? ' (CONTRACT_STRICT=1)' : ''}:\n${renderVerdicts(summaries)}\n` +
@@ -403,7 +418,8 @@ export async function writeCoverageReports(dir: string, mode: 'mock' | 'live'): 
         `\nBudgets:\n${renderBudgets(summaries)}\n\nChecks:\n${renderChecks(summaries)}\n`
       : '';
   console.log(
-    `\nContract coverage (${mode}):\n${renderTable(summaries)}\n${live}reports: ${dir}/coverage.{md,json}, coverage-junit.xml\n`,
+    `\nContract coverage (${mode}):\n${renderTable(summaries, run.services)}\n${live}${renderStatesText(run)}` +
+      `reports: ${dir}/coverage.{md,json}, coverage-junit.xml, junit.xml, run.json, report.html\n`,
   );
   return summaries;
 }

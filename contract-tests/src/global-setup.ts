@@ -3,11 +3,17 @@
  * Prism runs: the tests talk to each configured service directly (`live.ts` does the checking), so nothing
  * mock-only (Prism's `Prefer` header) can reach a live service.
  * The servers' URLs reach the tests through `provide`/`inject`; every process is stopped by its PID.
+ * The teardown writes the run's reports (coverage, states, history, HTML page, JUnit); `contract-run.ts` turns
+ * them into the exit code of `pnpm contract`.
  */
+
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { clearCoverage, coverageDir, REPORTS_DIR, writeCoverageReports } from './coverage.ts';
 import { type PrismServer, startPrism } from './prism.ts';
+import { HTML_FILE, RUN_FILE } from './report/run-report.ts';
+import { clearEvidence } from './report/states.ts';
 import { SPECS_DIST } from './spec.ts';
 import { liveTargets, mockTargets, type ServiceTarget } from './targets.ts';
 
@@ -17,7 +23,11 @@ const SEED = '20261121';
 export default async function setup(project: TestProject) {
   const live = process.env.CONTRACT_TARGET === 'live';
   const targets = live ? liveTargets(process.env) : mockTargets();
-  await clearCoverage(coverageDir(live ? 'live' : 'mock'));
+  const dir = coverageDir(live ? 'live' : 'mock');
+  // Nothing of an earlier run may speak for this one: coverage, evidence, and the judgement `pnpm contract` reads.
+  await clearCoverage(dir);
+  await clearEvidence(dir);
+  await Promise.all([RUN_FILE, HTML_FILE].map((file) => rm(join(dir, file), { force: true })));
   const servers: PrismServer[] = [];
   const provided: Record<string, ServiceTarget> = {};
   try {
@@ -46,7 +56,8 @@ export default async function setup(project: TestProject) {
   project.provide('contractMode', live ? 'live' : 'mock');
   return async () => {
     await Promise.all(servers.map((server) => server.stop()));
-    await writeCoverageReports(coverageDir(live ? 'live' : 'mock'), live ? 'live' : 'mock');
+    // Coverage, states, history, HTML page and JUnit of the run (`coverage.ts`, `report/run-report.ts`).
+    await writeCoverageReports(dir, live ? 'live' : 'mock');
   };
 }
 

@@ -44,7 +44,10 @@ describe('contract suite against live-style tool servers (CONTRACT_TARGET=live)'
   const packageDir = join(import.meta.dirname, '..');
   const credentials = { STORE_MCP_LOGIN_KEY: 'live-login-key-4c1d', STORE_MCP_AUTH_TOKEN: 'live-auth-token-9a3e' };
 
-  async function contractLive(tools: McpTool[]) {
+  async function contractLive(
+    tools: McpTool[],
+    names = { login: 'STORE_MCP_LOGIN_KEY', token: 'STORE_MCP_AUTH_TOKEN' },
+  ) {
     const server = await startToolServer({
       tools,
       credentials: { 'X-LOGIN-KEY': credentials.STORE_MCP_LOGIN_KEY, 'X-AUTH-TOKEN': credentials.STORE_MCP_AUTH_TOKEN },
@@ -56,7 +59,9 @@ describe('contract suite against live-style tool servers (CONTRACT_TARGET=live)'
       CONTRACT_TARGET: 'live',
       CONTRACT_REPORTS_DIR: reports,
       STORE_MCP_URL: server.url,
-      ...credentials,
+      [names.login]: credentials.STORE_MCP_LOGIN_KEY,
+      [names.token]: credentials.STORE_MCP_AUTH_TOKEN,
+      CONTRACT_TOOL_CALLS_PER_SECOND: '100',
     };
     const vitest = join(packageDir, 'node_modules', 'vitest', 'vitest.mjs');
     const args = [vitest, 'run', '--project', 'contract', 'src/mcp.contract.test.ts'];
@@ -70,6 +75,20 @@ describe('contract suite against live-style tool servers (CONTRACT_TARGET=live)'
       await server.close();
     }
   }
+
+  it("runs the store tool server configured as the README says (STORE_LOGIN + STORE_AUTH_TOKEN, the clients' names)", async () => {
+    const result = await contractLive(storeTools(), { login: 'STORE_LOGIN', token: 'STORE_AUTH_TOKEN' });
+    expect(result.code, result.output).toBe(0);
+    const summaries = JSON.parse(await readFile(join(result.reports, 'live', 'coverage.json'), 'utf8')) as {
+      service: string;
+      toolsExercised: number;
+      skipped?: string;
+    }[];
+    const store = summaries.find((s) => s.service === 'store-mcp');
+    expect(store?.skipped).toBeUndefined();
+    expect(store?.toolsExercised).toBe(12);
+    expect(result.output).not.toContain(credentials.STORE_MCP_AUTH_TOKEN);
+  });
 
   it('fails on breaking drift, naming the tool, the argument and the change', async () => {
     const result = await contractLive(liveStyleList());

@@ -15,6 +15,8 @@
  * records the run creates itself (meant for a sandbox store only); CONTRACT_ALLOW_DANGEROUS=<operationId>,…
  * names dangerous operations one by one; see `live.ts` and `live-budget.ts`.
  */
+import { STORE_MCP_ENV, STORE_MCP_ENV_ALIASES } from '@agent-apis/mcp';
+
 export interface ServiceTarget {
   service: 'directory' | 'store' | 'trust';
   /** The live service's base URL (live mode only). */
@@ -82,7 +84,7 @@ export function liveTargets(env: Record<string, string | undefined>): Targets {
  *
  * | server    | URL                                                | credentials                                 |
  * | --------- | -------------------------------------------------- | ------------------------------------------- |
- * | store     | STORE_MCP_URL (optional, https://mcp.jumpseller.com) | STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN |
+ * | store     | STORE_MCP_URL (optional, https://mcp.jumpseller.com) | STORE_LOGIN + STORE_AUTH_TOKEN (the names the clients read), or the pair STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN, which wins when both are set |
  * | directory | DIRECTORY_MCP_URL (required: not published)          | none needed                                 |
  */
 export interface ToolServerTarget {
@@ -103,18 +105,24 @@ export function mockToolServerTargets(): Record<ToolServerTarget['service'], Too
 export function liveToolServerTargets(
   env: Record<string, string | undefined>,
 ): Record<ToolServerTarget['service'], ToolServerTarget> {
+  // The names the clients read (`STORE_MCP_ENV` of @agent-apis/mcp: STORE_LOGIN + STORE_AUTH_TOKEN), unless the tool
+  // server's own pair (its earlier names) is set whole.
+  const names =
+    env[STORE_MCP_ENV_ALIASES.loginKey] && env[STORE_MCP_ENV_ALIASES.authToken] ? STORE_MCP_ENV_ALIASES : STORE_MCP_ENV;
+  const loginKey = env[names.loginKey];
+  const authToken = env[names.authToken];
   return {
     store:
-      env.STORE_MCP_LOGIN_KEY && env.STORE_MCP_AUTH_TOKEN
+      loginKey && authToken
         ? {
             service: 'store',
             url: env.STORE_MCP_URL ?? 'https://mcp.jumpseller.com',
-            credentials: { loginKey: env.STORE_MCP_LOGIN_KEY, authToken: env.STORE_MCP_AUTH_TOKEN },
+            credentials: { loginKey, authToken },
           }
         : {
             service: 'store',
             credentials: {},
-            skipReason: 'no credentials (STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN)',
+            skipReason: `no credentials (${STORE_MCP_ENV.loginKey} + ${STORE_MCP_ENV.authToken}, or ${STORE_MCP_ENV_ALIASES.loginKey} + ${STORE_MCP_ENV_ALIASES.authToken})`,
           },
     directory: env.DIRECTORY_MCP_URL
       ? { service: 'directory', url: env.DIRECTORY_MCP_URL, credentials: {} }

@@ -1,0 +1,175 @@
+/**
+ * The reports of one contract run of one target, written by the global teardown after every test file wrote its
+ * coverage and evidence: the states (`run.json`: per service green / failed / unverified / skipped, the exit code,
+ * the changes since the previous run), the history entry, the HTML page (`report.html`), the contract JUnit file
+ * (`coverage-junit.xml`) and the state section of `coverage.md`. `src/contract-run.ts` turns `run.json` into the
+ * exit code of `pnpm contract`.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { strictMode } from '../coverage.ts';
+import {
+  appendNight,
+  type Change,
+  compareNights,
+  historyDir,
+  historyWarnings,
+  nightFrom,
+  nightsKept,
+  readNights,
+} from './history.ts';
+import { renderHtml } from './html.ts';
+import { renderJunit } from './junit.ts';
+import { judgeRun, type RunJudgement, readRunFiles, requiredServices, STATE_LABELS, STATE_MARKS } from './states.ts';
+import { type Masking, markdownData, maskingFrom, maskText } from './text.ts';
+
+/** What `run.json` holds: read by `contract-run.ts` and the nightly. */
+export interface RunFile extends RunJudgement {
+  changes: Change[];
+  /** The HTML page of the run. */
+  html: string;
+  strict: boolean;
+  required: string[];
+  /** Where the history entry went, and lines about history files left out. */
+  history: { dir: string; file: string; notes: string[] };
+  /** The failures of the run (first `MAX_FAILURES`), masked: what the nightly's issue lists with reproductions. */
+  failures: RunFailure[];
+  /** `evidence`: at least one service wrote evidence; `coverage`: states derived from coverage files alone. */
+  source: 'evidence' | 'coverage' | 'none';
+}
+
+export interface RunFailure {
+  service: string;
+  operation: string;
+  check: string;
+  message: string;
+  record?: string;
+  url?: string;
+  reproduction?: string;
+}
+
+export const MAX_FAILURES = 100;
+
+export const RUN_FILE = 'run.json';
+export const HTML_FILE = 'report.html';
+
+/** Judges the run in `dir`, compares it with the previous one, appends it to the history and writes its reports. */
+export async function writeRunReports(
+  dir: string,
+  target: 'mock' | 'live',
+  env: Record<string, string | undefined> = process.env,
+  now = new Date(),
+): Promise<RunFile> {
+  const { evidence, coverage } = await readRunFiles(dir, target);
+  const required = requiredServices(env);
+  const strict = strictMode(env);
+  const masking = maskingFrom(env);
+  const first = judgeRun(target, evidence, coverage, { required });
+  const tonight = nightFrom(target, evidence, first.services, now);
+  const history = historyDir(env);
+  const keep = nightsKept(env);
+  const { nights, notes } = await readNights(history, target, keep);
+  const changes = compareNights(nights.at(-1), tonight);
+  const judgement = judgeRun(target, evidence, coverage, {
+    required,
+    strict,
+    historyWarnings: historyWarnings(changes),
+  });
+  const file = await appendNight(history, tonight, keep);
+  const html = join(dir, HTML_FILE);
+  await writeFile(
+    html,
+    renderHtml({ judgement, changes, nights, tonight, evidence, coverage, masking, notes, strict }),
+  );
+  await writeFile(join(dir, 'coverage-junit.xml'), renderJunit(judgement, evidence, coverage, masking, strict));
+  const run: RunFile = {
+    ...judgement,
+    services: judgement.services.map((s) => ({ ...s, reasons: s.reasons.map((r) => maskText(r, masking)) })),
+    changes: changes.map((c) => ({ ...c, message: maskText(c.message, masking) })),
+    html,
+    strict,
+    required: [...required],
+    history: { dir: history, file, notes },
+    failures: evidence
+      .flatMap((e) =>
+        e.operations.flatMap((op) =>
+          op.failures.map((f) => ({
+            service: e.service,
+            operation: op.operation,
+            check: maskText(f.check, masking, 100),
+            message: maskText(f.message, masking, 500),
+            ...(f.record ? { record: maskText(f.record, masking, 200) } : {}),
+            ...(f.url ? { url: maskText(f.url, masking, 500) } : {}),
+            ...(f.reproduction ? { reproduction: maskText(f.reproduction, masking, 800) } : {}),
+          })),
+        ),
+      )
+      .slice(0, MAX_FAILURES),
+    source: evidence.length > 0 ? 'evidence' : coverage.length > 0 ? 'coverage' : 'none',
+  };
+  await writeFile(join(dir, RUN_FILE), `${JSON.stringify(run, null, 2)}\n`);
+  return run;
+}
+
+/** Reads `run.json` of a target folder; undefined when the run wrote none. */
+export async function readRunFile(dir: string): Promise<RunFile | undefined> {
+  try {
+    return JSON.parse(await readFile(join(dir, RUN_FILE), 'utf8')) as RunFile;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The state section of a Markdown report (coverage.md, the nightly's issue body): the changes first, then one row
+ * per service with its state. Every text is masked and escaped as data.
+ */
+export function renderStatesMarkdown(run: RunFile, masking: Masking = maskingFrom()): string {
+  const m = (text: unknown) => markdownData(text, masking, 400);
+  const changes = run.changes.length
+    ? run.changes.map(
+        (c) => `- ${c.kind === 'field-gone' ? (run.strict ? '**failed**: ' : '**warning**: ') : ''}${m(c.message)}`,
+      )
+    : ['No change since the previous run (or no previous run in the history).'];
+  const rows = run.services.map(
+    (s) =>
+      `| ${m(s.service)}${s.required ? ' (required)' : ''} | ${STATE_MARKS[s.state]} ${STATE_LABELS[s.state]} | ${s.verified} of ${s.total} | ${s.reasons.slice(0, 5).map(m).join('<br>') || '-'} |`,
+  );
+  return [
+    `**${m(run.headline)}**`,
+    '',
+    '### Changes since the previous run',
+    '',
+    ...changes,
+    '',
+    '### States',
+    '',
+    '| service | state | operations verified | why |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+/** The printed summary of a run: headline, changes, states, where the page is. */
+export function renderStatesText(run: RunFile): string {
+  return [
+    '',
+    run.headline,
+    ...(run.source === 'coverage' ? ['(no evidence files: states judged from the coverage files)'] : []),
+    ...(run.changes.length
+      ? [
+          'Changes since the previous run:',
+          ...run.changes.map(
+            (c) => `  - ${c.kind === 'field-gone' ? (run.strict ? 'failed: ' : 'warning: ') : ''}${c.message}`,
+          ),
+        ]
+      : []),
+    ...run.services.map(
+      (s) =>
+        `  ${s.service.padEnd(14)} ${STATE_LABELS[s.state].padEnd(24)} ${`${s.verified}/${s.total}`.padEnd(9)} ${s.reasons[0] ?? ''}`,
+    ),
+    `report: ${run.html}`,
+    '',
+  ].join('\n');
+}
