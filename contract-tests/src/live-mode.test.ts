@@ -230,7 +230,9 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     expect(strict.evidenceExit).toBe(1);
     expect(strict.output).toMatch(/listProducts live checks \(warnings, CONTRACT_STRICT=1\)/);
     const junit = await readFile(join(strict.reports, 'live', 'coverage-junit.xml'), 'utf8');
-    expect(junit).toMatch(/<failure type="warning" message="listProducts: negative_data_rejection: query\.limit/);
+    expect(junit).toMatch(
+      /name="listProducts \(GET \/products\.json\)"><failure type="warning" message="[^"]*negative_data_rejection: query\.limit/,
+    );
   }, 240_000);
 
   it('a lenient trust service that bills malformed batches: the negative checks are reserved in CONTRACT_TRUST_BUDGET, never exceeded', async () => {

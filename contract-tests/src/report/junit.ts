@@ -100,8 +100,10 @@ function operationCase(
       skipped: true,
     };
   }
-  if (op.verdict === 'warned') {
-    const text = [op.reason, ...op.warnings].filter(Boolean).join('; ');
+  // A verified operation may still carry warnings (its negative or optional-input checks): they count as a
+  // warned case, a failure under CONTRACT_STRICT=1.
+  if (op.verdict === 'warned' || (op.verdict === 'verified' && op.warnings.length > 0)) {
+    const text = [op.verdict === 'warned' ? op.reason : undefined, ...op.warnings].filter(Boolean).join('; ');
     return strict
       ? { name, body: `<failure type="warning" message="${x(text)}"/>`, failed: true, skipped: false }
       : {
