@@ -9,23 +9,43 @@ import { MAX_TIMER_MS } from './env.js';
 /** A wait of `ms` milliseconds that rejects with the signal's reason when the signal aborts first. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** The default {@link Sleep}, built on `setTimeout` (so fake timers control it). */
+/**
+ * A delay `setTimeout` can take: at most 2³¹−1 ms (a longer one, `Infinity` included, fires at once in every
+ * runtime), never negative, 0 for `NaN`.
+ */
+export function timerDelay(ms: number): number {
+  return ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0;
+}
+
+/**
+ * The default {@link Sleep}, built on `setTimeout` (so fake timers control it). A wait past 2³¹−1 ms is made of
+ * timers of at most that length (an infinite one only ends with its signal), never a loop of 1 ms timers.
+ */
 export const sleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
       return;
     }
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = signal
       ? onAbort(signal, () => {
           clearTimeout(timer);
           reject(signal.reason);
         })
       : undefined;
-    const timer = setTimeout(() => {
-      stop?.();
-      resolve();
-    }, ms);
+    const end = ms > 0 ? Date.now() + ms : 0;
+    const arm = (left: number) => {
+      timer = setTimeout(() => {
+        const rest = end - Date.now();
+        // Fake timers may move the timer and not the wall clock: a timer of the whole wait ends it.
+        if (left < MAX_TIMER_MS || !(rest > 0)) {
+          stop?.();
+          resolve();
+        } else arm(rest);
+      }, timerDelay(left));
+    };
+    arm(Number.isNaN(ms) ? 0 : ms);
   });
 
 interface Deadline {
