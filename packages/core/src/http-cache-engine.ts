@@ -158,7 +158,10 @@ async function sharedLookup(state: CacheState, key: string, request: CacheReques
   const receivedAt = Math.min(read.receivedAt, state.now());
   const entry = { ...read, receivedAt, freshForMs: Math.min(freshnessMs(read.headers, true), state.maxFreshnessMs) };
   // This process's copy is fresh by its own rules (a private cache ignores `s-maxage`).
-  keep(state, key, { ...entry, freshForMs: Math.min(freshnessMs(read.headers, state.sharedMaxAge), state.maxFreshnessMs) });
+  keep(state, key, {
+    ...entry,
+    freshForMs: Math.min(freshnessMs(read.headers, state.sharedMaxAge), state.maxFreshnessMs),
+  });
   return entry;
 }
 
@@ -172,7 +175,13 @@ function shareableAnswer(headers: Headers): boolean {
  * Writes `entry` to the shared tier when a shared cache may keep it (fire and forget). After a 304 (`revalidated`)
  * whose headers now forbid sharing, the shared entry is dropped instead of rewritten.
  */
-function sharedWrite(state: CacheState, key: string, request: CacheRequest, entry: CacheEntry, revalidated = false): void {
+function sharedWrite(
+  state: CacheState,
+  key: string,
+  request: CacheRequest,
+  entry: CacheEntry,
+  revalidated = false,
+): void {
   const { shared } = state;
   if (!shared || !sharable(request)) return;
   if (!shareableAnswer(entry.headers) || entry.status !== 200) {

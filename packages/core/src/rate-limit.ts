@@ -211,7 +211,8 @@ export class RateLimiter implements RateLimitGate {
     if (report.remaining !== undefined && report.remaining >= 0) {
       // A reset is never taken further than 24 h away (nor an unreadable one at its word).
       const latest = this.#now() + MAX_PAUSE_MS;
-      const resetAt = report.resetAt !== undefined && report.resetAt >= 0 ? Math.min(report.resetAt, latest) : undefined;
+      const resetAt =
+        report.resetAt !== undefined && report.resetAt >= 0 ? Math.min(report.resetAt, latest) : undefined;
       window.reported = { remaining: report.remaining, resetAt: resetAt ?? this.#now() + window.windowMs };
     }
   }

@@ -295,7 +295,13 @@ export class FleetRateLimiter implements RateLimitGate {
     // The fallback's own FIFO does the waiting; the head of ours goes once it grants. Nobody left waiting here
     // ends that wait too.
     this.#idle = new AbortController();
-    if (await this.#fallback.acquire(this.#idle.signal).then(() => true, () => false)) this.#queue.grantFirst();
+    if (
+      await this.#fallback.acquire(this.#idle.signal).then(
+        () => true,
+        () => false,
+      )
+    )
+      this.#queue.grantFirst();
     return 0;
   }
 

@@ -199,12 +199,7 @@ export function storeTransportOptions(
     options.rateLimit === false
       ? undefined
       : redis
-        ? storeFleetRateLimiter(
-            trimmedBaseUrl,
-            credentials,
-            { ...options.rateLimit, redis },
-            warningLogger(),
-          )
+        ? storeFleetRateLimiter(trimmedBaseUrl, credentials, { ...options.rateLimit, redis }, warningLogger())
         : storeRateLimiter(trimmedBaseUrl, identity, rateLimitWindows(options.rateLimit));
   const limiterHooks = limiter ? rateLimitHooks(limiter, readStoreRateLimitHeaders) : undefined;
   const fleet = limiter && 'hold' in limiter ? limiter : undefined;

@@ -117,7 +117,8 @@ export class SharedDecisions {
     }
     const lockKey = `${entryKey}:lock`;
     const token = `${this.#now()}-${Math.random().toString(36).slice(2)}`;
-    const bound = waitMs !== undefined && waitMs > 0 && Number.isFinite(waitMs) ? Math.min(waitMs, MAX_WAIT_MS) : MAX_WAIT_MS;
+    const bound =
+      waitMs !== undefined && waitMs > 0 && Number.isFinite(waitMs) ? Math.min(waitMs, MAX_WAIT_MS) : MAX_WAIT_MS;
     const waitUntil = this.#now() + bound;
     try {
       for (let round = 0; ; round++) {
