@@ -115,7 +115,7 @@ export async function verifyValue(
   const dot = signed.indexOf('.');
   if (dot !== 43) return undefined;
   const mac = fromBase64url(signed.slice(0, dot));
-  if (!mac || mac.byteLength !== 32) return undefined;
+  if (mac?.byteLength !== 32) return undefined;
   const value = signed.slice(dot + 1);
   const key = await macKey(secret, purpose);
   // `verify` compares in constant time.
