@@ -37,7 +37,7 @@ import {
 const FULL_SECOND_PAUSE_MS = 250;
 
 /** A grant whose round trip takes longer than this counts as Redis being unavailable (slow Redis is degraded Redis). */
-export const SLOW_GRANT_MS = 250;
+export const SLOW_GRANT_MS = 500;
 
 /** How far ahead of now a process may reserve grants in one round trip. */
 const RESERVE_AHEAD_MS = 1_000;
@@ -171,7 +171,9 @@ export class FleetRateLimiter implements RateLimitGate {
   #serving = false;
   #idle: AbortController | undefined;
   readonly #health: RedisHealth;
-  /** Holds this process set itself (its own 429s and bans), capped. */
+  /** The grant script loaded into Redis (once per connection): a timed trip is then one `EVALSHA`. */
+  #loaded: Promise<unknown> | undefined;
+  /** A hold this process set itself (its own 429 or ban), until Redis has it; capped. */
   #localPauseUntil = 0;
 
   constructor(options: FleetRateLimiterOptions) {
@@ -246,14 +248,20 @@ export class FleetRateLimiter implements RateLimitGate {
     if (!(ms > 0)) return;
     this.#localPauseUntil = Math.max(this.#localPauseUntil, capped);
     this.#fallback.penalize(ms);
-    if (this.degraded) return;
+    // Written even while this process keeps to its share (a slow Redis still takes writes): the others need it.
     const { redis, secret } = this.#options;
     const shared = this.#key.then(async (key) => {
       const holdKey = `${key}:${kind}`;
       const value = await signValue(secret, PURPOSE, holdKey, String(Math.round(capped)));
       return redis.set(holdKey, value, { PX: Math.ceil(ms) });
     });
-    withDeadline(shared).catch((error: unknown) => this.#degrade(error));
+    // Once the hold is in Redis, Redis is where every process (this one too) reads it, so it can be lifted there.
+    withDeadline(shared).then(
+      () => {
+        if (this.#localPauseUntil === capped) this.#localPauseUntil = 0;
+      },
+      (error: unknown) => this.#degrade(error),
+    );
   }
 
   async #serve(): Promise<void> {
@@ -325,6 +333,14 @@ export class FleetRateLimiter implements RateLimitGate {
     const key = await this.#key;
     const holdKeys = [`${key}:ban`, `${key}:pause`, `${key}:full`];
     const want = Math.min(this.#queue.size, this.#batch);
+    // Loading the script is not a grant: it is not timed against the bound (nor is a cold start's first command).
+    this.#loaded ??= withDeadline(redis.sendCommand(['SCRIPT', 'LOAD', GRANT]));
+    try {
+      await this.#loaded;
+    } catch (error) {
+      this.#loaded = undefined;
+      throw error;
+    }
     const sentAt = this.#now();
     const reply = await withDeadline(
       runScript(
@@ -366,6 +382,8 @@ export class FleetRateLimiter implements RateLimitGate {
   }
 
   #degrade(error: unknown): void {
+    // A new connection (or a restarted Redis) may not have the script.
+    this.#loaded = undefined;
     // Grants made through Redis in the last second still count at the store: start the share after it.
     if (this.#health.failed(error)) this.#fallback.penalize(1_000);
   }
