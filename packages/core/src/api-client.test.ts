@@ -1,7 +1,7 @@
 import { jsonFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
-import { APIUserAbortError, ConfigurationError, RequestValidationError } from './input-errors.js';
+import { APIUserAbortError, ConfigurationError, InvalidBaseUrlError, RequestValidationError } from './input-errors.js';
 import { getThing, testService as service } from './test-support.js';
 
 function clientWith(loadTransportOptions: () => Promise<object>, fetch = jsonFetch({ ok: true })) {
@@ -121,5 +121,31 @@ describe('ApiClient: limits checked before anything is sent', () => {
       field: 'timeout',
     });
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('ApiClient: credentials over plain http', () => {
+  const build = (baseUrl: string, options: object = {}, authHeaders: Record<string, string> = { 'x-api-key': 'k' }) =>
+    new ApiClient({ fetch: jsonFetch({}), ...options }, { client: 'TestClient', baseUrl, ...service, authHeaders });
+
+  it('refuses credentials to a plain-http host that is not loopback, naming allowInsecureHttp (finding: plain http accepted silently)', () => {
+    for (const baseUrl of ['http://api.example.com', 'http://10.0.0.5:8080', 'http://[2001:db8::1]']) {
+      expect(() => build(baseUrl)).toThrow(InvalidBaseUrlError);
+      expect(() => build(baseUrl)).toThrow(/allowInsecureHttp/);
+      expect(() => build(baseUrl)).not.toThrow(/\bk\b.*k/);
+    }
+  });
+
+  it('allows it with allowInsecureHttp, to loopback, over https, and without credentials', () => {
+    expect(() => build('http://api.example.com', { allowInsecureHttp: true })).not.toThrow();
+    for (const baseUrl of [
+      'http://127.0.0.1:4010',
+      'http://localhost:4010',
+      'http://[::1]:4010',
+      'https://api.example.com',
+    ]) {
+      expect(() => build(baseUrl)).not.toThrow();
+    }
+    expect(() => build('http://api.example.com', {}, {})).not.toThrow();
   });
 });

@@ -89,7 +89,24 @@ function shownUrl(raw: string): string {
 }
 
 function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname)
+  );
+}
+
+/**
+ * Throws when credentials would go over plain `http` to a host that is not loopback (they would cross the network
+ * in clear); the `allowInsecureHttp` option lifts it.
+ */
+function checkSecureTransport(client: string, baseUrl: string): void {
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' || isLoopback(url.hostname)) return;
+  throw new InvalidBaseUrlError(
+    `${client} baseUrl ${url.origin} is plain http to a host that is not loopback: the client's credentials would cross the network in clear. Use https, or set allowInsecureHttp: true if the network is yours`,
+  );
 }
 
 /** Throws when a credential holds CR, LF or NUL, which would break or smuggle headers; names the option only. */
@@ -134,6 +151,8 @@ export class ApiClient implements OperationClient {
     const { client, baseUrl, basePathSuffix, authHeaders, credentials, loadTransportOptions, ...service } = config;
     this.baseUrl = checkBaseUrl(client, baseUrl, basePathSuffix);
     checkCredentials(client, credentials ?? {});
+    const credentialed = Object.keys(authHeaders ?? {}).length > 0 || Object.keys(credentials ?? {}).length > 0;
+    if (credentialed && options.allowInsecureHttp !== true) checkSecureTransport(client, this.baseUrl);
     const defaultHeaders = checkedHeaders(client, options.defaultHeaders);
     this.#authHeaders = Object.entries(authHeaders ?? {});
     this.#basePath = basePathSuffix;
