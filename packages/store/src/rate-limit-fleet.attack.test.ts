@@ -72,6 +72,30 @@ describe.skipIf(!redisServer)(
         rateLimit: { redis, key: key(budget), ...(options.rateLimit as object) },
       });
 
+    it('starts with Redis down as it goes on when Redis dies: one warning, every call answered, no hang (issue 29 item 6)', async () => {
+      // A port nothing listens on, connected the way the fleet example does: not awaited, retried in the background.
+      const down = createClient({
+        url: 'redis://127.0.0.1:1',
+        socket: { connectTimeout: 500, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000) },
+      });
+      down.on('error', () => undefined);
+      down.connect().catch(() => undefined);
+      const warnings: string[] = [];
+      const shop = new StoreClient({
+        baseUrl: store.url,
+        login: login(),
+        authToken: 'fleet-test-token',
+        logger: { debug() {}, info() {}, warn: (line: string) => warnings.push(line), error() {} },
+        rateLimit: { redis: down as never, workers: 4 },
+      });
+      await expect(
+        Promise.all(Array.from({ length: 4 }, () => shop.api.listProducts({ timeout: 10_000 }))),
+      ).resolves.toHaveLength(4);
+      down.destroy();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/Redis is unavailable.*1\/4 of the budget/);
+    }, 30_000);
+
     it('ignores a ban or pause another Redis user wrote (finding: one Redis key stops a store fleet)', async () => {
       const far = String(Date.now() + 10 * 365 * 86_400_000);
       for (const kind of ['ban', 'pause', 'full']) await redis.set(`${key('forged')}:${kind}`, far);

@@ -249,7 +249,9 @@ export class FleetRateLimiter implements RateLimitGate {
     this.#localPauseUntil = Math.max(this.#localPauseUntil, capped);
     this.#fallback.penalize(ms);
     // Written even while this process keeps to its share (a slow Redis still takes writes): the others need it.
+    // A client that is not connected would only queue it.
     const { redis, secret } = this.#options;
+    if (!redis.isReady) return;
     const shared = this.#key.then(async (key) => {
       const holdKey = `${key}:${kind}`;
       const value = await signValue(secret, PURPOSE, holdKey, String(Math.round(capped)));
