@@ -133,6 +133,8 @@ export interface FleetRateLimiterOptions {
 
 /** What one grant round trip came to. */
 interface Trip {
+  /** When the trip was sent (this process's clock). */
+  sentAt: number;
   /** Grants reserved for this process, the first `firstInMs` from the answer, then one a slot apart. */
   granted: number;
   /** Until the first grant, or (none granted) until asking again. */
@@ -173,6 +175,12 @@ export class FleetRateLimiter implements RateLimitGate {
   readonly #health: RedisHealth;
   /** The grant script loaded into Redis (once per connection): a timed trip is then one `EVALSHA`. */
   #loaded: Promise<unknown> | undefined;
+  /** Set by a failed or slow trip: grants come from the share until a probe answers in time. */
+  #slow = false;
+  /** A trip asking for no grant, run beside the share's grants while degraded: is Redis back, and any holds. */
+  #probing: Promise<void> | undefined;
+  /** The latest genuine hold read from Redis (epoch ms), as of the last trip. */
+  #heldUntil = 0;
   /** A hold this process set itself (its own 429 or ban), until Redis has it; capped. */
   #localPauseUntil = 0;
 
@@ -212,7 +220,7 @@ export class FleetRateLimiter implements RateLimitGate {
 
   /** True while this process keeps to its share because Redis is unavailable. */
   get degraded(): boolean {
-    return this.#health.down;
+    return this.#slow || this.#health.down;
   }
 
   acquire(signal?: AbortSignal): Promise<void> {
@@ -293,15 +301,19 @@ export class FleetRateLimiter implements RateLimitGate {
   async #grantSome(): Promise<number> {
     const now = this.#now();
     if (this.#localPauseUntil > now) return this.#localPauseUntil - now;
-    if (!this.#health.down) {
+    if (!this.degraded) {
       let trip: Trip | undefined;
       try {
-        trip = await this.#redisTrip();
+        trip = await this.#redisTrip(Math.min(this.#queue.size, this.#batch));
       } catch (error) {
         this.#degrade(error);
       }
       if (trip) return this.#handOut(trip);
     }
+    // Degraded: Redis is probed beside the share's grants (never in their way), at most once a second; a hold a
+    // probe read is kept to.
+    this.#probe();
+    if (this.#heldUntil > this.#now()) return Math.min(this.#heldUntil - this.#now(), HOLD_RECHECK_MS);
     // The fallback's own FIFO does the waiting; the head of ours goes once it grants. Nobody left waiting here
     // ends that wait too.
     this.#idle = new AbortController();
@@ -315,26 +327,39 @@ export class FleetRateLimiter implements RateLimitGate {
     return 0;
   }
 
+  /** Starts a probe unless one runs or Redis is left alone for now (a second after a failure). */
+  #probe(): void {
+    if (this.#probing || this.#health.down) return;
+    this.#probing = this.#redisTrip(0)
+      .then(
+        () => undefined,
+        (error: unknown) => this.#degrade(error),
+      )
+      .finally(() => {
+        this.#probing = undefined;
+      });
+  }
+
   /** Hands out a trip's reservations a slot apart (the first after `firstInMs`); returns the wait before the next trip. */
   async #handOut(trip: Trip): Promise<number> {
     const now = this.#now();
     if (trip.heldUntil > now) return Math.min(trip.heldUntil - now, HOLD_RECHECK_MS);
     if (trip.granted === 0) return Math.max(1, trip.firstInMs);
-    const startedAt = now;
+    // Slots are on Redis's clock when the script ran, between sending and the answer: counted from the sending, a
+    // grant goes no later than its slot's share of the round trip.
     for (let index = 0; index < trip.granted && this.#queue.size > 0; index++) {
-      const dueIn = startedAt + trip.firstInMs + index * this.#slotMs - this.#now();
+      const dueIn = trip.sentAt + trip.firstInMs + index * this.#slotMs - this.#now();
       if (dueIn >= 1 && !(await this.#pause(dueIn))) break;
       this.#queue.grantFirst();
     }
     return 0;
   }
 
-  /** One round trip: holds, and up to a batch of grants for this process's waiters. */
-  async #redisTrip(): Promise<Trip> {
+  /** One round trip: holds, and up to `want` grants for this process's waiters (none for a probe). */
+  async #redisTrip(want: number): Promise<Trip> {
     const { redis, secret } = this.#options;
     const key = await this.#key;
     const holdKeys = [`${key}:ban`, `${key}:pause`, `${key}:full`];
-    const want = Math.min(this.#queue.size, this.#batch);
     // Loading the script is not a grant: it is not timed against the bound (nor is a cold start's first command).
     this.#loaded ??= withDeadline(redis.sendCommand(['SCRIPT', 'LOAD', GRANT]));
     try {
@@ -351,7 +376,7 @@ export class FleetRateLimiter implements RateLimitGate {
         [`${key}:next`, ...holdKeys],
         [
           String(this.#slotMs),
-          String(Math.max(1, want)),
+          String(want),
           String(this.#minuteBudget),
           String(RESERVE_AHEAD_MS),
           String(MAX_HOLD_BYTES),
@@ -371,21 +396,30 @@ export class FleetRateLimiter implements RateLimitGate {
       const until = Number(await verifyValue(secret, PURPOSE, holdKey, value));
       if (Number.isFinite(until)) heldUntil = Math.max(heldUntil, Math.min(until, ceiling));
     }
+    this.#heldUntil = heldUntil;
     const trip: Trip = {
+      sentAt,
       granted: Math.max(0, Math.floor(Number(granted) || 0)),
       firstInMs: Math.min(Math.max(0, Number(firstInMs) || 0), 60_000),
       heldUntil,
     };
     if (tookMs > SLOW_GRANT_MS) {
       // Slow Redis is degraded Redis: what this trip reserved is used, later grants keep to this process's share.
-      this.#degrade(new RedisUnavailableError(`a grant took ${Math.round(tookMs)} ms, over ${SLOW_GRANT_MS} ms`));
-    } else this.#health.succeeded();
+      this.#degrade(
+        new RedisUnavailableError(`a grant took ${Math.round(tookMs)} ms, over ${SLOW_GRANT_MS} ms`),
+        'answered',
+      );
+    } else {
+      this.#slow = false;
+      this.#health.succeeded();
+    }
     return trip;
   }
 
-  #degrade(error: unknown): void {
-    // A new connection (or a restarted Redis) may not have the script.
-    this.#loaded = undefined;
+  #degrade(error: unknown, how: 'failed' | 'answered' = 'failed'): void {
+    this.#slow = true;
+    // A new connection (or a restarted Redis) may not have the script; one that answered (slowly) has it.
+    if (how === 'failed') this.#loaded = undefined;
     // Grants made through Redis in the last second still count at the store: start the share after it.
     if (this.#health.failed(error)) this.#fallback.penalize(1_000);
   }

@@ -44,7 +44,7 @@ export {
 export type FleetGate = RateLimitGate & Pick<FleetRateLimiter, 'hold'>;
 
 /**
- * The fleet limiter of this budget, loaded on first use (`rate-limit-fleet.js` and rate-limiter-flexible stay out
+ * The fleet limiter of this budget, loaded on first use (`rate-limit-fleet.js` stays out
  * of bundles that never share a budget); reports and holds made before it loaded apply once it has.
  */
 export function storeFleetRateLimiter(
