@@ -10,6 +10,7 @@
  * `STORE_BASE_URL`, `TRUST_BASE_URL` and `REDIS_URL` point it at other servers instead (then with
  * `STORE_LOGIN`/`STORE_AUTH_TOKEN` and `ENTROPY0_API_KEY` from the environment; the kill run needs our own Redis).
  */
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startDecideStandIn } from '@agent-apis/test-utils/decide-stand-in';
 import { startLimitedStore } from '@agent-apis/test-utils/limited-store';
@@ -27,7 +28,7 @@ const FLEETS = [1, 4, 8] as const;
 
 export interface WorkersRow {
   processes: number;
-  shared: 'none' | 'redis' | 'redis killed' | 'redis +50 ms' | 'redis +800 ms';
+  shared: 'none' | 'redis' | 'redis killed' | 'redis +50 ms' | 'redis +800 ms' | 'redis down';
   calls: number;
   answered: number;
   seconds: number;
@@ -78,7 +79,8 @@ async function runFleet(
     direct && (shared === 'redis +50 ms' || shared === 'redis +800 ms')
       ? await startLatencyProxy(direct, SLOW_REDIS[shared])
       : undefined;
-  const redisUrl = proxy?.url ?? direct;
+  // Redis down from the start: a port nothing listens on. Every process keeps to its share: the degraded floor.
+  const redisUrl = shared === 'redis down' ? await closedPortUrl() : (proxy?.url ?? direct);
   const domains = Array.from(
     { length: DOMAINS_PER_PROCESS },
     (_, index) => `${index % 2 === 1 ? 'bad-' : ''}site-${index}.run-${run}-${Date.now()}.example`,
@@ -122,7 +124,8 @@ async function runFleet(
   const finished = results.flatMap((outcome) => (outcome.result ? [outcome.result] : []));
   const waits = finished.flatMap((result) => result.waits);
   const started = Math.min(...finished.map((result) => result.startedAt));
-  const ended = Math.max(...finished.map((result) => result.finishedAt));
+  // The store's share is counted to its last answer (the trust calls of the same processes may end later).
+  const ended = Math.max(...finished.map((result) => result.storeFinishedAt));
   const seconds = (ended - started) / 1_000;
   const calls = processes * CALLS_PER_PROCESS;
   const callsAnswered = finished.reduce((sum, result) => sum + result.waits.length, 0);
@@ -151,6 +154,15 @@ async function runFleet(
   };
 }
 
+/** `redis://` on a loopback port nothing listens on. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `redis://127.0.0.1:${typeof address === 'object' && address ? address.port : 1}`;
+}
+
 export async function measureWorkers(): Promise<WorkersRow[]> {
   const canStartRedis = findRedisServer() !== undefined;
   const ownRedis = process.env.REDIS_URL || !canStartRedis ? undefined : await startRedisServer();
@@ -158,15 +170,19 @@ export async function measureWorkers(): Promise<WorkersRow[]> {
   const rows: WorkersRow[] = [];
   let run = 0;
   try {
-    for (const processes of FLEETS) {
+    // `WORKERS_SLOW_ONLY=1` runs the 8-process Redis rows only (redis, the slow ones and redis down).
+    const slowOnly = process.env.WORKERS_SLOW_ONLY === '1';
+    if (slowOnly && (process.env.REDIS_URL || ownRedis)) rows.push(await runFleet(8, 'redis', run++, ownRedis));
+    for (const processes of slowOnly ? [] : FLEETS) {
       rows.push(await runFleet(processes, 'none', run++, ownRedis));
       if (process.env.REDIS_URL || ownRedis) rows.push(await runFleet(processes, 'redis', run++, ownRedis));
     }
-    if (ownRedis) rows.push(await runFleet(8, 'redis killed', run++, ownRedis));
+    if (ownRedis && !slowOnly) rows.push(await runFleet(8, 'redis killed', run++, ownRedis));
     if (process.env.REDIS_URL || ownRedis) {
       for (const slow of Object.keys(SLOW_REDIS) as (keyof typeof SLOW_REDIS)[]) {
         rows.push(await runFleet(8, slow, run++, ownRedis));
       }
+      rows.push(await runFleet(8, 'redis down', run++, ownRedis));
     }
   } finally {
     await ownRedis?.stop();
