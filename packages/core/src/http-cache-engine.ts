@@ -11,6 +11,9 @@ import { isCredentialQueryParam, redactUrl } from './redact-text.js';
 /** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
 export const CACHE_STATUS_HEADER = 'x-agent-apis-cache';
 
+/** How far in the future a shared entry's receipt time may be (another process's clock) before it is a miss. */
+const MAX_CLOCK_SKEW_MS = 60_000;
+
 /** Largest body written to the shared tier. */
 const MAX_SHARED_BODY_BYTES = 1024 * 1024;
 
@@ -147,7 +150,7 @@ export async function fetchThrough(
 /**
  * The shared tier's entry for `key`, kept in this process too; undefined on a miss, any Redis fault, or an entry a
  * shared cache must not serve. Nothing read from Redis is taken at its word: freshness is worked out again from the
- * (signed) headers under this cache's own cap, and a receipt time in the future counts as now.
+ * (signed) headers under this cache's own cap, and a receipt time more than a minute in the future is a miss.
  */
 async function sharedLookup(state: CacheState, key: string, request: CacheRequest): Promise<CacheEntry | undefined> {
   if (!state.shared || !sharable(request)) return undefined;
@@ -155,6 +158,8 @@ async function sharedLookup(state: CacheState, key: string, request: CacheReques
   if (!read || !shareableAnswer(read.headers) || varyKeyOf(request, read.varyNames) !== read.varyKey) return undefined;
   if (/[/+]json\b/i.test(read.headers.get('content-type') ?? '') && !parsesAsJson(read.body)) return undefined;
   if (read.body.byteLength > MAX_SHARED_BODY_BYTES) return undefined;
+  // A receipt time in the future is another clock's, or a lie: a minute of skew is taken as now, more is a miss.
+  if (read.receivedAt > state.now() + MAX_CLOCK_SKEW_MS) return undefined;
   const receivedAt = Math.min(read.receivedAt, state.now());
   const entry = { ...read, receivedAt, freshForMs: Math.min(freshnessMs(read.headers, true), state.maxFreshnessMs) };
   // This process's copy is fresh by its own rules (a private cache ignores `s-maxage`).

@@ -163,18 +163,26 @@ describe.skipIf(!redisServer)(
       expect(fetch).toHaveBeenCalledTimes(4);
     });
 
-    it('re-caps a genuine entry to its own headers and the 1-hour cap, not the freshness it was written with', async () => {
-      let now = Date.now();
+    it('re-caps a genuine entry to this process: a receipt time a day ahead is no extra day of freshness', async () => {
+      const now = Date.now();
       const fetch = statsServer('public, max-age=86400');
-      const writer = new HttpCache({ shared: { redis: connection, logger: quiet, secret }, now: () => now });
+      // A process whose clock is a day ahead writes the entry (genuinely: it holds the secret).
+      const writer = new HttpCache({
+        shared: { redis: connection, logger: quiet, secret },
+        now: () => now + 86_400_000,
+      });
       const request = { method: 'GET', url: 'https://directory.test/api/stats', headers: new Headers() };
       await writer.fetchThrough(request, through(fetch));
       await settle();
-      // An hour and a minute later, on a fresh process: neither the Redis copy nor a copy taken from it is fresh.
-      const reader = new HttpCache({ shared: { redis: connection, logger: quiet, secret }, now: () => now });
-      now += 3_660_000;
+      // An hour and a minute later on a right clock, past the 1-hour cap: neither it nor a copy of it is fresh.
+      const reader = new HttpCache({
+        shared: { redis: connection, logger: quiet, secret },
+        now: () => now + 3_660_000,
+      });
       const answer = await reader.fetchThrough(request, through(fetch));
       expect(answer.headers.get(CACHE_STATUS_HEADER)).not.toBe('hit');
+      const again = await reader.fetchThrough(request, through(fetch));
+      expect(again.headers.get(CACHE_STATUS_HEADER)).toBe('hit');
       expect(fetch).toHaveBeenCalledTimes(2);
     });
 
