@@ -9,6 +9,7 @@ import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } fr
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StoreClient } from './client.js';
+
 /** The longest hold the client takes from a ban's reset (rate-limit-options.ts MAX_HOLD_MS): 24 h. */
 const MAX_HOLD_MS = 24 * 60 * 60 * 1000;
 
