@@ -97,18 +97,6 @@ function isLoopback(hostname: string): boolean {
   );
 }
 
-/**
- * Throws when credentials would go over plain `http` to a host that is not loopback (they would cross the network
- * in clear); the `allowInsecureHttp` option lifts it.
- */
-function checkSecureTransport(client: string, baseUrl: string): void {
-  const url = new URL(baseUrl);
-  if (url.protocol !== 'http:' || isLoopback(url.hostname)) return;
-  throw new InvalidBaseUrlError(
-    `${client} baseUrl ${url.origin} is plain http to a host that is not loopback: the client's credentials would cross the network in clear. Use https, or set allowInsecureHttp: true if the network is yours`,
-  );
-}
-
 /** Throws when a credential holds CR, LF or NUL, which would break or smuggle headers; names the option only. */
 function checkCredentials(client: string, credentials: Readonly<Record<string, string>>): void {
   for (const [name, value] of Object.entries(credentials)) {
@@ -139,6 +127,8 @@ export class ApiClient implements OperationClient {
   readonly #options: ClientOptions;
   readonly #service: ServiceTransport;
   readonly #loadTransportOptions: (() => Promise<LazyTransportOptions>) | undefined;
+  /** Whether the client sends credentials (checked against plain http with the call path). */
+  readonly #credentialed: boolean;
   #callPath: LoadedCallPath | undefined;
   #loading: Promise<LoadedCallPath> | undefined;
 
@@ -151,8 +141,7 @@ export class ApiClient implements OperationClient {
     const { client, baseUrl, basePathSuffix, authHeaders, credentials, loadTransportOptions, ...service } = config;
     this.baseUrl = checkBaseUrl(client, baseUrl, basePathSuffix);
     checkCredentials(client, credentials ?? {});
-    const credentialed = Object.keys(authHeaders ?? {}).length > 0 || Object.keys(credentials ?? {}).length > 0;
-    if (credentialed && options.allowInsecureHttp !== true) checkSecureTransport(client, this.baseUrl);
+    this.#credentialed = Object.keys({ ...authHeaders, ...credentials }).length > 0;
     const defaultHeaders = checkedHeaders(client, options.defaultHeaders);
     this.#authHeaders = Object.entries(authHeaders ?? {});
     this.#basePath = basePathSuffix;
@@ -182,6 +171,7 @@ export class ApiClient implements OperationClient {
           ]);
           // The client's limits are checked with the code that uses them: a bad one fails every call, before sending.
           module.validateClientLimits(this.#client, this.#options);
+          if (this.#credentialed) module.refusePlainHttp(this.#client, this.baseUrl, this.#options.allowInsecureHttp);
           // Built once what it needs has loaded too (a cache's engine), within the first call's signal and timeout.
           const transport = await module.readyTransport({
             ...module.clientFetchOptions(this.#options, this.#service),

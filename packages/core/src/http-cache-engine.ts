@@ -5,8 +5,7 @@
  */
 import { type CacheEntry, type CachePlan, type CacheRequest, type CacheState, hasValidators } from './cache-entry.js';
 import { fingerprint } from './fingerprint.js';
-import { isCredentialHeader } from './redact.js';
-import { isCredentialQueryParam, redactUrl } from './redact-text.js';
+import { isCredentialHeader, isCredentialQueryParam, redactUrl } from './redact-text.js';
 
 /** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
 export const CACHE_STATUS_HEADER = 'x-agent-apis-cache';

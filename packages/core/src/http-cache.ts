@@ -79,7 +79,7 @@ export class HttpCache {
     const { shared } = options;
     if (shared && !(typeof shared.secret === 'string' && shared.secret.length >= MIN_FLEET_SECRET_LENGTH)) {
       throw new ConfigurationError(
-        `HttpCache shared.secret must be a string of at least ${MIN_FLEET_SECRET_LENGTH} characters, the same in every process of the fleet: entries in Redis are signed with it`,
+        `HttpCache shared.secret must be a string of at least ${MIN_FLEET_SECRET_LENGTH} characters`,
       );
     }
     this.#state = {

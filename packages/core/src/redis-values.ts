@@ -18,27 +18,14 @@ const BOUNDED_GET = `if redis.call('TYPE', KEYS[1]).ok ~= 'string' then return f
 if redis.call('STRLEN', KEYS[1]) > tonumber(ARGV[1]) then return false end
 return redis.call('GET', KEYS[1])`;
 
-const scriptShas = new Map<string, Promise<string>>();
-
-/** Runs a Lua script by its SHA-1 (loading it on `NOSCRIPT`): one round trip once Redis knows it. */
-export async function runScript(
+/** Runs a Lua script (`EVAL`: one round trip, Redis keeps it compiled). */
+export function runScript(
   redis: RedisClientLike,
   script: string,
   keys: readonly string[],
   args: readonly string[],
 ): Promise<unknown> {
-  let sha = scriptShas.get(script);
-  if (!sha) {
-    sha = crypto.subtle.digest('SHA-1', encoder.encode(script)).then(hex);
-    scriptShas.set(script, sha);
-  }
-  const tail = [String(keys.length), ...keys, ...args];
-  try {
-    return await redis.sendCommand(['EVALSHA', await sha, ...tail]);
-  } catch (error) {
-    if (!/NOSCRIPT/.test(error instanceof Error ? error.message : String(error))) throw error;
-    return redis.sendCommand(['EVAL', script, ...tail]);
-  }
+  return redis.sendCommand(['EVAL', script, String(keys.length), ...keys, ...args]);
 }
 
 /** The string at `key` when it is at most `maxBytes` long; null when missing, of another type, or longer. */
@@ -55,19 +42,14 @@ async function derived(secret: string, purpose: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest('SHA-256', encoder.encode(`agent-apis ${purpose}\0${secret}`));
 }
 
+/** A key per purpose and secret, imported once (a process holds a few secrets). */
 function cachedKey(
   cache: Map<string, Promise<CryptoKey>>,
   id: string,
   make: () => Promise<CryptoKey>,
 ): Promise<CryptoKey> {
   let key = cache.get(id);
-  if (!key) {
-    key = make();
-    // Few secrets per process; the map is bounded anyway (a key per distinct secret, oldest dropped).
-    if (cache.size >= 64) cache.delete(cache.keys().next().value as string);
-    cache.set(id, key);
-    key.catch(() => cache.delete(id));
-  }
+  if (!key) cache.set(id, (key = make()));
   return key;
 }
 

@@ -18,8 +18,9 @@ export function timerDelay(ms: number): number {
 }
 
 /**
- * The default {@link Sleep}, built on `setTimeout` (so fake timers control it). A wait past 2³¹−1 ms is made of
- * timers of at most that length (an infinite one only ends with its signal), never a loop of 1 ms timers.
+ * The default {@link Sleep}, built on `setTimeout` (so fake timers control it). A wait past 2³¹−1 ms ends after
+ * 2³¹−1 ms (about 24.8 days; `Infinity` included), never in a loop of 1 ms timers: whoever waits that long checks
+ * again and waits anew.
  */
 export const sleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
@@ -27,25 +28,16 @@ export const sleep: Sleep = (ms, signal) =>
       reject(signal.reason);
       return;
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = signal
       ? onAbort(signal, () => {
           clearTimeout(timer);
           reject(signal.reason);
         })
       : undefined;
-    const end = ms > 0 ? Date.now() + ms : 0;
-    const arm = (left: number) => {
-      timer = setTimeout(() => {
-        const rest = end - Date.now();
-        // Fake timers may move the timer and not the wall clock: a timer of the whole wait ends it.
-        if (left < MAX_TIMER_MS || !(rest > 0)) {
-          stop?.();
-          resolve();
-        } else arm(rest);
-      }, timerDelay(left));
-    };
-    arm(Number.isNaN(ms) ? 0 : ms);
+    const timer = setTimeout(() => {
+      stop?.();
+      resolve();
+    }, timerDelay(ms));
   });
 
 interface Deadline {

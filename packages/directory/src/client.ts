@@ -113,7 +113,7 @@ function cacheConfig(options: DirectoryClientOptions): Pick<ServiceClientConfig,
   const secret = (cache as { secret?: unknown }).secret ?? readEnv(FLEET_SECRET_ENV);
   if (typeof secret !== 'string' || secret.length < 16) {
     throw new AgentApiError(
-      `DirectoryClient cache.secret (or ${FLEET_SECRET_ENV}) must be a string of at least 16 characters shared by the fleet: entries in Redis are signed with it`,
+      `DirectoryClient cache.secret (or ${FLEET_SECRET_ENV}) must be a string of at least 16 characters`,
     );
   }
   return {

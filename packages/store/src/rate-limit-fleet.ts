@@ -173,7 +173,7 @@ export class FleetRateLimiter implements RateLimitGate {
   #serving = false;
   #idle: AbortController | undefined;
   readonly #health: RedisHealth;
-  /** The grant script loaded into Redis (once per connection): a timed trip is then one `EVALSHA`. */
+  /** The grant script loaded into Redis once per connection, untimed: a first round trip that is not a grant. */
   #loaded: Promise<unknown> | undefined;
   /** Set by a failed or slow trip: grants come from the share until a probe answers in time. */
   #slow = false;
