@@ -29,7 +29,8 @@ export interface ClientOptions {
   defaultHeaders?: HeadersInput | undefined;
   /**
    * Lets a client with credentials call a plain `http://` base URL on a host that is not loopback (default false:
-   * the constructor throws `InvalidBaseUrlError`, since the credentials would cross the network in clear).
+   * the first call fails with `InvalidBaseUrlError` before sending, since the credentials would cross the network
+   * in clear).
    */
   allowInsecureHttp?: boolean | undefined;
   /** Destination of log lines (default `console`); lines are redacted first. */
