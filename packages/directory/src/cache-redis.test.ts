@@ -121,12 +121,25 @@ describe.skipIf(!redisServer)(
       expect(warnings[0]).toMatch(/HTTP cache: Redis is unavailable/);
     });
 
-    /** What another tenant with write access to Redis writes over every entry: an answer pointing elsewhere. */
+    /**
+     * What another tenant with write access to Redis writes over every entry: an answer pointing elsewhere. The
+     * client that next misses writes the genuine answer back (fire and forget): `forgeEveryEntry` returns a wait for
+     * that write, so the next forgery is not undone by it.
+     */
     async function forgeEveryEntry(value: (old: string) => string) {
+      const forged = new Map<string, string>();
       for (const key of await connection.keys('*')) {
         const old = (await connection.get(key)) ?? '';
+        forged.set(key, value(old));
         await connection.set(key, value(old), { PX: 10 * 365 * 86_400_000 });
       }
+      return async () => {
+        for (const [key, text] of forged) {
+          for (let tries = 0; tries < 100 && (await connection.get(key)) === text; tries++) {
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        }
+      };
     }
 
     it('serves no entry another Redis user rewrote or wrote, whatever its freshness claims (finding: unauthenticated tier)', async () => {
@@ -141,8 +154,9 @@ describe.skipIf(!redisServer)(
         // The old MAC with a new body, then an unsigned entry of the old format with ten years of freshness.
         return `${old.slice(0, dot)}.${JSON.stringify({ ...entry, body, receivedAt: Date.now() })}`;
       };
-      await forgeEveryEntry(forged);
+      const rewritten = await forgeEveryEntry(forged);
       await expect(testClient(fetch, { cache: { redis: connection, secret } }).stats()).resolves.toEqual(stats);
+      await rewritten();
       await forgeEveryEntry(() =>
         JSON.stringify({
           v: 1,
