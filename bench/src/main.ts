@@ -148,6 +148,7 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
           decisionsRight: 'decisions right',
           crashed: 'crashed',
           warnings: 'warnings',
+          degradedFloor: 'degraded floor',
         }),
       );
       return;

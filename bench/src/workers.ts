@@ -10,11 +10,13 @@
  * `STORE_BASE_URL`, `TRUST_BASE_URL` and `REDIS_URL` point it at other servers instead (then with
  * `STORE_LOGIN`/`STORE_AUTH_TOKEN` and `ENTROPY0_API_KEY` from the environment; the kill run needs our own Redis).
  */
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startDecideStandIn } from '@agent-apis/test-utils/decide-stand-in';
 import { startLimitedStore } from '@agent-apis/test-utils/limited-store';
 import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
 import { runWorkers } from '@agent-apis/test-utils/workers';
+import { startLatencyProxy } from './latency-proxy.ts';
 import { round } from './measure.ts';
 import type { ChildConfig, ChildResult } from './workers-child.ts';
 
@@ -26,7 +28,7 @@ const FLEETS = [1, 4, 8] as const;
 
 export interface WorkersRow {
   processes: number;
-  shared: 'none' | 'redis' | 'redis killed';
+  shared: 'none' | 'redis' | 'redis killed' | 'redis +50 ms' | 'redis +800 ms' | 'redis down';
   calls: number;
   answered: number;
   seconds: number;
@@ -44,7 +46,18 @@ export interface WorkersRow {
   decisionsRight: boolean;
   crashed: number;
   warnings: number;
+  /**
+   * The share of 20/s the fleet keeps when every process is on its degraded share (`1/workers` of each window,
+   * workers 8): what a slow or lost Redis must never push it under.
+   */
+  degradedFloor: number;
 }
+
+/** Processes the fleet assumes while Redis is unavailable (the store's default `rateLimit.workers`). */
+const FLEET_WORKERS = 8;
+
+/** Per-command delays of the slow-Redis runs. */
+const SLOW_REDIS = { 'redis +50 ms': 50, 'redis +800 ms': 800 } as const;
 
 function percentile(values: readonly number[], share: number): number {
   if (values.length === 0) return 0;
@@ -60,7 +73,14 @@ async function runFleet(
 ): Promise<WorkersRow> {
   const store = process.env.STORE_BASE_URL ? undefined : await startLimitedStore({ perSecond: PER_SECOND });
   const trust = process.env.TRUST_BASE_URL ? undefined : await startDecideStandIn({ latencyMs: 300 });
-  const redisUrl = shared === 'none' ? undefined : (process.env.REDIS_URL ?? ownRedis?.url);
+  const direct = shared === 'none' ? undefined : (process.env.REDIS_URL ?? ownRedis?.url);
+  // A slow Redis: the same server behind a loopback proxy that delays every command.
+  const proxy =
+    direct && (shared === 'redis +50 ms' || shared === 'redis +800 ms')
+      ? await startLatencyProxy(direct, SLOW_REDIS[shared])
+      : undefined;
+  // Redis down from the start: a port nothing listens on. Every process keeps to its share: the degraded floor.
+  const redisUrl = shared === 'redis down' ? await closedPortUrl() : (proxy?.url ?? direct);
   const domains = Array.from(
     { length: DOMAINS_PER_PROCESS },
     (_, index) => `${index % 2 === 1 ? 'bad-' : ''}site-${index}.run-${run}-${Date.now()}.example`,
@@ -98,12 +118,14 @@ async function runFleet(
   }
   const results = await outcomes;
   if (killed) await ownRedis?.restart();
+  await proxy?.close();
   await store?.close();
   await trust?.close();
   const finished = results.flatMap((outcome) => (outcome.result ? [outcome.result] : []));
   const waits = finished.flatMap((result) => result.waits);
   const started = Math.min(...finished.map((result) => result.startedAt));
-  const ended = Math.max(...finished.map((result) => result.finishedAt));
+  // The store's share is counted to its last answer (the trust calls of the same processes may end later).
+  const ended = Math.max(...finished.map((result) => result.storeFinishedAt));
   const seconds = (ended - started) / 1_000;
   const calls = processes * CALLS_PER_PROCESS;
   const callsAnswered = finished.reduce((sum, result) => sum + result.waits.length, 0);
@@ -126,7 +148,19 @@ async function runFleet(
       : finished.every((result) => JSON.stringify(result.actions) === JSON.stringify(finished[0]?.actions)),
     crashed: results.filter((outcome) => outcome.code !== 0).length,
     warnings: finished.reduce((sum, result) => sum + result.warnings.length, 0),
+    // Each process's share of the second (⌊20/8⌋ = 2 a second) times the processes; the minute's share (100) is
+    // not reached by 40 calls.
+    degradedFloor: round((Math.floor(PER_SECOND / FLEET_WORKERS) * processes) / PER_SECOND, 3),
   };
+}
+
+/** `redis://` on a loopback port nothing listens on. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `redis://127.0.0.1:${typeof address === 'object' && address ? address.port : 1}`;
 }
 
 export async function measureWorkers(): Promise<WorkersRow[]> {
@@ -136,11 +170,20 @@ export async function measureWorkers(): Promise<WorkersRow[]> {
   const rows: WorkersRow[] = [];
   let run = 0;
   try {
-    for (const processes of FLEETS) {
+    // `WORKERS_SLOW_ONLY=1` runs the 8-process Redis rows only (redis, the slow ones and redis down).
+    const slowOnly = process.env.WORKERS_SLOW_ONLY === '1';
+    if (slowOnly && (process.env.REDIS_URL || ownRedis)) rows.push(await runFleet(8, 'redis', run++, ownRedis));
+    for (const processes of slowOnly ? [] : FLEETS) {
       rows.push(await runFleet(processes, 'none', run++, ownRedis));
       if (process.env.REDIS_URL || ownRedis) rows.push(await runFleet(processes, 'redis', run++, ownRedis));
     }
-    if (ownRedis) rows.push(await runFleet(8, 'redis killed', run++, ownRedis));
+    if (ownRedis && !slowOnly) rows.push(await runFleet(8, 'redis killed', run++, ownRedis));
+    if (process.env.REDIS_URL || ownRedis) {
+      for (const slow of Object.keys(SLOW_REDIS) as (keyof typeof SLOW_REDIS)[]) {
+        rows.push(await runFleet(8, slow, run++, ownRedis));
+      }
+      rows.push(await runFleet(8, 'redis down', run++, ownRedis));
+    }
   } finally {
     await ownRedis?.stop();
   }

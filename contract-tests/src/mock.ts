@@ -9,7 +9,7 @@
  * Services: `directory`, `store`, `trust`, `mcp` (both tool servers); none named means all. Ports start at 4010
  * (`MOCK_PORT` moves the first; `MOCK_PORT=0` takes free ports, as the tests do).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASE_URL_ENV_VAR as DIRECTORY_BASE_URL_ENV } from '@agent-apis/directory';
@@ -53,15 +53,13 @@ export interface Mocks {
 }
 
 /** The final spec with every path moved under `basePath`, written where Prism can read it. */
-async function specUnder(service: keyof typeof BASE_PATHS, basePath: string): Promise<string> {
+async function specUnder(service: keyof typeof BASE_PATHS, basePath: string, dir: string): Promise<string> {
   const document = JSON.parse(await readFile(join(SPECS_DIST, `${service}.openapi.json`), 'utf8')) as {
     paths: Record<string, unknown>;
   };
   document.paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, item]) => [`${basePath}${path}`, item]),
   );
-  const dir = join(tmpdir(), 'agent-apis-mock');
-  await mkdir(dir, { recursive: true });
   const file = join(dir, `${service}.openapi.json`);
   await writeFile(file, JSON.stringify(document));
   return file;
@@ -73,14 +71,17 @@ export async function startMocks(services: readonly MockService[], firstPort = D
   const port = (offset: number) => (firstPort === 0 ? 0 : firstPort + offset);
   const servers: (PrismServer | LocalToolServer)[] = [];
   const running: RunningMock[] = [];
+  // A folder of this run's own (mkdtemp: a fresh name, created 0700), never a fixed path another user could plant.
+  const dir = await mkdtemp(join(tmpdir(), 'agent-apis-mock-'));
   const stop = async () => {
     await Promise.all(servers.map((server) => ('close' in server ? server.close() : server.stop())));
+    await rm(dir, { recursive: true, force: true });
   };
   const prism = async (service: keyof typeof BASE_PATHS) => {
     const server = await startPrism({
       name: `mock-${service}`,
-      spec: await specUnder(service, BASE_PATHS[service]),
-      logDir: join(tmpdir(), 'agent-apis-mock'),
+      spec: await specUnder(service, BASE_PATHS[service], dir),
+      logDir: dir,
       port: port(PORT_OFFSETS[service]),
       readyTimeoutMs: 90_000,
     });

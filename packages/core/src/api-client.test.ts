@@ -1,7 +1,7 @@
 import { jsonFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
-import { APIUserAbortError, ConfigurationError, RequestValidationError } from './input-errors.js';
+import { APIUserAbortError, ConfigurationError, InvalidBaseUrlError, RequestValidationError } from './input-errors.js';
 import { getThing, testService as service } from './test-support.js';
 
 function clientWith(loadTransportOptions: () => Promise<object>, fetch = jsonFetch({ ok: true })) {
@@ -121,5 +121,36 @@ describe('ApiClient: limits checked before anything is sent', () => {
       field: 'timeout',
     });
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('ApiClient: credentials over plain http', () => {
+  const build = (baseUrl: string, options: object = {}, authHeaders: Record<string, string> = { 'x-api-key': 'k' }) => {
+    const fetch = jsonFetch({});
+    const client = new ApiClient({ fetch, ...options }, { client: 'TestClient', baseUrl, ...service, authHeaders });
+    return { fetch, call: () => client.request(getThing, { path: { name: 'a' } }) };
+  };
+
+  it('refuses credentials to a plain-http host that is not loopback before sending, naming allowInsecureHttp (finding: plain http accepted silently)', async () => {
+    for (const baseUrl of ['http://api.example.com', 'http://10.0.0.5:8080', 'http://[2001:db8::1]']) {
+      const { fetch, call } = build(baseUrl);
+      const error = await call().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InvalidBaseUrlError);
+      expect((error as Error).message).toMatch(/allowInsecureHttp/);
+      expect(fetch).not.toHaveBeenCalled();
+    }
+  });
+
+  it('allows it with allowInsecureHttp, to loopback, over https, and without credentials', async () => {
+    await expect(build('http://api.example.com', { allowInsecureHttp: true }).call()).resolves.toBeDefined();
+    for (const baseUrl of [
+      'http://127.0.0.1:4010',
+      'http://localhost:4010',
+      'http://[::1]:4010',
+      'https://api.example.com',
+    ]) {
+      await expect(build(baseUrl).call()).resolves.toBeDefined();
+    }
+    await expect(build('http://api.example.com', {}, {}).call()).resolves.toBeDefined();
   });
 });

@@ -89,7 +89,12 @@ function shownUrl(raw: string): string {
 }
 
 function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname)
+  );
 }
 
 /** Throws when a credential holds CR, LF or NUL, which would break or smuggle headers; names the option only. */
@@ -122,6 +127,8 @@ export class ApiClient implements OperationClient {
   readonly #options: ClientOptions;
   readonly #service: ServiceTransport;
   readonly #loadTransportOptions: (() => Promise<LazyTransportOptions>) | undefined;
+  /** Whether the client sends credentials (checked against plain http with the call path). */
+  readonly #credentialed: boolean;
   #callPath: LoadedCallPath | undefined;
   #loading: Promise<LoadedCallPath> | undefined;
 
@@ -134,6 +141,7 @@ export class ApiClient implements OperationClient {
     const { client, baseUrl, basePathSuffix, authHeaders, credentials, loadTransportOptions, ...service } = config;
     this.baseUrl = checkBaseUrl(client, baseUrl, basePathSuffix);
     checkCredentials(client, credentials ?? {});
+    this.#credentialed = Object.keys({ ...authHeaders, ...credentials }).length > 0;
     const defaultHeaders = checkedHeaders(client, options.defaultHeaders);
     this.#authHeaders = Object.entries(authHeaders ?? {});
     this.#basePath = basePathSuffix;
@@ -163,6 +171,7 @@ export class ApiClient implements OperationClient {
           ]);
           // The client's limits are checked with the code that uses them: a bad one fails every call, before sending.
           module.validateClientLimits(this.#client, this.#options);
+          if (this.#credentialed) module.refusePlainHttp(this.#client, this.baseUrl, this.#options.allowInsecureHttp);
           // Built once what it needs has loaded too (a cache's engine), within the first call's signal and timeout.
           const transport = await module.readyTransport({
             ...module.clientFetchOptions(this.#options, this.#service),

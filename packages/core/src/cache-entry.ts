@@ -44,6 +44,7 @@ export interface CachePlan {
 export interface SharedCacheTier {
   get(key: string): Promise<CacheEntry | undefined>;
   set(key: string, entry: CacheEntry, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
 }
 
 /** One `HttpCache`'s stored responses and limits, which its engine reads and updates. */
@@ -54,6 +55,8 @@ export interface CacheState {
   readonly maxEntries: number;
   readonly maxBytes: number;
   readonly maxFreshnessMs: number;
+  /** Whether this process's copies honour `s-maxage` too (a cache in front of a keyless, public API). */
+  readonly sharedMaxAge: boolean;
   readonly now: () => number;
   readonly shared: Promise<SharedCacheTier> | undefined;
 }

@@ -8,6 +8,7 @@ import { type CreateFetchOptions, createTransport, type Transport } from './fetc
 export { callHeaders, expandPath, parseBuffered, serializeQuery } from './call-request.js';
 export { clientFetchOptions } from './client-options.js';
 export { validateClientLimits, validateOperationInput, validateRequestOptions } from './input-validation.js';
+export { refusePlainHttp } from './plain-http.js';
 
 /**
  * The transport, built once what it needs has loaded: the engine of its `HttpCache` (a cache of the caller's own

@@ -27,6 +27,12 @@ export interface ClientOptions {
   maxRetries?: number | undefined;
   /** Headers sent with every request that does not set them itself. */
   defaultHeaders?: HeadersInput | undefined;
+  /**
+   * Lets a client with credentials call a plain `http://` base URL on a host that is not loopback (default false:
+   * the first call fails with `InvalidBaseUrlError` before sending, since the credentials would cross the network
+   * in clear).
+   */
+  allowInsecureHttp?: boolean | undefined;
   /** Destination of log lines (default `console`); lines are redacted first. */
   logger?: Logger | undefined;
   /** Log level (default: the `AGENT_APIS_LOG` environment variable, else `off`). */

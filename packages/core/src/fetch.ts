@@ -259,7 +259,9 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       // passed a signal; the timeout comes from the realm's shared clock and interrupts the waits below, and a
       // response that arrives after it is torn down at once (its body cancelled).
       if (callerSignal?.aborted) throw new APIUserAbortError(names());
-      const controller = callerSignal ? new AbortController() : undefined;
+      // Every request carries a signal: one that its attempt's timeout ends, so that a request still pending then
+      // (a server that never answers) lets its socket go and leaves nothing keeping the process alive.
+      const controller = new AbortController();
       let timedOut = false;
       let interrupted = false;
       let interruptReason: unknown;
@@ -288,43 +290,47 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       };
       const stopWatchingCaller = callerSignal ? onAbort(callerSignal, () => interrupt(callerSignal.reason)) : undefined;
       // Caller hooks are handed the exact `Request`; without them, fetch gets URL and init and builds the only one.
+      // Hooks see the attempt's signal: the caller's abort and the attempt's timeout both end what they wait on (a
+      // rate limiter's queue), so the timeout bounds the wait for a grant as well as the request.
       const hookContext: AttemptContext | undefined = needsContext
-        ? { attempt, ...names(), signal: callerSignal ?? neverAborted() }
+        ? { attempt, ...names(), signal: controller.signal }
         : undefined;
-      let request = needsRequest ? new Request(first.url, initFor(first, call.body, controller?.signal)) : undefined;
+      let request = needsRequest ? new Request(first.url, initFor(first, call.body, controller.signal)) : undefined;
       let source: RequestHead = request ?? first;
       last = source;
+      const stopDeadline = startDeadline(timeoutMs, () => {
+        timedOut = true;
+        interrupt(new Error('timeout'));
+      });
       if (hookContext) {
         try {
           // A hook that does not wait returns no promise, and is not waited on (an `await` costs the call a step).
           const before = options.beforeRequest?.(source, hookContext);
-          if (before) await before;
+          if (before) await guard(before);
           if (request) await hooks.onRequest?.(request, hookContext);
         } catch (error) {
+          stopDeadline();
           stopWatchingCaller?.();
           if (callerSignal?.aborted) throw new APIUserAbortError(names());
+          if (timedOut) throw new APIConnectionTimeoutError(contextOf(), timeoutMs);
           throw error;
         }
       }
       if (debug) logger.debug(`${first.method} ${first.url} (attempt ${attempt}, ${names().operation})`);
       const startedAt = debug ? now() : 0;
-      const stopDeadline = startDeadline(timeoutMs, () => {
-        timedOut = true;
-        interrupt(new Error('timeout'));
-      });
       /** What this attempt came to: an answer read whole, or why there is none. */
       let outcome: AttemptOutcome | undefined;
       let response: Response | undefined;
       let sent: Promise<Response> | undefined;
       try {
-        sent = request ? baseFetch(request) : baseFetch(first.url, initFor(first, call.body, controller?.signal));
+        sent = request ? baseFetch(request) : baseFetch(first.url, initFor(first, call.body, controller.signal));
         response = await guard(sent);
         for (let hops = 0; followRedirects && isRedirect(response) && hops < MAX_REDIRECTS; hops++) {
           const next = sameOriginRedirect(source, response);
           if (!next) break;
           // Not awaited: a body whose cancel never settles must not hold the call past its timeout.
           response.body?.cancel().catch(noop);
-          const init = initFor(next, next.method === 'GET' ? undefined : call.body, controller?.signal);
+          const init = initFor(next, next.method === 'GET' ? undefined : call.body, controller.signal);
           request = needsRequest ? new Request(next.url, init) : undefined;
           source = request ?? next;
           last = source;

@@ -5,10 +5,13 @@
  */
 import { type CacheEntry, type CachePlan, type CacheRequest, type CacheState, hasValidators } from './cache-entry.js';
 import { fingerprint } from './fingerprint.js';
-import { redactUrl } from './redact-text.js';
+import { isCredentialHeader, isCredentialQueryParam, redactUrl } from './redact-text.js';
 
 /** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
 export const CACHE_STATUS_HEADER = 'x-agent-apis-cache';
+
+/** How far in the future a shared entry's receipt time may be (another process's clock) before it is a miss. */
+const MAX_CLOCK_SKEW_MS = 60_000;
 
 /** Largest body written to the shared tier. */
 const MAX_SHARED_BODY_BYTES = 1024 * 1024;
@@ -34,11 +37,14 @@ export function parseCacheControl(value: string | null): Map<string, string> {
   return directives;
 }
 
-/** How long a response may be reused without revalidation, in ms (`max-age` minus `Age`; 0 if `no-cache`). */
-function freshnessMs(headers: Headers): number {
+/**
+ * How long a response may be reused without revalidation, in ms: `max-age` minus `Age`, or for a shared cache
+ * `s-maxage` first (RFC 9111 §5.2.2.10); 0 if `no-cache` or `no-store`.
+ */
+function freshnessMs(headers: Headers, shared: boolean): number {
   const directives = parseCacheControl(headers.get('cache-control'));
-  if (directives.has('no-cache')) return 0;
-  const maxAge = Number(directives.get('max-age'));
+  if (directives.has('no-cache') || directives.has('no-store')) return 0;
+  const maxAge = Number(directives.get(shared && directives.has('s-maxage') ? 's-maxage' : 'max-age'));
   if (!Number.isFinite(maxAge) || maxAge <= 0) return 0;
   const age = Number(headers.get('age') ?? 0);
   return Math.max(0, (maxAge - (Number.isFinite(age) ? age : 0)) * 1000);
@@ -86,8 +92,13 @@ export function plan(state: CacheState, request: CacheRequest): CachePlan | Prom
     return planFor(state, request, undefined, undefined, requestDirectives);
   const key = primaryKey(request);
   const local = lookup(state, key, request);
-  if (local || !state.shared) return planFor(state, request, key, local, requestDirectives);
-  return sharedLookup(state, key, request).then((shared) => planFor(state, request, key, shared, requestDirectives));
+  // A stale copy of this process asks the fleet's tier first: another process may hold a fresher one.
+  if ((local && state.now() - local.receivedAt < local.freshForMs) || !state.shared) {
+    return planFor(state, request, key, local, requestDirectives);
+  }
+  return sharedLookup(state, key, request).then((shared) =>
+    planFor(state, request, key, shared ?? local, requestDirectives),
+  );
 }
 
 function planFor(
@@ -107,7 +118,7 @@ function planFor(
       if (entry && response.status === 304) {
         const key = knownKey ?? primaryKey(request);
         const refreshed = refresh(state, key, entry, response.headers);
-        sharedWrite(state, key, request, refreshed);
+        sharedWrite(state, key, request, refreshed, true);
         return responseFrom(refreshed, 'revalidated');
       }
       // Without Cache-Control or validators an answer is neither stored nor a reason to drop one: nothing to wait for.
@@ -135,23 +146,55 @@ export async function fetchThrough(
   return planned.complete(await next(planned.sent));
 }
 
-/** The shared tier's entry for `key`, kept in this process too; undefined on a miss or any Redis fault. */
+/**
+ * The shared tier's entry for `key`, kept in this process too; undefined on a miss, any Redis fault, or an entry a
+ * shared cache must not serve. Nothing read from Redis is taken at its word: freshness is worked out again from the
+ * (signed) headers under this cache's own cap, and a receipt time more than a minute in the future is a miss.
+ */
 async function sharedLookup(state: CacheState, key: string, request: CacheRequest): Promise<CacheEntry | undefined> {
   if (!state.shared || !sharable(request)) return undefined;
-  const entry = await (await state.shared).get(key);
-  if (!entry || varyKeyOf(request, entry.varyNames) !== entry.varyKey) return undefined;
-  if (/[/+]json\b/i.test(entry.headers.get('content-type') ?? '') && !parsesAsJson(entry.body)) return undefined;
-  keep(state, key, entry);
-  return state.entries.get(key);
+  const read = await (await state.shared).get(key);
+  if (!read || !shareableAnswer(read.headers) || varyKeyOf(request, read.varyNames) !== read.varyKey) return undefined;
+  if (/[/+]json\b/i.test(read.headers.get('content-type') ?? '') && !parsesAsJson(read.body)) return undefined;
+  if (read.body.byteLength > MAX_SHARED_BODY_BYTES) return undefined;
+  // A receipt time in the future is another clock's, or a lie: a minute of skew is taken as now, more is a miss.
+  if (read.receivedAt > state.now() + MAX_CLOCK_SKEW_MS) return undefined;
+  const receivedAt = Math.min(read.receivedAt, state.now());
+  const entry = { ...read, receivedAt, freshForMs: Math.min(freshnessMs(read.headers, true), state.maxFreshnessMs) };
+  // This process's copy is fresh by its own rules (a private cache ignores `s-maxage`).
+  keep(state, key, {
+    ...entry,
+    freshForMs: Math.min(freshnessMs(read.headers, state.sharedMaxAge), state.maxFreshnessMs),
+  });
+  return entry;
 }
 
-/** Writes `entry` to the shared tier when a shared cache may keep it (fire and forget). */
-function sharedWrite(state: CacheState, key: string, request: CacheRequest, entry: CacheEntry): void {
+/** Whether a shared cache may keep an answer with these headers: not `private`, not `no-store`, no `Set-Cookie`. */
+function shareableAnswer(headers: Headers): boolean {
+  const directives = parseCacheControl(headers.get('cache-control'));
+  return !directives.has('private') && !directives.has('no-store') && !headers.has('set-cookie');
+}
+
+/**
+ * Writes `entry` to the shared tier when a shared cache may keep it (fire and forget). After a 304 (`revalidated`)
+ * whose headers now forbid sharing, the shared entry is dropped instead of rewritten.
+ */
+function sharedWrite(
+  state: CacheState,
+  key: string,
+  request: CacheRequest,
+  entry: CacheEntry,
+  revalidated = false,
+): void {
   const { shared } = state;
   if (!shared || !sharable(request)) return;
-  if (parseCacheControl(entry.headers.get('cache-control')).has('private')) return;
+  if (!shareableAnswer(entry.headers) || entry.status !== 200) {
+    if (revalidated) void shared.then((tier) => tier.delete(key));
+    return;
+  }
   if (entry.body.byteLength > MAX_SHARED_BODY_BYTES) return;
-  const ttl = Math.min(state.maxFreshnessMs, Math.max(entry.freshForMs, hasValidators(entry.headers) ? 60_000 : 0));
+  const freshForMs = Math.min(freshnessMs(entry.headers, true), state.maxFreshnessMs);
+  const ttl = Math.min(state.maxFreshnessMs, Math.max(freshForMs, hasValidators(entry.headers) ? 60_000 : 0));
   if (ttl > 0) void shared.then((tier) => tier.set(key, entry, ttl));
 }
 
@@ -185,12 +228,18 @@ async function store(
 ): Promise<CacheEntry | undefined> {
   const directives = parseCacheControl(response.headers.get('cache-control'));
   const varyNames = varyNamesOf(response.headers);
-  const freshForMs = Math.min(freshnessMs(response.headers), state.maxFreshnessMs);
+  const freshForMs = Math.min(freshnessMs(response.headers, state.sharedMaxAge), state.maxFreshnessMs);
+  // An answer fresh only for a shared cache (`s-maxage`) is read for the shared tier, not kept in this process.
+  const forSharedOnly =
+    freshForMs === 0 &&
+    !hasValidators(response.headers) &&
+    state.shared !== undefined &&
+    freshnessMs(response.headers, true) > 0;
   const cacheable =
     response.status === 200 &&
     !directives.has('no-store') &&
     !varyNames.includes('*') &&
-    (freshForMs > 0 || hasValidators(response.headers));
+    (freshForMs > 0 || hasValidators(response.headers) || forSharedOnly);
   if (!cacheable) {
     if (directives.has('no-store')) remove(state, key);
     return undefined;
@@ -208,6 +257,7 @@ async function store(
     varyNames,
     varyKey: varyKeyOf(request, varyNames),
   };
+  if (forSharedOnly) return entry;
   keep(state, key, entry);
   return state.entries.get(key);
 }
@@ -237,16 +287,30 @@ function refresh(state: CacheState, key: string, entry: CacheEntry, notModifiedH
   notModifiedHeaders.forEach((value, name) => {
     if (!NOT_UPDATED_BY_304.has(name)) headers.set(name, value);
   });
-  const freshForMs = Math.min(freshnessMs(headers), state.maxFreshnessMs);
+  const freshForMs = Math.min(freshnessMs(headers, state.sharedMaxAge), state.maxFreshnessMs);
   const refreshed: CacheEntry = { ...entry, headers, receivedAt: state.now(), freshForMs };
   if (parseCacheControl(headers.get('cache-control')).has('no-store')) remove(state, key);
   else state.entries.set(key, refreshed);
   return refreshed;
 }
 
-/** RFC 9111 §3.5: a shared cache keeps no answer to a request that carried credentials. */
+/**
+ * RFC 9111 §3.5: a shared cache keeps no answer to a request that carried credentials: any header core counts as a
+ * credential (`Authorization`, `Cookie`, `X-Api-Key`, `X-Auth-Token`, `Proxy-Authorization`, ...) or a credential
+ * query parameter.
+ */
 function sharable(request: CacheRequest): boolean {
-  return !request.headers.has('authorization') && !request.headers.has('cookie');
+  let credentialed = false;
+  request.headers.forEach((_value, name) => {
+    if (isCredentialHeader(name)) credentialed = true;
+  });
+  if (credentialed) return false;
+  const query = request.url.indexOf('?');
+  if (query < 0) return true;
+  for (const name of new URLSearchParams(request.url.slice(query + 1)).keys()) {
+    if (isCredentialQueryParam(name)) return false;
+  }
+  return true;
 }
 
 function withValidators(request: CacheRequest, entry: CacheEntry): CacheRequest {

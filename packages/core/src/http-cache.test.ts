@@ -249,7 +249,7 @@ describe('HttpCache shared tier that cannot load', () => {
       const { HttpCache: FreshCache } = await import('./http-cache.js');
       const warnings: string[] = [];
       const logger = { debug() {}, info() {}, warn: (line: string) => warnings.push(line), error() {} };
-      const cache = new FreshCache({ shared: { redis: {} as never, logger } });
+      const cache = new FreshCache({ shared: { redis: {} as never, logger, secret: 'a fleet secret of 24 ch' } });
       const next = vi.fn(async () => Response.json({ n: 1 }, { headers: { 'cache-control': 'max-age=60' } }));
       const request = { method: 'GET', url: 'https://cache.test/shared', headers: new Headers() };
       expect(await (await cache.fetchThrough(request, next)).json()).toEqual({ n: 1 });

@@ -32,19 +32,31 @@ export interface HttpCacheOptions {
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
   /**
-   * A second tier shared by every process using this Redis (node-redis v5 or later): a response one process
-   * stored is served to the others under the same rules (freshness, validators, `Vary`). Only what a shared
-   * cache may keep goes there (RFC 9111 §3.5: never `private`, never an answer to a request with credentials),
-   * bodies up to 1 MiB, kept no longer than `maxFreshnessMs`. Redis faults leave the in-process tier alone,
-   * and so does a tier whose module cannot load (one warning).
+   * Honour `s-maxage` in this process too, as a shared cache would (default false: a private cache ignores it). For
+   * a cache in front of an API that is keyless and public (the directory), whose answers are the same for everyone.
    */
-  shared?: { redis: RedisClientLike; logger: Logger } | undefined;
+  sharedMaxAge?: boolean | undefined;
+  /**
+   * A second tier shared by every process using this Redis (node-redis v5 or later): a response one process
+   * stored is served to the others under the rules of a shared cache (RFC 9111: `s-maxage` before `max-age`,
+   * validators, `Vary`). Only what a shared cache may keep goes there: never an answer to a request carrying
+   * credentials (a header core counts as one, or a credential query parameter), never `private`, `no-store` or
+   * `Set-Cookie`; bodies up to 1 MiB, kept no longer than `maxFreshnessMs`. Redis is not trusted: entries are
+   * signed with `secret` (at least 16 characters, the same in every process of the fleet, never stored in Redis),
+   * read with a size bound, and re-capped to this cache's limits; one that fails a check is a miss. Redis faults
+   * leave the in-process tier alone, and so does a tier whose module cannot load (one warning).
+   */
+  shared?: { redis: RedisClientLike; logger: Logger; secret: string } | undefined;
 }
+
+/** Shortest fleet secret the shared tier accepts. */
+export const MIN_FLEET_SECRET_LENGTH = 16;
 
 /** The shared tier of a cache whose tier could not load: every lookup a miss, every write dropped. */
 const NO_SHARED_TIER: SharedCacheTier = {
   get: async () => undefined,
   set: async () => undefined,
+  delete: async () => undefined,
 };
 
 /**
@@ -65,19 +77,25 @@ export class HttpCache {
     }
     const now = options.now ?? (() => Date.now());
     const { shared } = options;
+    if (shared && !(typeof shared.secret === 'string' && shared.secret.length >= MIN_FLEET_SECRET_LENGTH)) {
+      throw new ConfigurationError(
+        `HttpCache shared.secret must be a string of at least ${MIN_FLEET_SECRET_LENGTH} characters`,
+      );
+    }
     this.#state = {
       entries: new Map(),
       bytes: 0,
       maxEntries,
       maxBytes: options.maxBytes ?? DEFAULT_CACHE_BYTES,
       maxFreshnessMs: options.maxFreshnessMs ?? DEFAULT_MAX_FRESHNESS_MS,
+      sharedMaxAge: options.sharedMaxAge === true,
       now,
       // Loaded only when asked for: bundles without a shared tier do not carry it. A tier that cannot load is left
       // out with one warning, as a Redis fault would be: the in-process tier goes on alone.
       shared:
         shared &&
         import('./http-cache-redis.js').then(
-          (module) => new module.RedisCacheTier(shared.redis, shared.logger, now),
+          (module) => new module.RedisCacheTier(shared.redis, shared.logger, now, shared.secret),
           (cause: unknown) => {
             shared.logger.warn(
               `HttpCache could not load its shared tier, so it caches in this process only: ${cause instanceof Error ? cause.message : String(cause)}`,

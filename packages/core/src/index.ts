@@ -133,6 +133,15 @@ export {
   sha256Hex,
   withDeadline,
 } from './redis.js';
+export {
+  getBounded,
+  keyedName,
+  openValue,
+  runScript,
+  sealValue,
+  signValue,
+  verifyValue,
+} from './redis-values.js';
 export type { SchemaLike } from './response-validation.js';
 export {
   backoffDelayMs,
@@ -149,5 +158,5 @@ export {
 } from './retry.js';
 export { retryAfterMs } from './retry-after.js';
 export { schemaResponseValidator } from './schema-validation.js';
-export { type Sleep, sleep, startDeadline } from './timers.js';
+export { type Sleep, sleep, startDeadline, timerDelay } from './timers.js';
 export { VERSION } from './version.js';

@@ -12,6 +12,9 @@ import { sleep as defaultSleep, type Sleep } from './timers.js';
 /** The keying helper of {@link sharedRateLimiter}'s callers, so a service's limiter module needs this entry only. */
 export { fingerprint };
 
+/** Longest pause a limiter takes from a server (a reset or a `Retry-After`): 24 h. */
+export const MAX_PAUSE_MS = 24 * 60 * 60 * 1000;
+
 /** At most `limit` requests in any `windowMs` interval. */
 export interface RateLimitWindow {
   /** Requests allowed per window. */
@@ -206,13 +209,18 @@ export class RateLimiter implements RateLimitGate {
       window.limit = Math.min(report.limit, window.configuredLimit);
     }
     if (report.remaining !== undefined && report.remaining >= 0) {
-      window.reported = { remaining: report.remaining, resetAt: report.resetAt ?? this.#now() + window.windowMs };
+      // A reset is never taken further than 24 h away (nor an unreadable one at its word).
+      const latest = this.#now() + MAX_PAUSE_MS;
+      const resetAt =
+        report.resetAt !== undefined && report.resetAt >= 0 ? Math.min(report.resetAt, latest) : undefined;
+      window.reported = { remaining: report.remaining, resetAt: resetAt ?? this.#now() + window.windowMs };
     }
   }
 
-  /** Holds every acquirer for `ms` from now (e.g. after a 429 with Retry-After). */
+  /** Holds every acquirer for `ms` from now (e.g. after a 429 with Retry-After), at most 24 h. */
   penalize(ms: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + ms);
+    if (!(ms > 0)) return;
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + Math.min(ms, MAX_PAUSE_MS));
   }
 
   #windowFor(report: RateLimitUpdate): WindowState {

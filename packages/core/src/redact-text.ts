@@ -1,6 +1,7 @@
 /**
  * Masking credentials in text and URLs: the part of redaction a client needs before its first call (the trust
- * guard's errors name the URL they stopped). The rest, headers, values and errors, is in `redact.ts`.
+ * guard's errors name the URL they stopped) and which headers carry credentials (the shared cache keeps no answer
+ * to a request with one). The rest, headers, values and errors, is in `redact.ts`.
  */
 
 /** The placeholder that replaces a credential. */
@@ -30,6 +31,23 @@ const QUERY_CREDENTIAL_IN_TEXT = new RegExp(`([?&;](?:${CREDENTIAL_QUERY_PARAMS.
 const SCHEME_CREDENTIAL_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 /** `https://user:password@host` */
 const URL_USERINFO_IN_TEXT = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s:]+:[^/@\s]*@/gi;
+
+const CREDENTIAL_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-auth-token',
+  'x-login-key',
+]);
+const CREDENTIAL_HEADER_PATTERN = /token|secret|key|password|auth/i;
+
+/** True when a header carries credentials (fixed list plus any name matching token/secret/key/password/auth). */
+export function isCredentialHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return CREDENTIAL_HEADERS.has(lower) || CREDENTIAL_HEADER_PATTERN.test(lower);
+}
 
 /** True when a query parameter carries credentials (login, authtoken, api_key, token, …). */
 export function isCredentialQueryParam(name: string): boolean {

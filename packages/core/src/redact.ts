@@ -3,32 +3,16 @@
  * Every function returns a new value; inputs are never mutated.
  */
 import type { HeadersInput } from './fetch-types.js';
-import { isCredentialQueryParam, REDACTED, redactText, redactUrl } from './redact-text.js';
+import { isCredentialHeader, isCredentialQueryParam, REDACTED, redactText, redactUrl } from './redact-text.js';
 
 export {
+  isCredentialHeader,
   isCredentialQueryParam,
   MIN_SECRET_LENGTH,
   REDACTED,
   redactText,
   redactUrl,
 } from './redact-text.js';
-
-const CREDENTIAL_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-  'x-auth-token',
-  'x-login-key',
-]);
-const CREDENTIAL_HEADER_PATTERN = /token|secret|key|password|auth/i;
-
-/** True when a header carries credentials (fixed list plus any name matching token/secret/key/password/auth). */
-export function isCredentialHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return CREDENTIAL_HEADERS.has(lower) || CREDENTIAL_HEADER_PATTERN.test(lower);
-}
 
 /** A plain-object copy of `headers` with credential headers masked and known secrets masked in the others. */
 export function redactHeaders(

@@ -9,6 +9,7 @@ import type { RedisClientLike } from './redis-client.js';
 export { assertRedisClient, type RedisClientLike } from './redis-client.js';
 
 import type { Logger } from './logger.js';
+import { timerDelay } from './timers.js';
 
 /** Longest a single Redis command may take before Redis counts as unavailable. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
@@ -26,7 +27,7 @@ export class RedisUnavailableError extends AgentApiError {}
 export function withDeadline<T>(promise: Promise<T>, ms: number = REDIS_COMMAND_TIMEOUT_MS): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisUnavailableError(`no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new RedisUnavailableError(`no answer within ${ms} ms`)), timerDelay(ms));
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

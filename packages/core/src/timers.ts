@@ -9,7 +9,19 @@ import { MAX_TIMER_MS } from './env.js';
 /** A wait of `ms` milliseconds that rejects with the signal's reason when the signal aborts first. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** The default {@link Sleep}, built on `setTimeout` (so fake timers control it). */
+/**
+ * A delay `setTimeout` can take: at most 2³¹−1 ms (a longer one, `Infinity` included, fires at once in every
+ * runtime), never negative, 0 for `NaN`.
+ */
+export function timerDelay(ms: number): number {
+  return ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0;
+}
+
+/**
+ * The default {@link Sleep}, built on `setTimeout` (so fake timers control it). A wait past 2³¹−1 ms ends after
+ * 2³¹−1 ms (about 24.8 days; `Infinity` included), never in a loop of 1 ms timers: whoever waits that long checks
+ * again and waits anew.
+ */
 export const sleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
@@ -25,7 +37,7 @@ export const sleep: Sleep = (ms, signal) =>
     const timer = setTimeout(() => {
       stop?.();
       resolve();
-    }, ms);
+    }, timerDelay(ms));
   });
 
 interface Deadline {

@@ -2,12 +2,20 @@
  * The HTTP cache shared through a real `redis-server`: clients with separate in-process caches (as separate
  * processes have) answer from what another stored, under the same rules; Redis faults fall back to the process.
  */
-import { AgentApiError, CACHE_STATUS_HEADER } from '@agent-apis/core';
+import { AgentApiError, CACHE_STATUS_HEADER, HttpCache } from '@agent-apis/core';
 import { fetchStub, jsonResponse } from '@agent-apis/test-utils/fetch';
 import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testClient } from './test-support.js';
+
+/** The fleet's secret in these tests; an attacker with Redis access does not have it. */
+const secret = 'fleet secret: 32 characters long';
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** `fetchThrough`'s next step over a fetch stub. */
+const through = (fetch: typeof globalThis.fetch) => (sent: { url: string; headers: Headers }) =>
+  fetch(sent.url, { headers: sent.headers });
 
 const stats = { personas: 1, skills: 2, bundles: 3, agents: 4, tools: 5, guides: 6 };
 
@@ -16,10 +24,22 @@ function statsServer(cacheControl: string) {
 }
 
 describe('cache: { redis } option checks (no Redis needed)', () => {
-  it.each([[{}], [{ redis: 'redis://127.0.0.1:6379' }]])('refuses cache %j, naming cache.redis', (cache) => {
-    const create = () => testClient(statsServer('max-age=60'), { cache } as never);
-    expect(create).toThrow(AgentApiError);
-    expect(create).toThrow('cache.redis');
+  it.each([[{ secret }], [{ redis: 'redis://127.0.0.1:6379', secret }]])(
+    'refuses cache %j, naming cache.redis',
+    (cache) => {
+      const create = () => testClient(statsServer('max-age=60'), { cache } as never);
+      expect(create).toThrow(AgentApiError);
+      expect(create).toThrow('cache.redis');
+    },
+  );
+
+  it('refuses a shared cache without the fleet secret, naming cache.secret', () => {
+    const redis = createClient();
+    for (const cache of [{ redis }, { redis, secret: 'short' }]) {
+      const create = () => testClient(statsServer('max-age=60'), { cache } as never);
+      expect(create).toThrow(AgentApiError);
+      expect(create).toThrow('cache.secret');
+    }
   });
 });
 
@@ -47,13 +67,17 @@ describe.skipIf(!redisServer)(
       connection.destroy();
     });
 
-    /** Waits for the fire-and-forget write of the shared tier. */
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+    /** Waits for the fire-and-forget write of the shared tier (or lets a write that should not happen have its turn). */
+    const settle = async (keys = 1) => {
+      for (let tries = 0; tries < 50 && (await connection.keys('*')).length < keys; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
 
     it('serves another client what one stored while it is fresh, keyed by a hash', async () => {
       const fetch = statsServer('public, max-age=60');
-      const first = testClient(fetch, { cache: { redis: connection } });
-      const second = testClient(fetch, { cache: { redis: connection } });
+      const first = testClient(fetch, { cache: { redis: connection, secret } });
+      const second = testClient(fetch, { cache: { redis: connection, secret } });
       await expect(first.stats()).resolves.toEqual(stats);
       await settle();
       const { data, response } = await second.api.getStats().withResponse();
@@ -62,15 +86,15 @@ describe.skipIf(!redisServer)(
       expect(fetch).toHaveBeenCalledTimes(1);
       const keys = await connection.keys('*');
       expect(keys).toHaveLength(1);
-      expect(keys[0]).toMatch(/^agent-apis:http-cache:[0-9a-f]{64}$/);
+      expect(keys[0]).toMatch(/^agent-apis:http-cache:v2:[0-9a-f]{64}$/);
     });
 
     it('never shares a `private` or `no-store` answer', async () => {
       for (const cacheControl of ['private, max-age=60', 'no-store']) {
         const fetch = statsServer(cacheControl);
-        await testClient(fetch, { cache: { redis: connection } }).stats();
-        await settle();
-        await testClient(fetch, { cache: { redis: connection } }).stats();
+        await testClient(fetch, { cache: { redis: connection, secret } }).stats();
+        await settle(1);
+        await testClient(fetch, { cache: { redis: connection, secret } }).stats();
         expect(fetch).toHaveBeenCalledTimes(2);
       }
       expect(await connection.keys('*')).toEqual([]);
@@ -80,14 +104,14 @@ describe.skipIf(!redisServer)(
       const fetch = statsServer('public, max-age=60');
       const warnings: string[] = [];
       const logger = { ...console, warn: (message: string) => warnings.push(message) };
-      await testClient(fetch, { cache: { redis: connection } }).stats();
+      await testClient(fetch, { cache: { redis: connection, secret } }).stats();
       await settle();
       const [key] = (await connection.keys('*')) as [string];
-      await connection.set(key, JSON.stringify({ v: 1, status: 200, body: 'not base64 json!' }));
-      await expect(testClient(fetch, { cache: { redis: connection } }).stats()).resolves.toEqual(stats);
+      await connection.set(key, 'x'.repeat(43) + JSON.stringify({ v: 1, status: 200, body: 'not base64 json!' }));
+      await expect(testClient(fetch, { cache: { redis: connection, secret } }).stats()).resolves.toEqual(stats);
       expect(fetch).toHaveBeenCalledTimes(2);
 
-      const client = testClient(fetch, { cache: { redis: connection }, logger });
+      const client = testClient(fetch, { cache: { redis: connection, secret }, logger });
       await redis.kill();
       await expect(client.stats()).resolves.toEqual(stats);
       await expect(client.stats()).resolves.toEqual(stats);
@@ -95,6 +119,173 @@ describe.skipIf(!redisServer)(
       expect(fetch).toHaveBeenCalledTimes(3);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/HTTP cache: Redis is unavailable/);
+    });
+
+    /**
+     * What another tenant with write access to Redis writes over every entry: an answer pointing elsewhere. The
+     * client that next misses writes the genuine answer back (fire and forget): `forgeEveryEntry` returns a wait for
+     * that write, so the next forgery is not undone by it.
+     */
+    async function forgeEveryEntry(value: (old: string) => string) {
+      const forged = new Map<string, string>();
+      for (const key of await connection.keys('*')) {
+        const old = (await connection.get(key)) ?? '';
+        forged.set(key, value(old));
+        await connection.set(key, value(old), { PX: 10 * 365 * 86_400_000 });
+      }
+      return async () => {
+        for (const [key, text] of forged) {
+          for (let tries = 0; tries < 100 && (await connection.get(key)) === text; tries++) {
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        }
+      };
+    }
+
+    it('serves no entry another Redis user rewrote or wrote, whatever its freshness claims (finding: unauthenticated tier)', async () => {
+      const fetch = statsServer('public, max-age=60');
+      await testClient(fetch, { cache: { redis: connection, secret } }).stats();
+      await settle();
+      const evil = { ...stats, personas: 666 };
+      const body = btoa(JSON.stringify(evil));
+      const forged = (old: string) => {
+        const dot = old.indexOf('.');
+        const entry = JSON.parse(old.slice(dot + 1)) as Record<string, unknown>;
+        // The old MAC with a new body, then an unsigned entry of the old format with ten years of freshness.
+        return `${old.slice(0, dot)}.${JSON.stringify({ ...entry, body, receivedAt: Date.now() })}`;
+      };
+      const rewritten = await forgeEveryEntry(forged);
+      await expect(testClient(fetch, { cache: { redis: connection, secret } }).stats()).resolves.toEqual(stats);
+      await rewritten();
+      await forgeEveryEntry(() =>
+        JSON.stringify({
+          v: 1,
+          status: 200,
+          headers: [['content-type', 'application/json']],
+          body,
+          receivedAt: Date.now(),
+          freshForMs: 10 * 365 * 86_400_000,
+          varyNames: [],
+          varyKey: '',
+        }),
+      );
+      await expect(testClient(fetch, { cache: { redis: connection, secret } }).stats()).resolves.toEqual(stats);
+      // Another fleet (another secret) cannot read this one's entries either.
+      await expect(
+        testClient(fetch, { cache: { redis: connection, secret: `${secret} of another fleet` } }).stats(),
+      ).resolves.toEqual(stats);
+      expect(fetch).toHaveBeenCalledTimes(4);
+    });
+
+    it('re-caps a genuine entry to this process: a receipt time a day ahead is no extra day of freshness', async () => {
+      const now = Date.now();
+      const fetch = statsServer('public, max-age=86400');
+      // A process whose clock is a day ahead writes the entry (genuinely: it holds the secret).
+      const writer = new HttpCache({
+        shared: { redis: connection, logger: quiet, secret },
+        now: () => now + 86_400_000,
+      });
+      const request = { method: 'GET', url: 'https://directory.test/api/stats', headers: new Headers() };
+      await writer.fetchThrough(request, through(fetch));
+      await settle();
+      // An hour and a minute later on a right clock, past the 1-hour cap: neither it nor a copy of it is fresh.
+      const reader = new HttpCache({
+        shared: { redis: connection, logger: quiet, secret },
+        now: () => now + 3_660_000,
+      });
+      const answer = await reader.fetchThrough(request, through(fetch));
+      expect(answer.headers.get(CACHE_STATUS_HEADER)).not.toBe('hit');
+      const again = await reader.fetchThrough(request, through(fetch));
+      expect(again.headers.get(CACHE_STATUS_HEADER)).toBe('hit');
+      expect(fetch).toHaveBeenCalledTimes(2);
+    });
+
+    it('reads no value over its size bound, and one of another type is a miss (finding: reads not size-bounded)', async () => {
+      const fetch = statsServer('public, max-age=60');
+      await testClient(fetch, { cache: { redis: connection, secret } }).stats();
+      await settle();
+      const [key] = (await connection.keys('*')) as [string];
+      const before = await connection.get(key);
+      // A genuine entry padded past the bound is never sent: the read returns nothing and the call goes on.
+      await connection.set(key, `${before}${' '.repeat(2 * 1024 * 1024)}`);
+      const reads: string[] = [];
+      const spy = new Proxy(connection, {
+        get(target, name, receiver) {
+          if (name === 'sendCommand') {
+            return (args: string[]) => {
+              reads.push(args[0] ?? '');
+              return target.sendCommand(args);
+            };
+          }
+          const value = Reflect.get(target, name, receiver);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            if (name === 'get' || name === 'mGet' || name === 'getRange') reads.push(String(name));
+            return value.apply(target, args);
+          };
+        },
+      });
+      await expect(testClient(fetch, { cache: { redis: spy as never, secret } }).stats()).resolves.toEqual(stats);
+      expect(reads.filter((command) => command !== 'EVALSHA' && command !== 'EVAL')).toEqual([]);
+      // The miss is followed by a write of the fresh answer (fire and forget): it lands before the next step.
+      for (let tries = 0; tries < 100 && (await connection.strLen(key)) > 1024 * 1024; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await connection.del(key);
+      await connection.hSet(key, 'field', 'value');
+      await expect(testClient(fetch, { cache: { redis: connection, secret } }).stats()).resolves.toEqual(stats);
+      expect(fetch).toHaveBeenCalledTimes(3);
+    });
+
+    it('keeps no answer to a credentialed request, with Set-Cookie, or after a no-store 304 (finding: what the tier keeps)', async () => {
+      const shared = () => new HttpCache({ shared: { redis: connection, logger: quiet, secret } });
+      const url = 'https://directory.test/api/stats';
+      for (const name of ['x-api-key', 'x-auth-token', 'proxy-authorization', 'authorization', 'cookie']) {
+        const fetch = statsServer('public, max-age=60');
+        await shared().fetchThrough(
+          { method: 'GET', url, headers: new Headers({ [name]: 'tenant-a' }) },
+          through(fetch),
+        );
+      }
+      const cookie = fetchStub(() =>
+        jsonResponse(stats, { headers: { 'cache-control': 'public, max-age=60', 'set-cookie': 'session=tenantB-1' } }),
+      );
+      await shared().fetchThrough({ method: 'GET', url, headers: new Headers() }, through(cookie));
+      await settle(1);
+      expect(await connection.keys('*')).toEqual([]);
+
+      // A stored entry, then a 304 that says no-store: the entry is dropped, not rewritten.
+      let answer = 0;
+      const revalidating = fetchStub(() =>
+        answer++ === 0
+          ? jsonResponse(stats, { headers: { etag: '"v1"', 'cache-control': 'public, max-age=0' } })
+          : new Response(null, { status: 304, headers: { etag: '"v1"', 'cache-control': 'no-store' } }),
+      );
+      const cache = shared();
+      await cache.fetchThrough({ method: 'GET', url, headers: new Headers() }, through(revalidating));
+      await settle(1);
+      expect(await connection.keys('*')).toHaveLength(1);
+      await cache.fetchThrough({ method: 'GET', url, headers: new Headers() }, through(revalidating));
+      for (let tries = 0; tries < 200 && (await connection.keys('*')).length > 0; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(await connection.keys('*')).toEqual([]);
+    });
+
+    it('answers a second call from the cache under `public, s-maxage=300`, in memory and in Redis (issue 29 item 5)', async () => {
+      const fetch = fetchStub(() =>
+        jsonResponse(stats, { headers: { 'cache-control': 'public, s-maxage=300, stale-while-revalidate=600' } }),
+      );
+      const first = testClient(fetch, { cache: { redis: connection, secret } });
+      await first.stats();
+      const { response } = await first.api.getStats().withResponse();
+      expect(response.headers.get(CACHE_STATUS_HEADER)).toBe('hit');
+      await settle();
+      const other = await testClient(fetch, { cache: { redis: connection, secret } })
+        .api.getStats()
+        .withResponse();
+      expect(other.response.headers.get(CACHE_STATUS_HEADER)).toBe('hit');
+      expect(fetch).toHaveBeenCalledTimes(1);
     });
   },
 );

@@ -8,17 +8,21 @@ import { HttpCache } from '@agent-apis/core/http-cache';
 // Through core's entries, not its index: Node loads every module an index names, and the first call waits for them.
 import { createLogger, parseLogLevel } from '@agent-apis/core/logger';
 
-/** A new in-memory cache, or, given a Redis client, one whose answers every process of the fleet shares. */
+/**
+ * A new in-memory cache, or, given a Redis client and the fleet's secret, one whose answers every process of the
+ * fleet shares. Both honour `s-maxage`: the directory is keyless and public, so its answers are everyone's.
+ */
 export function directoryCache(shared?: {
   redis: RedisClientLike;
+  secret: string;
   options: Pick<ClientOptions, 'logger' | 'logLevel'>;
 }): HttpCache {
-  if (!shared) return new HttpCache();
-  const { redis, options } = shared;
+  if (!shared) return new HttpCache({ sharedMaxAge: true });
+  const { redis, secret, options } = shared;
   // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
   const logger = createLogger({
     sink: options.logger,
     level: options.logLevel ?? parseLogLevel(readEnv(LOG_ENV_VAR)) ?? 'warn',
   });
-  return new HttpCache({ shared: { redis, logger } });
+  return new HttpCache({ sharedMaxAge: true, shared: { redis, logger, secret } });
 }

@@ -52,12 +52,15 @@ export interface DirectoryClientOptions extends ClientOptions {
   /** Base URL of the Directory API in your environment (default: the `DIRECTORY_BASE_URL` environment variable). */
   baseUrl?: string | undefined;
   /**
-   * Client-side HTTP cache honouring `Cache-Control` and `ETag`, as the service asks (default: on, a new
-   * `HttpCache` per client). Pass your own `HttpCache` to share or size it, `false` to turn caching off, or
-   * `{ redis }` (a connected node-redis client, v5 or later) to share the answers with every process of a fleet
-   * using that Redis, under the same rules and bounds (see "Running a fleet" in the README).
+   * Client-side HTTP cache honouring `Cache-Control` (`s-maxage` included: the directory is keyless and public, so
+   * its answers are the same for everyone) and `ETag`, as the service asks (default: on, a new `HttpCache` per
+   * client). Pass your own `HttpCache` to share or size it, `false` to turn caching off, or `{ redis, secret }` (a
+   * connected node-redis client, v5 or later, and the fleet's secret) to share the answers with every process of a
+   * fleet using that Redis, under the same rules and bounds (see "Running a fleet" in the README). Entries in Redis
+   * are signed with `secret` (default: the `AGENT_APIS_FLEET_SECRET` environment variable; at least 16
+   * characters, the same in every process, never written to Redis): another Redis user cannot forge one.
    */
-  cache?: boolean | HttpCache | { redis: RedisClientLike } | undefined;
+  cache?: boolean | HttpCache | { redis: RedisClientLike; secret?: string | undefined } | undefined;
 }
 
 /** Every operation of the spec, by operationId, with the generated SDK's options and types. */
@@ -85,6 +88,9 @@ export type Plugins = DirectoryResource<PluginFilters, PluginListItem, PluginLis
 /** Agent skills, keyed by slug. */
 export type Skills = DirectoryResource<SkillFilters, SkillListItem, SkillList, GetSkillData['path'], Skill>;
 
+/** The environment variable holding the fleet's secret when `cache.secret` is not given. */
+export const FLEET_SECRET_ENV = 'AGENT_APIS_FLEET_SECRET';
+
 /**
  * The cache option checked now, and built at the first call (its code loads with the transport): a new in-memory
  * `HttpCache` by default, the caller's own, or one with a shared Redis tier.
@@ -96,7 +102,7 @@ function cacheConfig(options: DirectoryClientOptions): Pick<ServiceClientConfig,
     return { loadTransportOptions: () => import('./cache.js').then((module) => ({ cache: module.directoryCache() })) };
   }
   if (typeof cache !== 'object' || cache === null) {
-    throw new AgentApiError('DirectoryClient cache must be true, false, an HttpCache or { redis }');
+    throw new AgentApiError('DirectoryClient cache must be true, false, an HttpCache or { redis, secret }');
   }
   // An HttpCache of another copy of core is not an instance of this one's class: its methods tell it.
   const given = cache as Partial<Record<'plan' | 'fetchThrough', unknown>>;
@@ -104,9 +110,15 @@ function cacheConfig(options: DirectoryClientOptions): Pick<ServiceClientConfig,
     return { cache: cache as HttpCache };
   assertRedisClient('DirectoryClient cache.redis', (cache as { redis?: unknown }).redis);
   const { redis } = cache as { redis: RedisClientLike };
+  const secret = (cache as { secret?: unknown }).secret ?? readEnv(FLEET_SECRET_ENV);
+  if (typeof secret !== 'string' || secret.length < 16) {
+    throw new AgentApiError(
+      `DirectoryClient cache.secret (or ${FLEET_SECRET_ENV}) must be a string of at least 16 characters`,
+    );
+  }
   return {
     loadTransportOptions: () =>
-      import('./cache.js').then((module) => ({ cache: module.directoryCache({ redis, options }) })),
+      import('./cache.js').then((module) => ({ cache: module.directoryCache({ redis, secret, options }) })),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The store's budget shared by a fleet: every client of the same store and login, in any process or machine,
- * spends one budget kept in Redis (through the official `redis` client and rate-limiter-flexible's atomic
- * windows). Callers wait their turn in a FIFO per process; nothing is refused for lack of budget. When Redis is
+ * spends one budget kept in Redis. Callers wait their turn in a FIFO per process; nothing is refused for lack of
+ * budget, and no wait outlives its call (the transport aborts it at the call's timeout or signal). When Redis is
  * down, slow or lost, each process keeps to a conservative share of the budget until it returns.
  */
 
@@ -15,8 +15,12 @@ import {
   type RateLimitWindow,
   type RedisClientLike,
   RedisHealth,
+  RedisUnavailableError,
+  runScript,
   type Sleep,
   sha256Hex,
+  signValue,
+  verifyValue,
   WaiterQueue,
   withDeadline,
 } from '@agent-apis/core';
@@ -25,11 +29,76 @@ import {
   DEFAULT_FLEET_WORKERS,
   DEFAULT_RATE_LIMIT,
   type FleetRedisClient,
+  MAX_HOLD_MS,
   type StoreRateLimitOptions,
 } from './rate-limit-options.js';
 
 /** Pause of the fleet after the store reports its second full. */
 const FULL_SECOND_PAUSE_MS = 250;
+
+/** A grant whose round trip takes longer than this counts as Redis being unavailable (slow Redis is degraded Redis). */
+export const SLOW_GRANT_MS = 500;
+
+/** How far ahead of now a process may reserve grants in one round trip. */
+const RESERVE_AHEAD_MS = 1_000;
+
+/** Longest pause before a hold read from Redis is looked at again (it may have been lifted). */
+const HOLD_RECHECK_MS = 5_000;
+
+/** Largest hold value read from Redis (a signed time is under 70 bytes). */
+const MAX_HOLD_BYTES = 256;
+
+/** What holds are signed for. */
+const PURPOSE = 'store-hold';
+
+/**
+ * One round trip per grant. On Redis's clock it reads the three holds (each only when it is a string of at most
+ * ARGV[5] bytes: the client checks their signatures), then reserves up to ARGV[2] consecutive slots of ARGV[1] ms
+ * from the fleet's next free slot (KEYS[1]), no further than ARGV[4] ms ahead, within the minute budget ARGV[3]
+ * counted per second under prefix ARGV[6] (a count that is not a number, negative or above the budget reads as 0
+ * or the budget). Returns { granted, ms until the first grant or until asking again, ban, pause, full }.
+ */
+const GRANT = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local slotMs = tonumber(ARGV[1])
+local want = tonumber(ARGV[2])
+local budget = tonumber(ARGV[3])
+local ahead = tonumber(ARGV[4])
+local maxHold = tonumber(ARGV[5])
+local prefix = ARGV[6]
+local function bounded(key, max)
+  if redis.call('TYPE', key).ok ~= 'string' then return false end
+  if redis.call('STRLEN', key) > max then return false end
+  return redis.call('GET', key)
+end
+local ban = bounded(KEYS[2], maxHold)
+local pause = bounded(KEYS[3], maxHold)
+local full = bounded(KEYS[4], maxHold)
+local start = tonumber(bounded(KEYS[1], 32) or '')
+if not start or start ~= start or start < now or start > now + ahead + slotMs then start = now end
+if start - now > ahead then return {0, tostring(start - now), ban, pause, full} end
+local second = math.floor(start / 1000)
+local counts = {}
+local used = 0
+for age = 0, 59 do
+  local count = tonumber(bounded(prefix .. (second - age), 24) or '')
+  if not count or count ~= count or count < 0 then count = 0 end
+  if count > budget then count = budget end
+  counts[age] = count
+  used = used + count
+end
+local n = math.min(want, budget - used, math.floor((now + ahead - start) / slotMs) + 1)
+if n <= 0 then
+  local age = 59
+  while age > 0 and used >= budget do
+    used = used - counts[age]
+    age = age - 1
+  end
+  return {0, tostring(math.max(slotMs, (second - age + 59) * 1000 - now + 1)), ban, pause, full}
+end
+redis.call('SET', prefix .. second, tostring(counts[0] + n), 'PX', 61000)
+redis.call('SET', KEYS[1], tostring(start + n * slotMs), 'PX', math.ceil(ahead + (n + 1) * slotMs))
+return {n, tostring(start - now), ban, pause, full}`;
 
 /** The budget each process keeps to while Redis is unavailable: every window divided among `workers`. */
 export function fleetShare(windows: readonly RateLimitWindow[], workers: number): RateLimitWindow[] {
@@ -45,6 +114,11 @@ export interface FleetRateLimiterOptions {
   redis: RedisClientLike;
   /** Prefix of every Redis key of this budget (names the store and a hash of the login, never a credential). */
   key: string | Promise<string>;
+  /**
+   * The secret holds are signed with: the store credential's own secret (the `authToken` of a Basic login, the
+   * access token of OAuth), which every process of the fleet holds and a Redis user does not. Never written to Redis.
+   */
+  secret: string;
   /** Requests per second and per minute of the whole fleet. */
   perSecond: number;
   perMinute: number;
@@ -57,25 +131,34 @@ export interface FleetRateLimiterOptions {
   sleep?: Sleep;
 }
 
-type Limiters = {
-  slots: import('rate-limiter-flexible').RateLimiterRedis;
-  seconds: import('rate-limiter-flexible').RateLimiterRedis;
-};
+/** What one grant round trip came to. */
+interface Trip {
+  /** When the trip was sent (this process's clock). */
+  sentAt: number;
+  /** Grants reserved for this process, the first `firstInMs` from the answer, then one a slot apart. */
+  granted: number;
+  /** Until the first grant, or (none granted) until asking again. */
+  firstInMs: number;
+  /** The latest genuine hold of the fleet (epoch ms), re-capped to {@link MAX_HOLD_MS} from now; 0 when none. */
+  heldUntil: number;
+}
 
 /**
  * One store budget shared through Redis.
  *
- * - **Per second**: time is cut into slots of `1000 / (perSecond - perSecond/10)` ms (55.6 ms for 20/s) and each
- *   slot is granted once across the fleet (a rate-limiter-flexible window of one point per slot key), so any
- *   sliding second holds at most `perSecond - perSecond/10 + 1` grants: the store's sliding window is never
- *   exceeded, and a busy fleet still gets 90 % of it.
- * - **Per minute**: every grant counts in its second's counter (an atomic rate-limiter-flexible window that lives
- *   61 s); the holder of a slot sums the last 60 counters and goes only while they stay under `perMinute` less one
- *   second's worth (the granularity of the counters). Holding the slot makes the check-then-count race-free.
- * - **Pauses**: a 429's `Retry-After` and a ban's reset are written to Redis, and every process waits them out.
- * - **Faults**: any Redis error, a command slower than 1 s (`REDIS_COMMAND_TIMEOUT_MS`) or a client that is not
- *   ready switches this process to an in-process limiter holding `1 / workers` of each window (never unlimited),
- *   after one warning; Redis is tried again every second and used as soon as it answers.
+ * - **Per second**: the fleet's grants are spaced one slot of `1000 / (perSecond - perSecond/10)` ms (55.6 ms for
+ *   20/s) apart on Redis's clock, so any sliding second holds at most `perSecond - perSecond/10 + 1` grants: the
+ *   store's sliding window is never exceeded, and a busy fleet still gets 90 % of it.
+ * - **Per minute**: every grant counts in its second's counter; a reservation goes only while the last 60 counters
+ *   stay under `perMinute` less one second's worth.
+ * - **One round trip per grant trip**: a script reads the holds, reserves up to a quarter of a second's slots for
+ *   the waiters of this process and counts them, atomically; the process hands them out a slot apart.
+ * - **Pauses**: a 429's `Retry-After` and a ban's reset (capped at 24 h) are written to Redis signed with the
+ *   credential's secret, and every process waits them out; a hold without a valid signature is ignored, and a
+ *   hold read from Redis is looked at again every 5 s.
+ * - **Faults**: any Redis error, a grant slower than {@link SLOW_GRANT_MS}, a command slower than 1 s or a client
+ *   that is not ready switches this process to an in-process limiter holding `1 / workers` of each window (never
+ *   unlimited), after one warning; Redis is tried again every second and used as soon as it answers in time.
  */
 export class FleetRateLimiter implements RateLimitGate {
   readonly #options: FleetRateLimiterOptions;
@@ -83,15 +166,22 @@ export class FleetRateLimiter implements RateLimitGate {
   readonly #queue = new WaiterQueue(() => this.#idle?.abort());
   readonly #fallback: RateLimiter;
   readonly #slotMs: number;
+  readonly #batch: number;
   readonly #minuteBudget: number;
   readonly #now: () => number;
   readonly #sleep: Sleep;
-  #limiters: Promise<Limiters> | undefined;
-  /** Redis clock minus local clock, measured once per connection. */
-  #clockOffset: Promise<number> | undefined;
   #serving = false;
   #idle: AbortController | undefined;
   readonly #health: RedisHealth;
+  /** The grant script loaded into Redis once per connection, untimed: a first round trip that is not a grant. */
+  #loaded: Promise<unknown> | undefined;
+  /** Set by a failed or slow trip: grants come from the share until a probe answers in time. */
+  #slow = false;
+  /** A trip asking for no grant, run beside the share's grants while degraded: is Redis back, and any holds. */
+  #probing: Promise<void> | undefined;
+  /** The latest genuine hold read from Redis (epoch ms), as of the last trip. */
+  #heldUntil = 0;
+  /** A hold this process set itself (its own 429 or ban), until Redis has it; capped. */
   #localPauseUntil = 0;
 
   constructor(options: FleetRateLimiterOptions) {
@@ -101,6 +191,7 @@ export class FleetRateLimiter implements RateLimitGate {
     this.#sleep = options.sleep ?? defaultSleep;
     const slotsPerSecond = Math.max(1, options.perSecond - Math.max(1, Math.round(options.perSecond / 10)));
     this.#slotMs = 1_000 / slotsPerSecond;
+    this.#batch = Math.max(1, Math.floor(slotsPerSecond / 4));
     this.#minuteBudget = Math.max(1, options.perMinute - slotsPerSecond);
     this.#fallback = new RateLimiter({
       windows: fleetShare(
@@ -129,7 +220,7 @@ export class FleetRateLimiter implements RateLimitGate {
 
   /** True while this process keeps to its share because Redis is unavailable. */
   get degraded(): boolean {
-    return this.#health.down;
+    return this.#slow || this.#health.down;
   }
 
   acquire(signal?: AbortSignal): Promise<void> {
@@ -154,18 +245,33 @@ export class FleetRateLimiter implements RateLimitGate {
   }
 
   /**
-   * Holds every process of the fleet until `until` (epoch ms): a ban's reset, a 429's pause, or a full second.
-   * Each kind has its own key, so a short hold never shortens a longer one of another kind.
+   * Holds every process of the fleet until `until` (epoch ms), at most {@link MAX_HOLD_MS} from now: a ban's reset,
+   * a 429's pause, or a full second. Each kind has its own key, so a short hold never shortens a longer one of
+   * another kind. The value is signed with the credential's secret: no one else can write one the fleet obeys.
    */
   hold(until: number, kind: 'ban' | 'pause' | 'full' = 'ban'): void {
-    const ms = until - this.#now();
-    if (ms <= 0) return;
-    this.#localPauseUntil = Math.max(this.#localPauseUntil, until);
+    const now = this.#now();
+    const capped = Math.min(until, now + MAX_HOLD_MS);
+    const ms = capped - now;
+    if (!(ms > 0)) return;
+    this.#localPauseUntil = Math.max(this.#localPauseUntil, capped);
     this.#fallback.penalize(ms);
-    if (this.degraded) return;
-    const { redis } = this.#options;
-    const shared = this.#key.then((key) => redis.set(`${key}:${kind}`, String(until), { PX: Math.ceil(ms) }));
-    withDeadline(shared).catch((error: unknown) => this.#degrade(error));
+    // Written even while this process keeps to its share (a slow Redis still takes writes): the others need it.
+    // A client that is not connected would only queue it.
+    const { redis, secret } = this.#options;
+    if (!redis.isReady) return;
+    const shared = this.#key.then(async (key) => {
+      const holdKey = `${key}:${kind}`;
+      const value = await signValue(secret, PURPOSE, holdKey, String(Math.round(capped)));
+      return redis.set(holdKey, value, { PX: Math.ceil(ms) });
+    });
+    // Once the hold is in Redis, Redis is where every process (this one too) reads it, so it can be lifted there.
+    withDeadline(shared).then(
+      () => {
+        if (this.#localPauseUntil === capped) this.#localPauseUntil = 0;
+      },
+      (error: unknown) => this.#degrade(error),
+    );
   }
 
   async #serve(): Promise<void> {
@@ -173,116 +279,147 @@ export class FleetRateLimiter implements RateLimitGate {
     this.#serving = true;
     try {
       while (this.#queue.size > 0) {
-        const waitMs = await this.#tryGrant();
-        if (waitMs === 0) {
-          this.#queue.grantFirst();
-          continue;
-        }
-        this.#idle = new AbortController();
-        const slept = await this.#sleep(waitMs, this.#idle.signal).then(
-          () => true,
-          () => false,
-        );
-        if (!slept && this.#queue.size === 0) break;
+        const waitMs = await this.#grantSome();
+        if (waitMs === 0 || this.#queue.size === 0) continue;
+        if (!(await this.#pause(waitMs)) && this.#queue.size === 0) break;
       }
     } finally {
       this.#serving = false;
     }
   }
 
-  /** 0 when one more request may go now, else how long to wait before asking again. */
-  async #tryGrant(): Promise<number> {
+  /** Sleeps `ms` unless the queue empties first; false when it was cut short. */
+  #pause(ms: number): Promise<boolean> {
+    this.#idle = new AbortController();
+    return this.#sleep(ms, this.#idle.signal).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Grants what it can now (0), or says how long to wait before asking again. */
+  async #grantSome(): Promise<number> {
     const now = this.#now();
     if (this.#localPauseUntil > now) return this.#localPauseUntil - now;
-    if (!this.#health.down) {
+    if (!this.degraded) {
+      let trip: Trip | undefined;
       try {
-        const waitMs = await this.#tryRedisGrant();
-        this.#health.succeeded();
-        return waitMs;
+        trip = await this.#redisTrip(Math.min(this.#queue.size, this.#batch));
       } catch (error) {
         this.#degrade(error);
       }
+      if (trip) return this.#handOut(trip);
     }
-    // The fallback's own FIFO does the waiting; the head of ours goes once it grants.
-    await this.#fallback.acquire();
+    // Degraded: Redis is probed beside the share's grants (never in their way), at most once a second; a hold a
+    // probe read is kept to.
+    this.#probe();
+    if (this.#heldUntil > this.#now()) return Math.min(this.#heldUntil - this.#now(), HOLD_RECHECK_MS);
+    // The fallback's own FIFO does the waiting; the head of ours goes once it grants. Nobody left waiting here
+    // ends that wait too.
+    this.#idle = new AbortController();
+    if (
+      await this.#fallback.acquire(this.#idle.signal).then(
+        () => true,
+        () => false,
+      )
+    )
+      this.#queue.grantFirst();
     return 0;
   }
 
-  async #tryRedisGrant(): Promise<number> {
-    const { redis } = this.#options;
+  /** Starts a probe unless one runs or Redis is left alone for now (a second after a failure). */
+  #probe(): void {
+    if (this.#probing || this.#health.down) return;
+    this.#probing = this.#redisTrip(0)
+      .then(
+        () => undefined,
+        (error: unknown) => this.#degrade(error),
+      )
+      .finally(() => {
+        this.#probing = undefined;
+      });
+  }
+
+  /** Hands out a trip's reservations a slot apart (the first after `firstInMs`); returns the wait before the next trip. */
+  async #handOut(trip: Trip): Promise<number> {
+    const now = this.#now();
+    if (trip.heldUntil > now) return Math.min(trip.heldUntil - now, HOLD_RECHECK_MS);
+    if (trip.granted === 0) return Math.max(1, trip.firstInMs);
+    // Slots are on Redis's clock when the script ran, between sending and the answer: counted from the sending, a
+    // grant goes no later than its slot's share of the round trip.
+    for (let index = 0; index < trip.granted && this.#queue.size > 0; index++) {
+      const dueIn = trip.sentAt + trip.firstInMs + index * this.#slotMs - this.#now();
+      if (dueIn >= 1 && !(await this.#pause(dueIn))) break;
+      this.#queue.grantFirst();
+    }
+    return 0;
+  }
+
+  /** One round trip: holds, and up to `want` grants for this process's waiters (none for a probe). */
+  async #redisTrip(want: number): Promise<Trip> {
+    const { redis, secret } = this.#options;
     const key = await this.#key;
-    this.#limiters ??= this.#createLimiters();
-    this.#clockOffset ??= this.#measureClock();
-    // Loading the limiter module is local work, not a Redis command: no Redis deadline on it (a cold import on a
-    // busy machine may take over a second and must not read as Redis being down).
-    const limiters = await this.#limiters;
-    const offset = await withDeadline(this.#clockOffset);
-    const now = this.#now() + offset;
-    const slot = Math.floor(now / this.#slotMs);
-    const nextSlotMs = Math.max(1, Math.ceil((slot + 1) * this.#slotMs - now));
-    const won = await withDeadline(
-      limiters.slots.consume(String(slot)).then(
-        () => true,
-        (refusal: unknown) => {
-          if (refusal instanceof Error) throw refusal;
-          return false;
-        },
+    const holdKeys = [`${key}:ban`, `${key}:pause`, `${key}:full`];
+    // Loading the script is not a grant: it is not timed against the bound (nor is a cold start's first command).
+    this.#loaded ??= withDeadline(redis.sendCommand(['SCRIPT', 'LOAD', GRANT]));
+    try {
+      await this.#loaded;
+    } catch (error) {
+      this.#loaded = undefined;
+      throw error;
+    }
+    const sentAt = this.#now();
+    const reply = await withDeadline(
+      runScript(
+        redis,
+        GRANT,
+        [`${key}:next`, ...holdKeys],
+        [
+          String(this.#slotMs),
+          String(want),
+          String(this.#minuteBudget),
+          String(RESERVE_AHEAD_MS),
+          String(MAX_HOLD_BYTES),
+          `${key}:second:`,
+        ],
       ),
     );
-    if (!won) return nextSlotMs;
-    // This process holds the slot: nobody else grants until the next one, so the minute check cannot race.
-    const second = Math.floor(now / 1_000);
-    const counterKeys = Array.from({ length: 60 }, (_, age) => limiters.seconds.getKey(String(second - age)));
-    const [ban, pause, full, ...counts] = await withDeadline(
-      redis.mGet([`${key}:ban`, `${key}:pause`, `${key}:full`, ...counterKeys]),
-    );
-    // Holds are absolute times (a ban's reset comes from the store's clock), read on this process's clock.
-    const heldUntil = Math.max(...[ban, pause, full].map((until) => Number(until ?? 0) || 0));
-    if (heldUntil > this.#now()) {
-      this.#localPauseUntil = Math.max(this.#localPauseUntil, heldUntil);
-      return heldUntil - this.#now();
+    const tookMs = this.#now() - sentAt;
+    if (!Array.isArray(reply)) throw new RedisUnavailableError('the grant script answered something else');
+    const [granted, firstInMs, ...holds] = reply as [unknown, unknown, ...unknown[]];
+    // Holds are absolute times (a ban's reset comes from the store's clock), signed by a holder of the credential.
+    let heldUntil = 0;
+    const ceiling = this.#now() + MAX_HOLD_MS;
+    for (const [index, value] of holds.entries()) {
+      const holdKey = holdKeys[index];
+      if (typeof value !== 'string' || holdKey === undefined) continue;
+      const until = Number(await verifyValue(secret, PURPOSE, holdKey, value));
+      if (Number.isFinite(until)) heldUntil = Math.max(heldUntil, Math.min(until, ceiling));
     }
-    let used = counts.reduce((sum, count) => sum + (Number(count ?? 0) || 0), 0);
-    if (used >= this.#minuteBudget) {
-      // Wait until enough of the oldest seconds leave the minute.
-      let age = 59;
-      for (; age > 0 && used >= this.#minuteBudget; age--) used -= Number(counts[age] ?? 0) || 0;
-      return Math.max(nextSlotMs, (second - age - 1 + 60) * 1_000 - now + 1);
-    }
-    await withDeadline(
-      limiters.seconds.consume(String(second)).catch((refusal: unknown) => {
-        if (refusal instanceof Error) throw refusal;
-      }),
-    );
-    return 0;
-  }
-
-  async #createLimiters(): Promise<Limiters> {
-    // The Redis limiter's own module, not the package index: the index loads every other backend too, among them
-    // one importing a computed specifier, which bundlers for workers refuse.
-    const { default: RateLimiterRedis } = await import('rate-limiter-flexible/lib/RateLimiterRedis.js');
-    const { redis } = this.#options;
-    const key = await this.#key;
-    const common = { storeClient: redis, useRedisPackage: true, rejectIfRedisNotReady: true };
-    return {
-      // One grant per slot key; the key lives a second, long after its slot ended.
-      slots: new RateLimiterRedis({ ...common, keyPrefix: `${key}:slot`, points: 1, duration: 1 }),
-      // A counter per second that outlives the minute it counts in.
-      seconds: new RateLimiterRedis({ ...common, keyPrefix: `${key}:second`, points: 1_000_000, duration: 61 }),
+    this.#heldUntil = heldUntil;
+    const trip: Trip = {
+      sentAt,
+      granted: Math.max(0, Math.floor(Number(granted) || 0)),
+      firstInMs: Math.min(Math.max(0, Number(firstInMs) || 0), 60_000),
+      heldUntil,
     };
+    if (tookMs > SLOW_GRANT_MS) {
+      // Slow Redis is degraded Redis: what this trip reserved is used, later grants keep to this process's share.
+      this.#degrade(
+        new RedisUnavailableError(`a grant took ${Math.round(tookMs)} ms, over ${SLOW_GRANT_MS} ms`),
+        'answered',
+      );
+    } else {
+      this.#slow = false;
+      this.#health.succeeded();
+    }
+    return trip;
   }
 
-  /** Redis clock minus ours (Redis TIME, corrected by half the round trip): every process slots on one clock. */
-  async #measureClock(): Promise<number> {
-    const sent = this.#now();
-    const reply = (await this.#options.redis.sendCommand(['TIME'])) as [string, string];
-    const received = this.#now();
-    const redisNow = Number(reply[0]) * 1_000 + Number(reply[1]) / 1_000;
-    return redisNow - (sent + received) / 2;
-  }
-
-  #degrade(error: unknown): void {
-    this.#clockOffset = undefined;
+  #degrade(error: unknown, how: 'failed' | 'answered' = 'failed'): void {
+    this.#slow = true;
+    // A new connection (or a restarted Redis) may not have the script; one that answered (slowly) has it.
+    if (how === 'failed') this.#loaded = undefined;
     // Grants made through Redis in the last second still count at the store: start the share after it.
     if (this.#health.failed(error)) this.#fallback.penalize(1_000);
   }
@@ -322,6 +459,7 @@ export function sharedFleetRateLimiter(
     limiter = new FleetRateLimiter({
       redis,
       key: options.key ?? fleetKey(baseUrl, credentials),
+      secret: credentials.scheme === 'basic' ? credentials.authToken : credentials.accessToken,
       perSecond: options.perSecond ?? DEFAULT_RATE_LIMIT.perSecond,
       perMinute: options.perMinute ?? DEFAULT_RATE_LIMIT.perMinute,
       workers: options.workers ?? DEFAULT_FLEET_WORKERS,

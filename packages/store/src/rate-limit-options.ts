@@ -52,5 +52,11 @@ export const RATE_LIMIT_HEADERS = {
   },
 } as const;
 
+/**
+ * Longest hold of the store's calls: a ban's reset (and any pause the fleet shares) further away than 24 h is cut to
+ * 24 h, with a warning. A reset years away is a broken or hostile answer, and a ban ends within a day.
+ */
+export const MAX_HOLD_MS = 24 * 60 * 60 * 1000;
+
 /** The header the store sends once it banned the credentials: when (UTC) the ban ends. */
 export const BAN_RESET_HEADER = 'Jumpseller-BannedByRateLimit-Reset';

@@ -22,6 +22,7 @@ import {
   BAN_RESET_HEADER,
   DEFAULT_RATE_LIMIT,
   type FleetRedisClient,
+  MAX_HOLD_MS,
   MINUTE_MS,
   RATE_LIMIT_HEADERS,
   SECOND_MS,
@@ -34,6 +35,7 @@ export {
   DEFAULT_FLEET_WORKERS,
   DEFAULT_RATE_LIMIT,
   type FleetRedisClient,
+  MAX_HOLD_MS,
   RATE_LIMIT_HEADERS,
   type StoreRateLimitOptions,
 } from './rate-limit-options.js';
@@ -42,7 +44,7 @@ export {
 export type FleetGate = RateLimitGate & Pick<FleetRateLimiter, 'hold'>;
 
 /**
- * The fleet limiter of this budget, loaded on first use (`rate-limit-fleet.js` and rate-limiter-flexible stay out
+ * The fleet limiter of this budget, loaded on first use (`rate-limit-fleet.js` stays out
  * of bundles that never share a budget); reports and holds made before it loaded apply once it has.
  */
 export function storeFleetRateLimiter(
@@ -109,7 +111,8 @@ const bans = new Map<string, number>();
  * Hooks that stop calls while the store bans these credentials: a response carrying {@link BAN_RESET_HEADER}
  * ends the call at once with a {@link RateLimitBanError} (no retry; every request would extend the ban), and
  * until the reset time every call fails the same way before anything is sent. `limiter` hooks run inside. With a
- * `fleet` limiter the ban is shared instead: every process of the fleet waits until the reset.
+ * `fleet` limiter the ban is shared instead: every process of the fleet waits until the reset, each call no longer
+ * than its own timeout. A reset more than {@link MAX_HOLD_MS} (24 h) away is cut to 24 h, and `warn` is told.
  */
 export function storeBanGuard(
   baseUrl: string,
@@ -117,6 +120,7 @@ export function storeBanGuard(
   limiter?: Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>,
   now: () => number = () => Date.now(),
   fleet?: Pick<FleetGate, 'hold'>,
+  warn: (message: string) => void = () => undefined,
 ): Required<Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse'>> {
   const key = fingerprint('store-ban', baseUrl.replace(/\/+$/, ''), ...identity);
   /** Ends the call when `response` announces a ban. */
@@ -125,8 +129,14 @@ export function storeBanGuard(
     if (reset === null) return;
     const parsed = Date.parse(reset);
     // An unreadable date still means a ban: hold calls for an hour rather than hammer the store.
-    const until = Number.isNaN(parsed) ? now() + 3_600_000 : parsed;
+    let until = Number.isNaN(parsed) ? now() + 3_600_000 : parsed;
     if (until <= now()) return;
+    if (until > now() + MAX_HOLD_MS) {
+      until = now() + MAX_HOLD_MS;
+      warn(
+        `StoreClient: the store's ${BAN_RESET_HEADER} is more than 24 hours away (${JSON.stringify(reset.slice(0, 64))}); calls are held for 24 hours instead`,
+      );
+    }
     // In a fleet every process, this one included, waits the ban out in its limiter; alone, later calls fail fast.
     if (fleet) fleet.hold(until);
     else bans.set(key, until);
@@ -177,23 +187,21 @@ export function storeTransportOptions(
   const identity = credentialIdentity(credentials);
   const trimmedBaseUrl = baseUrl.replace(/\/+$/, '');
   const redis = options.rateLimit ? options.rateLimit.redis : undefined;
+  // A warning is worth giving even when no log level is set; `logLevel: 'off'` silences it.
+  let logger: Logger | undefined;
+  const warningLogger = (): Logger =>
+    (logger ??= createLogger({
+      sink: options.logger,
+      level: options.logLevel ?? parseLogLevel(readEnv(LOG_ENV_VAR)) ?? 'warn',
+      secrets,
+    }));
   const limiter =
     options.rateLimit === false
       ? undefined
       : redis
-        ? storeFleetRateLimiter(
-            trimmedBaseUrl,
-            credentials,
-            { ...options.rateLimit, redis },
-            // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
-            createLogger({
-              sink: options.logger,
-              level: options.logLevel ?? parseLogLevel(readEnv(LOG_ENV_VAR)) ?? 'warn',
-              secrets,
-            }),
-          )
+        ? storeFleetRateLimiter(trimmedBaseUrl, credentials, { ...options.rateLimit, redis }, warningLogger())
         : storeRateLimiter(trimmedBaseUrl, identity, rateLimitWindows(options.rateLimit));
   const limiterHooks = limiter ? rateLimitHooks(limiter, readStoreRateLimitHeaders) : undefined;
   const fleet = limiter && 'hold' in limiter ? limiter : undefined;
-  return storeBanGuard(baseUrl, identity, limiterHooks, undefined, fleet);
+  return storeBanGuard(baseUrl, identity, limiterHooks, undefined, fleet, (message) => warningLogger().warn(message));
 }

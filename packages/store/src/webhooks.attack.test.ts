@@ -195,4 +195,62 @@ describe('the example webhook server under attack', () => {
       expect(peak - before).toBeLessThan(64);
     },
   );
+
+  it('handles a delivery once whichever of the four base64 spellings of its digest comes (finding: webhook replay)', async () => {
+    const body = JSON.stringify({ order: { id: 77, status: 'Paid', total: 87, currency: 'CLP' } });
+    const canonical = sign(body);
+    // The 43rd character holds 4 bits of the digest and 2 spare bits: the same bytes, four spellings.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const sixBits = alphabet.indexOf(canonical[42] as string);
+    const spellings = [0, 1, 2, 3].map((spare) => `${canonical.slice(0, 42)}${alphabet[(sixBits & ~3) | spare]}=`);
+    expect(spellings.map((each) => Buffer.from(each, 'base64').equals(Buffer.from(canonical, 'base64')))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    const statuses: number[] = [];
+    for (const signature of [...spellings, canonical]) {
+      const response = await fetch(`http://127.0.0.1:${port}/hooks?event=order_paid`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'Jumpseller-Hmac-Sha256': signature },
+        body,
+      });
+      statuses.push(response.status);
+      await response.text();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(printed.filter((line) => line === 'Order 77 paid: 87')).toHaveLength(1);
+    // The canonical spelling is handled once, then a duplicate; the three others are not digests at all.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+    expect(statuses.at(-1)).toBe(200);
+  });
+
+  it('closes a connection whose headers never finish at its 10 s headersTimeout, not ~30 s later (finding: slow headers)', {
+    timeout: 40_000,
+  }, async () => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write('POST /hooks?event=order_paid HTTP/1.1\r\nHost: x\r\n');
+    const drip = setInterval(() => socket.write('X-Slow: 1\r\n'), 1_000);
+    // Node checks headersTimeout every connectionsCheckingInterval (30 s unless set): closed within 20 s means it
+    // is checked at the example's 1 s.
+    const { closed } = await closedBy(socket, 20_000);
+    clearInterval(drip);
+    socket.destroy();
+    expect(closed).toBe(true);
+  });
+
+  it('answers a hook URL without ?event= with a message saying how to name the event (issue 29 papercut)', async () => {
+    const body = JSON.stringify({ order: { id: 78 } });
+    const response = await fetch(`http://127.0.0.1:${port}/hooks`, {
+      method: 'POST',
+      headers: { 'Jumpseller-Hmac-Sha256': sign(body) },
+      body,
+    });
+    expect(response.status).toBe(400);
+    const text = await response.text();
+    expect(text).not.toContain('null');
+    expect(text).toContain('?event=');
+  });
 });

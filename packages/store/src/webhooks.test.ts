@@ -160,6 +160,34 @@ describe('the kind and the envelope', () => {
   });
 });
 
+describe('the four base64 spellings of one digest', () => {
+  // 'w' is the canonical 43rd character (its 2 spare bits clear); 'x', 'y' and 'z' decode to the same 32 bytes.
+  const spellings = ['w', 'x', 'y', 'z'].map((char) => `${ORDER_SIGNATURE.slice(0, 42)}${char}=`);
+
+  it('verifies only the canonical one (finding: non-canonical base64)', async () => {
+    expect(ORDER_SIGNATURE[42]).toBe('w');
+    await expect(verifyWebhookSignature(ORDER_BODY, spellings[0], TOKEN)).resolves.toBeUndefined();
+    for (const signature of spellings.slice(1)) {
+      expect(await refusal(verifyWebhookSignature(ORDER_BODY, signature, TOKEN))).toMatchObject({
+        problem: 'malformed',
+      });
+    }
+  });
+
+  it('runs onEvent once for a delivery sent under each spelling and padded with spaces (finding: webhook replay)', async () => {
+    const onEvent = vi.fn();
+    const handle = createWebhookHandler({ token: TOKEN, onEvent, deliveries: createDeliveryLog() });
+    for (const signature of [...spellings, ` ${ORDER_SIGNATURE} `]) {
+      await handle({
+        body: ORDER_BODY,
+        headers: { 'jumpseller-hmac-sha256': signature },
+        url: '/hooks?event=order_paid',
+      });
+    }
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('createDeliveryLog', () => {
   it('claims a key once within its window, forgets on request, and keeps at most maxEntries', () => {
     let now = 0;

@@ -89,12 +89,22 @@ function bytesOf(body: string | Uint8Array): Uint8Array<ArrayBuffer> {
   return typeof body === 'string' ? encoder.encode(body) : new Uint8Array(body);
 }
 
-/** Decodes a standard base64 SHA-256 digest (44 characters, one `=`), or undefined when it is not one. */
+/**
+ * Decodes a standard base64 SHA-256 digest (44 characters, one `=`), or undefined when it is not one. Only the
+ * canonical spelling is a digest: the 43rd character carries 4 bits of the digest and 2 that must be zero, so the
+ * same 32 bytes have four spellings; the three whose spare bits are set are refused (each would be another key of
+ * a delivery log, and so a replay).
+ */
 function decodeDigest(header: string): Uint8Array | undefined {
   const text = header.trim();
-  if (!/^[A-Za-z0-9+/]{43}=$/.test(text)) return undefined;
+  if (!/^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/.test(text)) return undefined;
   const binary = atob(text);
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
+/** The canonical base64 of a digest: what a delivery log keys on, whatever spelling the header used. */
+function digestKey(digest: Uint8Array): string {
+  return btoa(String.fromCharCode(...digest));
 }
 
 /** Equal without an early exit, so the time taken does not tell how many leading bytes matched. */
@@ -240,11 +250,18 @@ const DEFAULT_ANSWER_WITHIN_MS = 10_000;
 
 /** The kind `kindOf` names; a URL or a `kindOf` that cannot be read is a {@link WebhookPayloadError}. */
 function readKind(kindOf: (delivery: WebhookDelivery) => string | null | undefined, delivery: WebhookDelivery) {
+  let kind: string | null | undefined;
   try {
-    return kindOf(delivery) as WebhookEventKind;
+    kind = kindOf(delivery);
   } catch {
     throw new WebhookPayloadError('Webhook delivery names no readable event kind');
   }
+  if (kind === null || kind === undefined || kind === '') {
+    throw new WebhookPayloadError(
+      'Webhook delivery names no event kind: register the hook with its event in the URL, e.g. https://example.com/hooks?event=order_paid (or pass kindOf)',
+    );
+  }
+  return kind as WebhookEventKind;
 }
 
 /**
@@ -270,7 +287,9 @@ export function createWebhookHandler(
       if (error instanceof WebhookPayloadError) return { status: 400, body: error.message };
       throw error;
     }
-    const key = `${event.kind} ${headerValue(delivery.headers, SIGNATURE_HEADER)?.trim()}`;
+    // Keyed on the digest's bytes (it is canonical once verified), so no other spelling of it reads as new.
+    const digest = decodeDigest(headerValue(delivery.headers, SIGNATURE_HEADER) ?? '') as Uint8Array;
+    const key = `${event.kind} ${digestKey(digest)}`;
     if (options.deliveries && !options.deliveries.claim(key)) return { status: 200, body: 'duplicate' };
     const handled = Promise.resolve().then(() => options.onEvent(event));
     let timer: ReturnType<typeof setTimeout> | undefined;

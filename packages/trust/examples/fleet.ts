@@ -1,9 +1,12 @@
 import { TrustClient } from '@agent-apis/trust';
 import { createClient } from 'redis';
 
-const redis = await createClient({ url: process.env.REDIS_URL })
-  .on('error', (error) => console.warn('Redis:', error.message))
-  .connect();
+// Not awaited: a Redis that is down costs one warning and a scan per process, never a hang.
+const redis = createClient({
+  url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000) },
+}).on('error', () => undefined);
+redis.connect().catch(() => undefined);
 
 // Two workers (in a fleet, two processes or machines): the first to ask scans, the other gets its answer.
 const worker = new TrustClient({ decisionCache: { redis } });

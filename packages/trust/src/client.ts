@@ -112,9 +112,12 @@ export class TrustClient {
   readonly #shared: Pick<SharedDecisions, 'get'> | undefined;
   /** The configured client, for decide bodies {@link toDecideRequest} has already checked (no second check). */
   readonly #client: ApiClient;
+  /** The client's timeout, which also bounds a wait for another process's decision. */
+  readonly #timeout: number | undefined;
 
   constructor(options: TrustClientOptions = {}) {
     const client = createTrustClient(options);
+    this.#timeout = options.timeout;
     this.baseUrl = client.baseUrl;
     const bound = bindOperations<typeof functions, typeof operations>(operations, client);
     const decide: TrustApi['decide'] = (callOptions) => {
@@ -172,7 +175,9 @@ export class TrustClient {
       const key = decisionCacheKey(request);
       const send = () => this.#send(request, sendOptions);
       const fleet = this.#shared;
-      const load = fleet ? () => viaFleet(fleet, key, send) : send;
+      // Waiting for another process's answer counts against this call's timeout.
+      const waitMs = sendOptions.timeout ?? this.#timeout;
+      const load = fleet ? () => viaFleet(fleet, key, send, waitMs) : send;
       const shared = this.#decisions ? this.#decisions.get(key, load) : load();
       if (!signal) return shared;
       return raceWithSignal(shared, signal).catch((error: unknown) => {
@@ -282,12 +287,17 @@ async function viaFleet(
   fleet: Pick<SharedDecisions, 'get'>,
   key: string,
   send: () => Promise<WithResponse<TrustDecision>>,
+  waitMs: number | undefined,
 ): Promise<WithResponse<TrustDecision>> {
   let sent: WithResponse<TrustDecision> | undefined;
-  const { decision } = await fleet.get(key, async () => {
-    sent = await send();
-    return sent.data;
-  });
+  const { decision } = await fleet.get(
+    key,
+    async () => {
+      sent = await send();
+      return sent.data;
+    },
+    waitMs,
+  );
   if (sent && sent.data === decision) return sent;
   const response = new Response(JSON.stringify(decision.result), {
     status: 200,
@@ -325,7 +335,7 @@ function sharedDecisions(options: TrustClientOptions, baseUrl: string): Pick<Sha
         now,
       }),
   );
-  return { get: (key, load) => shared.then((decisions) => decisions.get(key, load)) };
+  return { get: (key, load, waitMs) => shared.then((decisions) => decisions.get(key, load, waitMs)) };
 }
 
 /**

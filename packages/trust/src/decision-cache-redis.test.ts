@@ -104,7 +104,7 @@ describe.skipIf(!redisServer)(
       expect(Object.fromEntries(service.scans)).toEqual(Object.fromEntries(DOMAINS.map((domain) => [domain, 1])));
     }, 90_000);
 
-    it('keys entries by a hash, never the key or the domain, and never uses a forged or expired entry', async () => {
+    it('keys entries by an HMAC and seals them: no target, action or score in clear, no forged entry used (finding: trust entries in clear)', async () => {
       service = await startDecideStandIn({ latencyMs: 0 });
       const client = await connect();
       await client.flushAll();
@@ -116,20 +116,103 @@ describe.skipIf(!redisServer)(
       const [key] = keys as [string];
       expect(key).not.toContain(CANARY_KEY);
       expect(key).not.toContain('forged');
-      const entry = JSON.parse((await client.get(key)) as string) as { result: string; expiresAt: number };
-      // Forged: the same signature over a result turned to `proceed`.
-      await client.set(key, JSON.stringify({ ...entry, result: entry.result.replace('"deny"', '"proceed"') }));
+      const sealed = (await client.get(key)) as string;
+      for (const clear of ['forged', 'deny', 'recommended_action', 'score', 'valid_until', '{']) {
+        expect(sealed).not.toContain(clear);
+      }
+      // Forged: one bit of the sealed value flipped, then the value moved to another key, then plain JSON.
+      const flipped = `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`;
+      await client.set(key, flipped);
       expect((await trust().decide('bad-forged.example')).action).toBe('deny');
       expect(service.scans.get('bad-forged.example')).toBe(2);
-      // Expired: an entry whose window is over, however well signed, is not used.
-      const stored = JSON.parse((await client.get(key)) as string) as { expiresAt: number };
-      await client.set(key, JSON.stringify({ ...stored, expiresAt: Date.now() - 1 }));
+      await trust().decide('alpha.example');
+      const otherKey = (await client.keys('agent-apis:trust-decision:*')).find((each) => each !== key) as string;
+      await client.set(key, (await client.get(otherKey)) as string);
       expect((await trust().decide('bad-forged.example')).action).toBe('deny');
       expect(service.scans.get('bad-forged.example')).toBe(3);
-      // A genuine entry is used: no scan.
+      await client.set(key, JSON.stringify({ v: 1, expiresAt: Date.now() + 1e12, result: '{}', mac: 'x' }));
       expect((await trust().decide('bad-forged.example')).action).toBe('deny');
-      expect(service.scans.get('bad-forged.example')).toBe(3);
+      expect(service.scans.get('bad-forged.example')).toBe(4);
+      // An oversized value is not read (a miss), and a genuine entry is used: no scan.
+      await client.set(key, 'x'.repeat(4 * 1024 * 1024));
+      expect((await trust().decide('bad-forged.example')).action).toBe('deny');
+      expect(service.scans.get('bad-forged.example')).toBe(5);
+      expect((await trust().decide('bad-forged.example')).action).toBe('deny');
+      expect(service.scans.get('bad-forged.example')).toBe(5);
     }, 30_000);
+
+    it('takes over a lock with no TTL at once (finding: a trust lock without TTL)', async () => {
+      service = await startDecideStandIn({ latencyMs: 0 });
+      const client = await connect();
+      await client.flushAll();
+      await new TrustClient({
+        apiKey: CANARY_KEY,
+        baseUrl: service.url,
+        cache: false,
+        decisionCache: { redis: client },
+      }).decide('alpha.example');
+      const [entryKey] = (await client.keys('agent-apis:trust-decision:*')) as [string];
+      await client.del(entryKey);
+      // Anyone who can SCAN sees the entry keys: a lock next to one, with no expiry (and one set for a year).
+      for (const lock of [
+        () => client.set(`${entryKey}:lock`, 'stuck'),
+        () => client.set(`${entryKey}:lock`, 'stuck', { PX: 31_536_000_000 }),
+      ]) {
+        await lock();
+        const trust = new TrustClient({
+          apiKey: CANARY_KEY,
+          baseUrl: service.url,
+          cache: false,
+          decisionCache: { redis: client },
+        });
+        const guarded = trust.guard('https://alpha.example/', { timeout: 2_000 });
+        await expect(guarded).resolves.toMatchObject({ action: 'proceed' });
+        await client.del(entryKey);
+      }
+      expect(service.scans.get('alpha.example')).toBe(3);
+    }, 20_000);
+
+    it('waits for a live holder no longer than the call timeout, backing off, with a typed error (finding: lock waits)', async () => {
+      service = await startDecideStandIn({ latencyMs: 0 });
+      const client = await connect();
+      await client.flushAll();
+      await new TrustClient({
+        apiKey: CANARY_KEY,
+        baseUrl: service.url,
+        cache: false,
+        decisionCache: { redis: client },
+      }).decide('beta.example');
+      const [entryKey] = (await client.keys('agent-apis:trust-decision:*')) as [string];
+      await client.del(entryKey);
+      // A holder that keeps its lock alive (as a slow process asking the service would).
+      await client.set(`${entryKey}:lock`, 'holder', { PX: 5_000 });
+      const commands: string[] = [];
+      const counting = new Proxy(client, {
+        get(target, name, receiver) {
+          const value = Reflect.get(target, name, receiver);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            if (['get', 'set', 'del', 'sendCommand', 'mGet'].includes(String(name))) commands.push(String(name));
+            return value.apply(target, args);
+          };
+        },
+      });
+      const trust = new TrustClient({
+        apiKey: CANARY_KEY,
+        baseUrl: service.url,
+        cache: false,
+        decisionCache: { redis: counting as never },
+      });
+      const error = await trust.decide('beta.example', undefined, { timeout: 1_500 }).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error).toBeInstanceOf(AgentApiError);
+      expect((error as Error).name).toBe('APIConnectionTimeoutError');
+      // Backing off from 25 ms to a second: a handful of round trips, not one every 50 ms.
+      expect(commands.length).toBeLessThan(30);
+      expect(service.scans.get('beta.example')).toBe(1);
+    }, 20_000);
 
     it('Redis killed mid-run: no crash, one warning per worker, decisions still right', async () => {
       service = await startDecideStandIn({ latencyMs: 100 });
