@@ -1,9 +1,11 @@
 import { TrustClient } from '@agent-apis/trust';
 import { createClient } from 'redis';
 
-const redis = await createClient({ url: process.env.REDIS_URL })
-  .on('error', (error) => console.warn('Redis:', error.message))
-  .connect();
+const redis = createClient({ url: process.env.REDIS_URL ?? 'redis://localhost:6379' }).on('error', (error) =>
+  console.warn('Redis:', error.message),
+);
+// Not awaited: without Redis each worker decides on its own, and shares decisions once Redis answers.
+redis.connect().catch(() => {});
 
 // Two workers (in a fleet, two processes or machines): the first to ask scans, the other gets its answer.
 const worker = new TrustClient({ decisionCache: { redis } });
