@@ -2,8 +2,8 @@
  * Every README example, run as written, the way a user runs it: the files of `packages/*\/examples/` (which the
  * READMEs embed verbatim) copied into a throwaway project outside the workspace that installs the packed packages
  * (`consumer-project.ts`), type-checked there under the strict consumer flags (`exactOptionalPropertyTypes`,
- * `noUncheckedIndexedAccess`, … and no DOM library), then each one run by Node at the `engines` floor's major
- * (Node 22, the npm `node-22` package) against `pnpm mock`, started as its own process, with the base URLs and keys
+ * `noUncheckedIndexedAccess`, … and no DOM library), then each one run by Node at the `engines` floor
+ * (Node 22.12, the npm `node-22` package; `.ts` run with `--experimental-strip-types`) against `pnpm mock`, started as its own process, with the base URLs and keys
  * it prints as the example's whole environment. A connection to any host but loopback is refused and reported (a
  * socket guard loaded with `--import`; MSW answers the `./msw` examples before any socket), and no run may report
  * one. The fleet examples get a real Redis, and run once more with Redis down. The printed listing names every
@@ -88,6 +88,13 @@ net.Socket.prototype.connect = function (...args) {
 };
 `;
 const PUBLIC_HOST = 'PUBLIC HOST ';
+/** Node 22.12 runs TypeScript files with this flag (on by default from 22.18); then the guard. */
+const NODE_FLAGS = [
+  '--experimental-strip-types',
+  '--no-warnings=ExperimentalWarning',
+  '--import',
+  './network-guard.mjs',
+];
 
 /** `packages/<pkg>/examples/<name>.ts` as `<pkg>/<name>`, sorted. */
 async function exampleFiles(): Promise<string[]> {
@@ -244,7 +251,7 @@ const results: Result[] = [];
 
 /** Every fetch to a public host an example tried, as `<example>: PUBLIC HOST <origin>`. */
 const publicHosts: string[] = [];
-const node22 = PROCESS_RUNTIMES.find((runtime) => runtime.name === 'Node 22');
+const node22 = PROCESS_RUNTIMES.find((runtime) => runtime.name === 'Node 22 (floor)');
 const anyPort = (line: string) => line.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT');
 
 /** A loopback port nothing listens on: Redis "down" for the fleet examples. */
@@ -330,13 +337,7 @@ function runEnv(extra: Record<string, string>): Record<string, string> {
 async function runExample(example: string, extra: Record<string, string>, timeoutMs = 60_000) {
   if (!project || !node22) throw new Error('the consumer project is not installed');
   const file = join('examples', `${example}.ts`);
-  const run = await execute(
-    node22.command,
-    ['--import', './network-guard.mjs', file],
-    project.dir,
-    timeoutMs,
-    runEnv(extra),
-  );
+  const run = await execute(node22.command, [...NODE_FLAGS, file], project.dir, timeoutMs, runEnv(extra));
   publicHosts.push(
     ...run.stderr
       .split('\n')
@@ -400,7 +401,7 @@ describe('README examples from an outside project', () => {
   it('store/webhooks listens, and prints a signed delivery it receives', async () => {
     if (!project || !node22) throw new Error('the consumer project is not installed');
     const token = 'hooks-token-example';
-    const child = spawn(node22.command, ['--import', './network-guard.mjs', join('examples', 'store', 'webhooks.ts')], {
+    const child = spawn(node22.command, [...NODE_FLAGS, join('examples', 'store', 'webhooks.ts')], {
       cwd: project.dir,
       env: { PATH: process.env.PATH ?? '', HOME: project.dir, ...runEnv({ PORT: '0', STORE_HOOKS_TOKEN: token }) },
       stdio: ['ignore', 'pipe', 'pipe'],
