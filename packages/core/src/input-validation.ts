@@ -66,6 +66,11 @@ const CALL_OPTIONS: ReadonlySet<string> = new Set(
 /** Every key a call's options may have: its inputs and the per-call options. */
 const CALL_KEYS: ReadonlySet<string> = new Set(['path', 'query', 'body', ...CALL_OPTIONS]);
 
+/** The variables of a path template (`/products/{id}.json` → `id`). */
+function templateVariables(path: string): string[] {
+  return path.includes('{') ? [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name as string) : [];
+}
+
 /** Why `name` is not a parameter of the operation: a per-call option in the wrong place, or unknown. */
 function unknownParameter(
   operationId: string,
@@ -98,7 +103,8 @@ function rejectUnknownKeys(
       fail(name, `is not an option of a call to ${operationId} (it takes: ${[...CALL_KEYS].join(', ')})`);
     }
   }
-  const pathParams = shape.pathParams ?? NONE;
+  // The template's variables count too: a row whose path rules were lifted (a raw check) still names them there.
+  const pathParams = [...new Set([...(shape.pathParams ?? NONE), ...templateVariables(shape.path)])];
   for (const [name, value] of Object.entries(input.path ?? {})) {
     if (value !== undefined && !pathParams.includes(name)) {
       fail(`path.${name}`, unknownParameter(operationId, 'path', name, pathParams));

@@ -127,6 +127,10 @@ describe('validateOperationInput', () => {
     expect(
       refusal(() => validateOperationInput('getProduct', getProduct, { path: { id: 1, slug: 'mug' } })),
     ).toMatchObject({ field: 'path.slug', reason: 'is not a path parameter of getProduct (it takes: id)' });
+    // A row whose path rules were lifted (no pathParams) still takes its template's variables.
+    expect(() =>
+      validateOperationInput('getProduct', { method: 'GET', path: '/products/{id}.json' }, { path: { id: 'x' } }),
+    ).not.toThrow();
     const typo = refusal(() =>
       validateOperationInput('getProduct', getProduct, { path: { id: 1 }, timout: 5 } as { path: { id: number } }),
     );
