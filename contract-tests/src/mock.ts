@@ -46,6 +46,12 @@ export const MOCK_ENGINES: Record<MockEngine, string> = {
   prism: 'Prism on each final spec: answers from its examples, requests checked against it',
 };
 
+/**
+ * Records the store stand-in serves under `pnpm mock` on top of its fixture (product 42 with variants and reviews,
+ * a second paid order), kept apart so that the contract suite's harness tests keep their fixture as it is.
+ */
+export const STORE_MOCK_RECORDS = join(import.meta.dirname, 'stand-ins', 'store-mock-records.json');
+
 /** The port of each server, counted from the first port (4010 by default). */
 const PORT_OFFSETS = { directory: 0, store: 1, trust: 2, storeTools: 3, directoryTools: 4 } as const;
 export const DEFAULT_FIRST_PORT = 4010;
@@ -203,6 +209,7 @@ export async function startMocks(
               login: MOCK_CREDENTIALS.storeLogin,
               authToken: MOCK_CREDENTIALS.storeAuthToken,
               mode: 'lenient',
+              records: JSON.parse(await readFile(STORE_MOCK_RECORDS, 'utf8')).records,
             })
           : await startTrustStandIn({ apiKey: MOCK_CREDENTIALS.trustApiKey });
     servers.push(started);

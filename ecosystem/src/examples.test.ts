@@ -116,7 +116,11 @@ interface Expected {
 }
 
 const directory = records('directory');
+/** The store's fixture with the records `pnpm mock` adds to it (`store-mock-records.json`). */
 const store = records('store');
+for (const [collection, extra] of Object.entries(records('store-mock').records as Record<string, unknown[]>)) {
+  store.records[collection] = [...(store.records[collection] ?? []), ...extra];
+}
 const trust = records('trust');
 const products = store.records['/products'] as { id: number; name: string }[];
 const mug = products.find((product) => product.id === 42) as { name: string };
