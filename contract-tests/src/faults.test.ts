@@ -72,7 +72,7 @@ interface ReadUnderTest {
   method: 'GET';
   path: string;
   answer: unknown;
-  read: (baseUrl: string, call: { maxRetries: number }) => Promise<unknown>;
+  read: (baseUrl: string, call: { maxRetries: number; timeout?: number }) => Promise<unknown>;
 }
 
 const STATS = { personas: 1, skills: 2, bundles: 3, agents: 4, tools: 5, guides: 6 };
@@ -156,7 +156,10 @@ describe.concurrent.each(READS)('reads under faults: $name', (target) => {
   for (const fault of [FAULT.endlessBody, FAULT.gzipBomb]) {
     it(`${describeFault(fault)}: stops at the size cap with ResponseTooLargeError, not retried`, () =>
       withServer({ respond, fault: () => fault }, async (server) => {
-        await expect(target.read(server.url, { maxRetries: 1 })).rejects.toBeInstanceOf(ResponseTooLargeError);
+        // The cap must end the read, never the clock: a timeout far beyond it, however slow the machine streams.
+        await expect(target.read(server.url, { maxRetries: 1, timeout: 120_000 })).rejects.toBeInstanceOf(
+          ResponseTooLargeError,
+        );
         expect(server.count(target.method, target.path)).toBe(1);
       }));
   }
