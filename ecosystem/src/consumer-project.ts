@@ -60,8 +60,18 @@ async function thirdPartyRoots(): Promise<string[]> {
   return roots;
 }
 
+/** What a consumer project installs beside the packages and the `./msw` peers. */
+export interface ConsumerExtras {
+  /** Packages of the workspace catalog, installed at the workspace's pins (`redis`, `@types/node`). */
+  packages?: readonly string[];
+  /** The folders (in the workspace's node_modules) those packages are seeded into the registry from. */
+  roots?: readonly string[];
+  /** The folder copied in as the project's sources (default: `consumer/`). */
+  sources?: string;
+}
+
 /** Packs, starts the registry and installs the tarballs into a new project in `work/consumer`. */
-export async function installConsumer(work: string): Promise<ConsumerProject> {
+export async function installConsumer(work: string, extras: ConsumerExtras = {}): Promise<ConsumerProject> {
   const [tarballs, registry, trap] = await Promise.all([
     packPublicPackages(join(work, 'tarballs')),
     startRegistry(join(work, 'registry')),
@@ -71,16 +81,16 @@ export async function installConsumer(work: string): Promise<ConsumerProject> {
     await Promise.all([registry.stop(), trap.stop()]);
   };
   try {
-    await seedFromWorkspace(registry, await thirdPartyRoots());
+    await seedFromWorkspace(registry, [...(await thirdPartyRoots()), ...(extras.roots ?? [])]);
     const dir = join(work, 'consumer');
-    await cp(CONSUMER_SOURCES, dir, { recursive: true });
+    await cp(extras.sources ?? CONSUMER_SOURCES, dir, { recursive: true });
     await writeFile(join(work, 'user.npmrc'), '');
     await writeFile(
       join(dir, 'package.json'),
       `${JSON.stringify({ name: 'agent-apis-ecosystem-consumer', private: true, type: 'module' }, null, 2)}\n`,
     );
     await writeFile(join(dir, '.npmrc'), `registry=${registry.url}\n`);
-    const peers = await catalogSpecifiers(MSW_PEERS);
+    const peers = await catalogSpecifiers([...MSW_PEERS, ...(extras.packages ?? [])]);
     await run('npm', ['install', '--no-audit', '--no-fund', ...tarballs.values(), ...peers], {
       cwd: dir,
       env: installEnv(registry, trap.url, work),

@@ -1,7 +1,7 @@
 /**
  * The ecosystem matrix: the packed packages installed into a throwaway consumer project (`consumer-project.ts`),
  * then the same real calls (directory search + lookup, trust decide + guard, store list + get + a 404, one MCP
- * tool call) made from Node 20 (the machine's, the `engines` floor), Node 22, Node 24, Bun and Deno, from a
+ * tool call) made from Node 22.12 (the `engines` floor), Node 24, Bun and Deno, from a
  * Cloudflare Worker in workerd (Miniflare) that imports every entry point of every package, and from a page in a
  * real headless Chromium calling the directory on another origin (CORS). The consumer is also type-checked under
  * `nodenext` and `bundler` with the strictest flags. Every runtime gets its own loopback stand-ins (the trust
@@ -115,17 +115,7 @@ function record(runtime: string, version: string, results: Partial<Results>, exp
 }
 
 /** Rows in a fixed order whatever order the concurrent tests finished in. */
-const ROW_ORDER = [
-  'Node 20',
-  'Node 22',
-  'Node 24',
-  'Bun',
-  'Deno',
-  'workerd',
-  'Chromium',
-  'tsc nodenext',
-  'tsc bundler',
-];
+const ROW_ORDER = ['Node 22', 'Node 24', 'Bun', 'Deno', 'workerd', 'Chromium', 'tsc nodenext', 'tsc bundler'];
 const rank = (row: Row) => ROW_ORDER.findIndex((prefix) => row.runtime.startsWith(prefix));
 
 function table(): string {

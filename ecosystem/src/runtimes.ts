@@ -1,7 +1,8 @@
 /**
- * The runtimes of the ecosystem matrix, each from a fixed place: the machine's Node (`/usr/bin/node`, the
- * `engines` floor), Node 22 and 24, Bun and Deno from their npm packages (pinned in the workspace catalog). Each
- * one runs the consumer's `main.mjs` in a folder of the consumer project and hands back its one line of JSON.
+ * The runtimes of the ecosystem matrix, each from a fixed place: Node 22.12 (the `engines` floor, the npm
+ * `node-22` package), Node 24 (the repo's `node`), Bun and Deno from their npm packages (pinned in the workspace
+ * catalog). Each one runs the consumer's `main.mjs` in a folder of the consumer project and hands back its one
+ * line of JSON. Node 20 reached its end of life on 2026-04-30 and is below the floor (msw 3 needs 22.12).
  */
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -23,9 +24,8 @@ export interface Runtime {
 const nodeVersion = (output: string) => output.trim().replace(/^v/, '');
 
 export const PROCESS_RUNTIMES: readonly Runtime[] = [
-  { name: 'Node 20 (machine)', command: '/usr/bin/node', args: [], versionArgs: ['--version'], version: nodeVersion },
   {
-    name: 'Node 22',
+    name: 'Node 22 (floor)',
     command: join(packageDir('node-22'), 'bin', 'node'),
     args: [],
     versionArgs: ['--version'],

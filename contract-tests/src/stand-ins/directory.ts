@@ -42,6 +42,20 @@ export interface DirectoryStandInOptions {
   mode?: InputMode;
   /** Planted violation: `listField`, a string `stars` in one MCP server list entry (not the first). */
   plant?: 'listField';
+  /**
+   * Listings apply their filters (`category`, `official`, `ecosystem`, `source`: equal values; `q`: anywhere in
+   * the entry), as `pnpm mock` serves them; off by default, where every listing answers the whole dataset.
+   */
+  applyFilters?: boolean;
+}
+
+const FILTERS = ['category', 'official', 'ecosystem', 'source'];
+
+/** Whether `entry` passes the listing filters of `query`. */
+function passes(entry: Entry, query: URLSearchParams): boolean {
+  const q = query.get('q')?.toLowerCase();
+  if (q && !JSON.stringify(entry).toLowerCase().includes(q)) return false;
+  return FILTERS.every((name) => !query.has(name) || String(entry[name]) === query.get(name));
 }
 
 export async function startDirectoryStandIn(options: DirectoryStandInOptions = {}): Promise<StandIn> {
@@ -52,12 +66,13 @@ export async function startDirectoryStandIn(options: DirectoryStandInOptions = {
   const listing = (kind: keyof Fixture, query: URLSearchParams) => {
     const limit = Number(query.get('limit') ?? 20);
     const offset = Number(query.get('offset') ?? 0);
-    const results = data[kind].slice(offset, offset + limit).map((e) => pick(e, LIST_FIELDS[kind]));
+    const entries = options.applyFilters ? data[kind].filter((entry) => passes(entry, query)) : data[kind];
+    const results = entries.slice(offset, offset + limit).map((e) => pick(e, LIST_FIELDS[kind]));
     if (options.plant === 'listField' && kind === 'mcpServers' && results.length > 1) {
       const last = results.length - 1;
       results[last] = { ...results[last], stars: String(results[last]?.stars) };
     }
-    return { status: 200, body: { count: results.length, total: data[kind].length, limit, offset, results } };
+    return { status: 200, body: { count: results.length, total: entries.length, limit, offset, results } };
   };
   const cached = (answer: Answer): Answer =>
     answer.status === 200 ? { ...answer, headers: { 'cache-control': 'public, s-maxage=300' } } : answer;

@@ -1,7 +1,8 @@
 /**
  * A loopback stand-in of the trust API: the API key required (X-API-Key or Bearer), one call at a time per key
  * (an overlapping call gets the documented 409 `concurrency_conflict`), bodies checked (400), and every domain
- * evaluated counted as a scan. Answers are the realistic records of `trust-records.json`.
+ * evaluated counted as a scan. Answers are the realistic records of `trust-records.json` (per host where it has one:
+ * allow, deny, sandbox, escalate), evaluated at the time of the call and valid for their ttl from then.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +27,8 @@ export async function startTrustStandIn(options: {
 }): Promise<TrustStandIn> {
   const records = JSON.parse(readFileSync(join(import.meta.dirname, 'trust-records.json'), 'utf8')) as {
     decision: Record<string, unknown>;
+    /** Sections of the decision that differ per host (scores, action, uncertainty…): allow, deny, sandbox, escalate. */
+    targets: Record<string, Record<string, unknown>>;
     domainScore: Record<string, unknown>;
   };
   const error = (status: number, code: string, message: string) => ({
@@ -35,8 +38,20 @@ export async function startTrustStandIn(options: {
   const state = { scans: 0, conflicts: 0, mockHeaderRequests: [] as string[] };
   let busy = false;
   const decide = (value: string) => {
-    const decision = structuredClone(records.decision) as Record<string, Record<string, unknown>>;
+    const host = URL.parse(value)?.hostname ?? value.toLowerCase().replace(/^www\./, '');
+    const decision = structuredClone({ ...records.decision, ...records.targets[host] }) as Record<
+      string,
+      Record<string, unknown>
+    >;
     decision.target = { type: 'domain', value, normalized: value.toLowerCase() };
+    // Evaluated now, valid for its ttl from now, as a live answer is.
+    const ttlSeconds = Number(decision.validity?.ttl_seconds ?? 86_400);
+    const now = Date.now();
+    decision.validity = {
+      evaluated_at: new Date(now).toISOString(),
+      valid_until: new Date(now + ttlSeconds * 1_000).toISOString(),
+      ttl_seconds: ttlSeconds,
+    };
     if (options.plantDecisionEnum) decision.decision = { ...decision.decision, recommended_action: 'maybe_later' };
     return decision;
   };

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { OpenApiDocument } from '@agent-apis/specs/openapi';
+import { listOperations, type OpenApiDocument } from '@agent-apis/specs/openapi';
 import { REPO_ROOT, type ServiceName, specPaths } from '@agent-apis/specs/services';
 
 /** A final, generator-ready document written by `pnpm specs:sync`. */
@@ -56,4 +56,12 @@ export async function readFinalSpec(service: ServiceName, file: string = finalSp
     text,
     document,
   };
+}
+
+/** operationIds of the service's final spec, sorted: what the generated operation table must list. */
+export async function finalSpecOperationIds(service: ServiceName): Promise<string[]> {
+  const { document } = await readFinalSpec(service);
+  return listOperations(document)
+    .map(({ operation }) => operation.operationId ?? '')
+    .sort();
 }

@@ -3,7 +3,7 @@
  * transport at a client's first call, so importing an operation does not carry it.
  */
 import { ConfigurationError, RequestValidationError } from './input-errors.js';
-import type { OperationInput, OperationShape, QueryConstraint } from './operations.js';
+import type { OperationInput, OperationShape, QueryConstraint, RequestOptions } from './operations.js';
 
 /** The value at a dotted path of `root`, or undefined where a step is missing. */
 function valueAt(root: unknown, path: string): unknown {
@@ -59,15 +59,77 @@ function queryProblem(constraint: QueryConstraint, value: unknown): string | und
 const NONE: readonly string[] = [];
 const NO_CONSTRAINTS: Readonly<Record<string, QueryConstraint>> = {};
 
+/** The per-call options, every key of {@link RequestOptions}: never parameters, and never sent as such. */
+const CALL_OPTIONS: ReadonlySet<string> = new Set(
+  Object.keys({ timeout: 0, maxRetries: 0, signal: 0, headers: 0 } satisfies Record<keyof RequestOptions, 0>),
+);
+/** Every key a call's options may have: its inputs and the per-call options. */
+const CALL_KEYS: ReadonlySet<string> = new Set(['path', 'query', 'body', ...CALL_OPTIONS]);
+
+/** The variables of a path template (`/products/{id}.json` → `id`). */
+function templateVariables(path: string): string[] {
+  return path.includes('{') ? [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name as string) : [];
+}
+
+/** Why `name` is not a parameter of the operation: a per-call option in the wrong place, or unknown. */
+function unknownParameter(
+  operationId: string,
+  where: 'path' | 'query',
+  name: string,
+  known: readonly string[],
+): string {
+  if (CALL_OPTIONS.has(name)) {
+    return `is a per-call option, not a ${where} parameter: pass it among the call's options (for a resource method, the argument after its parameters), where it is never sent`;
+  }
+  const takes =
+    known.length === 0 ? 'none' : known.length > 12 ? `${known.slice(0, 12).join(', ')}, …` : known.join(', ');
+  return `is not a ${where} parameter of ${operationId} (it takes: ${takes})`;
+}
+
+/**
+ * Refuses any key of `input` that is neither an input (`path`, `query`, `body`) nor a per-call option, and any
+ * path or query key the operation does not declare: an unknown key would otherwise be dropped or sent as a query
+ * parameter (a per-call `timeout` put among the parameters went out as `?timeout=…`, and applied no timeout).
+ * Keys whose value is `undefined` are left alone, as they would send nothing.
+ */
+function rejectUnknownKeys(
+  operationId: string,
+  shape: OperationShape,
+  input: OperationInput,
+  fail: (field: string, reason: string) => never,
+): void {
+  for (const [name, value] of Object.entries(input)) {
+    if (value !== undefined && !CALL_KEYS.has(name)) {
+      fail(name, `is not an option of a call to ${operationId} (it takes: ${[...CALL_KEYS].join(', ')})`);
+    }
+  }
+  // The template's variables count too: a row whose path rules were lifted (a raw check) still names them there.
+  const pathParams = [...new Set([...(shape.pathParams ?? NONE), ...templateVariables(shape.path)])];
+  for (const [name, value] of Object.entries(input.path ?? {})) {
+    if (value !== undefined && !pathParams.includes(name)) {
+      fail(`path.${name}`, unknownParameter(operationId, 'path', name, pathParams));
+    }
+  }
+  const query = shape.query ?? NO_CONSTRAINTS;
+  for (const [name, value] of Object.entries(input.query ?? {})) {
+    if (value !== undefined && !Object.hasOwn(query, name)) {
+      fail(`query.${name}`, unknownParameter(operationId, 'query', name, Object.keys(query)));
+    }
+  }
+}
+
 /**
  * Checks the inputs of one call against its operation's constraints: required path parameters present,
  * non-empty, not a dot segment and of their declared type, query parameters of the declared type, within their enum and range, required ones present, a
- * body where one is required, and the body's required properties wherever the object holding them is present. Throws a {@link RequestValidationError} naming the first offending field.
+ * body where one is required, and the body's required properties wherever the object holding them is present; no
+ * key the operation does not declare (a per-call option among the parameters included). Throws a
+ * {@link RequestValidationError} naming the first offending field.
  */
 export function validateOperationInput(operationId: string, shape: OperationShape, input: OperationInput = {}): void {
   const fail = (field: string, reason: string): never => {
     throw new RequestValidationError({ operation: operationId, field, reason });
   };
+  rejectUnknownKeys(operationId, shape, input, fail);
   for (const name of shape.pathParams ?? NONE) {
     const value = input.path?.[name];
     if (value === undefined || value === null || value === '') fail(`path.${name}`, 'is required');

@@ -103,6 +103,47 @@ describe('validateOperationInput', () => {
     // The wrapper itself is optional in the spec: an empty body is the server's to judge.
     expect(() => validateOperationInput('createProduct', withFields, { body: {} })).not.toThrow();
   });
+
+  it('refuses a per-call option put among the query parameters, naming it, instead of sending it', () => {
+    for (const name of ['timeout', 'maxRetries', 'signal', 'headers']) {
+      const error = refusal(() =>
+        validateOperationInput('listProducts', listProducts, { query: { q: 'x', [name]: 1 } }),
+      );
+      expect(error.field).toBe(`query.${name}`);
+      expect(error.reason).toMatch(/^is a per-call option, not a query parameter: pass it among the call's options/);
+    }
+  });
+
+  it('refuses any key the operation does not declare: in the query, the path and the call itself', () => {
+    expect(
+      refusal(() => validateOperationInput('listProducts', listProducts, { query: { q: 'x', colour: 'red' } })),
+    ).toMatchObject({
+      field: 'query.colour',
+      reason: 'is not a query parameter of listProducts (it takes: limit, status, q)',
+    });
+    expect(
+      refusal(() => validateOperationInput('getProduct', getProduct, { query: { fields: 'id' }, path: { id: 1 } })),
+    ).toMatchObject({ field: 'query.fields', reason: 'is not a query parameter of getProduct (it takes: none)' });
+    expect(
+      refusal(() => validateOperationInput('getProduct', getProduct, { path: { id: 1, slug: 'mug' } })),
+    ).toMatchObject({ field: 'path.slug', reason: 'is not a path parameter of getProduct (it takes: id)' });
+    // A row whose path rules were lifted (no pathParams) still takes its template's variables.
+    expect(() =>
+      validateOperationInput('getProduct', { method: 'GET', path: '/products/{id}.json' }, { path: { id: 'x' } }),
+    ).not.toThrow();
+    const typo = refusal(() =>
+      validateOperationInput('getProduct', getProduct, { path: { id: 1 }, timout: 5 } as { path: { id: number } }),
+    );
+    expect(typo).toMatchObject({ field: 'timout' });
+    expect(typo.reason).toMatch(/^is not an option of a call to getProduct \(it takes: path, query, body, /);
+    // A key left undefined sends nothing, so spreading optional fields stays fine.
+    expect(() =>
+      validateOperationInput('listProducts', listProducts, {
+        query: { q: 'x', colour: undefined },
+        extra: undefined,
+      } as { query: Record<string, unknown> }),
+    ).not.toThrow();
+  });
 });
 
 describe('operationMatcher', () => {

@@ -114,9 +114,8 @@ describe('response size and time', () => {
         timeout: 5_000,
         fetch: async () => new Response(body, { headers: announced }),
       });
-      const started = Date.now();
+      // Waiting on the stalled body would end in the 5 s timeout instead: the error type tells, not a duration.
       await expect(transport.send({ method: 'GET', url: `${base}/any` })).rejects.toBeInstanceOf(ResponseTooLargeError);
-      expect(Date.now() - started).toBeLessThan(1_000);
     }
   });
 
@@ -132,9 +131,8 @@ describe('response size and time', () => {
         return new Response(stuck, { status: 302, headers: { location: `${base}/moved` } });
       },
     });
-    const started = Date.now();
+    // Waiting on the cancel would end in the 2 s timeout (no retry) instead of the moved answer.
     expect(await (await transport.send({ method: 'GET', url: `${base}/any` })).json()).toEqual({ ok: true });
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('counts decompressed bytes, so a gzip bomb stops at the cap too', async () => {
@@ -264,10 +262,9 @@ describe('the rate limiter', () => {
     const waiting = limiter.acquire(controller.signal);
     controller.abort();
     await expect(waiting).rejects.toBeDefined();
-    const startedAt = Date.now();
-    await vi.waitFor(() => expect(limiter.pending).toBe(0));
+    // Well inside the 60 s pause however busy the machine: the waiter is gone and no timer holds the pause.
+    await vi.waitFor(() => expect(limiter.pending).toBe(0), { timeout: 20_000 });
     const handles = (process as unknown as { getActiveResourcesInfo(): string[] }).getActiveResourcesInfo();
     expect(handles.filter((name) => name === 'Timeout').length).toBeLessThan(2);
-    expect(Date.now() - startedAt).toBeLessThan(1_000);
   });
 });

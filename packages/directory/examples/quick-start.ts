@@ -1,7 +1,7 @@
 import { DirectoryClient } from '@agent-apis/directory';
 
-// The base URL differs per environment; without this option the client reads DIRECTORY_BASE_URL.
-const client = new DirectoryClient({ baseUrl: 'https://directory.example' });
+// The base URL differs per environment: the client reads DIRECTORY_BASE_URL (or takes the `baseUrl` option).
+const client = new DirectoryClient();
 
 const found = await client.search({ q: 'github', type: 'mcp', limit: 5 });
 for (const hit of found.results) console.log(`${hit.name} (${hit.popularity}): ${hit.url}`);

@@ -1,10 +1,10 @@
 import { StoreTools } from '@agent-apis/mcp';
 
-// Options take precedence over the environment; give both credentials or neither.
+// Options take precedence over the environment (STORE_LOGIN, STORE_AUTH_TOKEN); give both credentials or neither.
+// The server is https://mcp.jumpseller.com unless the `url` option or STORE_MCP_URL says otherwise.
 const tools = new StoreTools({
   loginKey: process.env.MY_SHOP_LOGIN_KEY,
   authToken: process.env.MY_SHOP_AUTH_TOKEN,
-  url: 'https://mcp.jumpseller.com', // the default; STORE_MCP_URL changes it too
 });
 
 const info = await tools.getStoreInfo();

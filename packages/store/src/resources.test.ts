@@ -124,6 +124,27 @@ describe('resource methods', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
+  it('refuses per-call options put among the params, naming them, and sends nothing', async () => {
+    const { fetch, store } = storeClient(() => jsonResponse({ product: { id: 42 } }));
+    // From JavaScript, or TypeScript told to look away: `{ timeout }` in the params' place, where the query goes.
+    const get = store.products.get as (id: number, params?: object, options?: object) => Promise<unknown>;
+    const error = await get(42, { timeout: 1 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({ operation: 'getProduct', field: 'query.timeout' });
+    expect(String(error)).toMatch(
+      /^RequestValidationError: Invalid request for getProduct: query.timeout is a per-call option/,
+    );
+    const typo = await get(42, { locale: 'es', colour: 'red' }).catch((caught: unknown) => caught);
+    expect(typo).toMatchObject({
+      field: 'query.colour',
+      reason: 'is not a query parameter of getProduct (it takes: locale)',
+    });
+    expect(fetch).not.toHaveBeenCalled();
+    // In the options' place they work: the call is sent, with no per-call option in its URL.
+    await store.products.get(42, {}, { timeout: 5_000, maxRetries: 0 });
+    expect(sentRequests(fetch).map((request) => request.url)).toEqual([`${BASE_URL}/products/42.json`]);
+  });
+
   it('stops a call when its signal aborts', async () => {
     const { store } = storeClient(() => new Promise<Response>(() => {}));
     const controller = new AbortController();

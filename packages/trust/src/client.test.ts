@@ -14,8 +14,10 @@ import {
   BadRequestError,
   ConflictError,
   InternalServerError,
+  InvalidBaseUrlError,
   type Logger,
   MissingCredentialsError,
+  NotFoundError,
   RateLimitError,
   RequestValidationError,
   ResponseValidationError,
@@ -89,6 +91,24 @@ describe('configuration', () => {
     expect(onlyRequest(fromOption).url).toBe('http://localhost:4010/v1/decide');
   });
 
+  it('needs /api at the end of a real host base URL, and a 404 from a mock without it says to add it', async () => {
+    expect(() => clientWith(decideFetch(), { baseUrl: 'https://entropy0.ai' })).toThrow(InvalidBaseUrlError);
+    expect(() => clientWith(decideFetch(), { baseUrl: 'https://entropy0.ai' })).toThrow(
+      'TrustClient baseUrl must end with /api (the API root), got https://entropy0.ai',
+    );
+    // A loopback mock may serve the spec's paths at its root, so only its 404s can tell.
+    const notFound = vi.fn<typeof globalThis.fetch>(async () =>
+      Response.json({ error: { code: 'not_found', message: 'no such endpoint' } }, { status: 404 }),
+    );
+    const error = await clientWith(notFound, { baseUrl: 'http://127.0.0.1:4012', maxRetries: 0 })
+      .decide('example.com')
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as Error).message).toMatch(
+      /\(hint: the URL has no \/api; the API lives under it, so the base URL probably needs it: http:\/\/127\.0\.0\.1:4012\/api\)$/,
+    );
+  });
+
   it('adds defaultHeaders to every request', async () => {
     const fetch = decideFetch();
     await clientWith(fetch, { defaultHeaders: { 'x-agent-name': 'crawler-7' } }).decide('example.com');
@@ -105,7 +125,7 @@ describe('configuration', () => {
     const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) =>
       requestOf(input, init).url.endsWith('/v1/decide') ? Response.json(decisionResult()) : Response.json({}),
     );
-    const client = clientWith(fetch, { baseUrl: 'https://trust.test' });
+    const client = clientWith(fetch, { baseUrl: 'https://trust.test/api' });
     expect(Object.keys(client.api).sort()).toEqual(Object.keys(operations).sort());
 
     await client.api.decide({ body: bodies.decide });
@@ -115,7 +135,7 @@ describe('configuration', () => {
 
     const sent = fetch.mock.calls.map(([input, init]) => requestOf(input, init));
     expect(sent.map((r) => `${r.method} ${r.url}`)).toEqual(
-      Object.values(operations).map(({ method, path }) => `${method} https://trust.test${path}`),
+      Object.values(operations).map(({ method, path }) => `${method} https://trust.test/api${path}`),
     );
     expect(await sentBodies(fetch)).toEqual(Object.values(bodies));
   });

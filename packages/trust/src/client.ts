@@ -351,6 +351,8 @@ export function createTrustClient(options: TrustClientOptions = {}): ApiClient {
   return new ApiClient(options, {
     client: 'TrustClient',
     baseUrl: options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL,
+    // The API lives under /api: a real host's base URL must end with it, and a 404 from one without it says so.
+    basePathSuffix: '/api',
     authHeaders: options.authScheme === 'bearer' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey },
     credentials: { apiKey },
     loadValidators: () => import(VALIDATORS_MODULE),

@@ -115,25 +115,22 @@ describe('README examples', () => {
     expect(printed).toEqual(['approved by a reviewer despite NEWLY_REGISTERED_DOMAIN', 'escalate_to_human']);
   });
 
-  it('guarded-fetch: fetches the allowed page and never contacts the denied one', async () => {
-    const deniedHits: string[] = [];
+  it('guarded-fetch: fetches the allowed page, withholds the sandboxed one and never fetches the denied one', async () => {
     const printed = await runExample('guarded-fetch', [
       decideHandler((body) =>
         body.target.value === 'githvb.com'
           ? { action: 'deny', reasonCodes: ['BRAND_MISMATCH', 'NEWLY_REGISTERED_DOMAIN'] }
-          : { action: 'proceed' },
+          : body.target.value === 'paste.example.net'
+            ? { action: 'sandbox', reasonCodes: ['HOSTING_PATTERN_SUSPICIOUS'] }
+            : { action: 'proceed' },
       ),
-      http.get('https://github.com/about', () => new HttpResponse('About GitHub')),
-      http.get('https://githvb.com/*', ({ request }) => {
-        deniedHits.push(request.url);
-        return new HttpResponse('phishing page');
-      }),
     ]);
+    // The example's own fetch names the host it fetched: only github.com's page was fetched.
     expect(printed).toEqual([
-      'https://github.com/about 200',
+      'https://github.com/about 200 page of github.com',
+      'https://paste.example.net/raw/1 200 withheld: HOSTING_PATTERN_SUSPICIOUS',
       'https://githvb.com/login denied: BRAND_MISMATCH, NEWLY_REGISTERED_DOMAIN',
     ]);
-    expect(deniedHits).toEqual([]);
   });
 
   it('testing: runs against the generated MSW handlers on its own', async () => {
