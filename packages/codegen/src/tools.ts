@@ -36,11 +36,13 @@ const MAX_SCHEMA_DEPTH = 6;
 /** The longest description or summary kept (tool lists are read by models; long prose costs tokens). */
 const MAX_TEXT = 160;
 
+/** JSON Schema's own formats; OpenAPI's (`int32`, `float`, …) and made-up ones are dropped (clients warn or reject). */
+const JSON_SCHEMA_FORMATS = new Set(['date-time', 'date', 'time', 'email', 'uri', 'uuid', 'hostname', 'ipv4', 'ipv6']);
+
 const KEPT_KEYWORDS = new Set([
   'type',
   'enum',
   'const',
-  'format',
   'minimum',
   'maximum',
   'exclusiveMinimum',
@@ -78,6 +80,7 @@ export function inlineSchema(document: OpenApiDocument, raw: unknown, seen: read
   const schema = raw as Record<string, unknown>;
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) if (KEPT_KEYWORDS.has(key)) out[key] = value;
+  if (typeof schema.format === 'string' && JSON_SCHEMA_FORMATS.has(schema.format)) out.format = schema.format;
   const description = shortText(schema.description);
   if (description) out.description = description;
   if (schema.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
