@@ -43,7 +43,7 @@ describe('the byte cap', () => {
     expect(pages.length).toBeGreaterThan(5);
     for (const page of pages) expect(bytes(page)).toBeLessThanOrEqual(2000);
     expect(pages.flatMap((page) => page.data as unknown[])).toEqual(records);
-    expect(pages[0]?.remaining).toBe(300 - (pages[0]?.data as unknown[]).length);
+    expect(pages[0]!.remaining).toBe(300 - (pages[0]!.data as unknown[]).length);
   });
 
   it('pages the list inside an envelope, keeping the envelope', () => {

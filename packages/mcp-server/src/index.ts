@@ -14,6 +14,14 @@ export {
   type ToolEntry,
 } from './catalog.js';
 export { type ClientsOptions, type FleetRedis, ServiceClients } from './clients.js';
+export {
+  DEFAULT_HTTP_PORT,
+  MAX_ANSWER_BYTES_ENV,
+  REDIS_URL_ENV,
+  SERVICES_ENV,
+  STORE_TOOLSETS_ENV,
+} from './env.js';
+export { CREDENTIAL_HEADERS, type HttpServerOptions, type RunningHttpServer, startHttpServer } from './http.js';
 export { CLIENT_NAME_LIMIT, CLIENT_PREFIX, MAX_TOOL_NAME, operationToolName } from './names.js';
 export type { JsonSchema, SafetyClass, ServiceName, ToolOperation } from './operation.js';
 export {

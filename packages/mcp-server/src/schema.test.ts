@@ -114,7 +114,10 @@ describe('tools/list: schemas every client accepts', () => {
   it('serves the directory and trust operation by operation, the store through search and call', () => {
     const names = buildCatalog().map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['directory_search', 'directory_list_mcp_servers', 'trust_decide']));
-    expect(names.filter((name) => name.startsWith('store_'))).toEqual(['store_search_operations', 'store_call_operation']);
+    expect(names.filter((name) => name.startsWith('store_'))).toEqual([
+      'store_search_operations',
+      'store_call_operation',
+    ]);
     expect(buildCatalog({ storeToolsets: ['products'] }).map((tool) => tool.name)).toContain('store_create_product');
     expect(() => buildCatalog({ storeToolsets: ['nope'] })).toThrow(/unknown store tool set nope/);
   });
