@@ -3,7 +3,13 @@
  * {@link ToolCalls}. One {@link ToolCalls} may back many servers (one per HTTP session), sharing clients and budget.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ToolCalls, type ToolCallsOptions } from './tool-calls.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
@@ -35,8 +41,15 @@ export function createAgentApisServer(options: AgentApisServerOptions | ToolCall
   );
   const tools = listTools(calls);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    calls.call(request.params.name, request.params.arguments, extra.signal),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    // An unknown tool is a protocol error (the spec's -32602), not a tool's failure.
+    if (!calls.has(request.params.name)) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${request.params.name}: list the tools to see what this server offers`,
+      );
+    }
+    return calls.call(request.params.name, request.params.arguments, extra.signal);
+  });
   return server;
 }

@@ -97,7 +97,7 @@ export function sampleValue(schema: Record<string, unknown>): unknown {
       const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
       const required = (schema.required ?? []) as string[];
       return Object.fromEntries(
-        required.filter((name) => properties[name]).map((name) => [name, sampleValue(properties[name]!)]),
+        required.flatMap((name) => (properties[name] ? [[name, sampleValue(properties[name])]] : [])),
       );
     }
   }

@@ -62,6 +62,11 @@ export class ToolCalls {
     this.#pager = new AnswerPager(options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES);
   }
 
+  /** Whether the server lists a tool named `name`. */
+  has(name: string): boolean {
+    return this.#byName.has(name);
+  }
+
   /** Calls tool `name`; never throws (a failure is a result with `isError`). */
   async call(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolResult> {
     const tool = this.#byName.get(name);
