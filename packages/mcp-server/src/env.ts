@@ -42,10 +42,11 @@ function services(value: string | undefined, what: string): ServiceName[] | unde
   return list as ServiceName[];
 }
 
-function positiveInteger(value: string | undefined, what: string): number | undefined {
+function positiveInteger(value: string | undefined, what: string, minimum = 1): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) throw new ConfigError(`${what} must be a positive integer`);
+  if (!Number.isInteger(number) || number < minimum)
+    throw new ConfigError(`${what} must be an integer of at least ${minimum}`);
   return number;
 }
 
@@ -85,7 +86,8 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
   return {
     transport: values.http ? 'http' : 'stdio',
     host: values.host as string | undefined,
-    port: positiveInteger(values.port as string | undefined, '--port') ?? DEFAULT_HTTP_PORT,
+    // --port 0: any free port (printed on stderr).
+    port: positiveInteger(values.port as string | undefined, '--port', 0) ?? DEFAULT_HTTP_PORT,
     allowWrites: services(pick('allow-writes', ALLOW_WRITES_ENV), '--allow-writes') ?? [],
     allowDangerous: dangerous,
     storeToolsets,
