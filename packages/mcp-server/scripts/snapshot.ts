@@ -6,7 +6,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listTools, ToolCalls } from '../dist/index.js';
+// The package by its own name: the built entry at run time, the sources for the type check.
+import { listTools, ToolCalls } from '@agent-apis/mcp-server';
 
 const file = join(import.meta.dirname, '..', 'tools-list.json');
 await writeFile(file, `${JSON.stringify({ tools: listTools(new ToolCalls()) }, null, 2)}\n`);
