@@ -130,6 +130,32 @@ describe('answers through the server', () => {
     }
   });
 
+  it('scrubs a token an answer echoes back (page after page), not the login', async () => {
+    const products = Array.from({ length: 40 }, (_, id) => ({
+      product: { id, name: `by ${credentials.login}`, note: `token ${credentials.authToken}` },
+    }));
+    const fetch = fetchStub(() => jsonResponse(products));
+    const connected = await connect({
+      store: { ...credentials, baseUrl: 'http://127.0.0.1:9/v1', fetch },
+      maxAnswerBytes: 1500,
+    });
+    try {
+      const first = await connected.client.callTool({
+        name: 'store_call_operation',
+        arguments: { operationId: 'listProducts' },
+      });
+      const cursor = (first.structuredContent as Answer).cursor;
+      const second = await connected.client.callTool({ name: 'answer_more', arguments: { cursor } });
+      for (const result of [first, second]) {
+        expect(textOf(result)).not.toContain(credentials.authToken);
+        expect(textOf(result)).toContain('token [redacted]');
+        expect(textOf(result)).toContain(`by ${credentials.login}`);
+      }
+    } finally {
+      await connected.close();
+    }
+  });
+
   it('answers bad arguments before sending, naming the argument', async () => {
     const fetch = fetchStub(() => jsonResponse([]));
     const connected = await connect({ store: { ...credentials, baseUrl: 'http://127.0.0.1:9/v1', fetch } });

@@ -56,11 +56,30 @@ export class ServiceClients {
     return this.#trust;
   }
 
-  /** Credentials given in the options (to scrub from any text the server sends). */
+  /**
+   * Secrets to scrub from every text the server sends: the tokens and keys in use (given in the options or read
+   * from the clients' environment variables). The clients redact their own errors; this is the second line.
+   */
   secrets(): string[] {
     const { store, trust } = this.#options;
-    return [store?.authToken, store?.accessToken, store?.login, trust?.apiKey].filter(
-      (secret): secret is string => typeof secret === 'string' && secret.length >= 4,
-    );
+    return long([
+      store?.authToken ?? env('STORE_AUTH_TOKEN'),
+      store?.accessToken ?? env('STORE_ACCESS_TOKEN'),
+      trust?.apiKey ?? env('ENTROPY0_API_KEY'),
+    ]);
   }
+
+  /** {@link secrets} and the store login: left out of error messages, not out of data (a login is not secret). */
+  errorSecrets(): string[] {
+    return [...this.secrets(), ...long([this.#options.store?.login ?? env('STORE_LOGIN')])];
+  }
+}
+
+function env(name: string): string | undefined {
+  return typeof process === 'undefined' ? undefined : process.env[name];
+}
+
+/** The values of at least 4 characters (shorter ones would scrub ordinary text). */
+function long(values: (string | undefined)[]): string[] {
+  return values.filter((value): value is string => typeof value === 'string' && value.length >= 4);
 }

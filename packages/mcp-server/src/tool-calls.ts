@@ -30,8 +30,14 @@ function failure(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function success(answer: object): ToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: { ...answer } };
+/** A result carrying `answer`, with every secret scrubbed from its JSON (a hostile API could echo one back). */
+function success(answer: object, secrets: readonly string[]): ToolResult {
+  // Scrubbed as they appear inside JSON strings, so the text stays a JSON document.
+  const text = scrub(
+    JSON.stringify(answer),
+    secrets.map((secret) => JSON.stringify(secret).slice(1, -1)),
+  );
+  return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -78,7 +84,7 @@ export class ToolCalls {
         case 'more': {
           const answer = typeof args.cursor === 'string' ? this.#pager.more(args.cursor) : undefined;
           return answer
-            ? success(answer)
+            ? success(answer, this.#clients.secrets())
             : failure('Unknown or expired cursor: call the tool that returned it again (cursors last 10 minutes).');
         }
         case 'search':
@@ -100,7 +106,7 @@ export class ToolCalls {
         }
       }
     } catch (error) {
-      return failure(describeFailure(error, this.#clients.secrets()));
+      return failure(describeFailure(error, this.#clients.errorSecrets()));
     }
   }
 
@@ -117,7 +123,7 @@ export class ToolCalls {
       allowed: refusal('store', operation, this.#options) === undefined,
       inputSchema: operation.inputSchema,
     }));
-    return success(this.#pager.answer(found));
+    return success(this.#pager.answer(found), []);
   }
 
   async #operation(
@@ -138,8 +144,7 @@ export class ToolCalls {
       );
     }
     const data = await this.#send(service, operation, args, signal);
-    const answer = this.#pager.answer(selectFields(data, fields));
-    return success(JSON.parse(scrub(JSON.stringify(answer), this.#clients.secrets())) as object);
+    return success(this.#pager.answer(selectFields(data, fields)), this.#clients.secrets());
   }
 
   async #send(service: ServiceName, operation: ToolOperation, args: Record<string, unknown>, signal?: AbortSignal) {
