@@ -1,7 +1,7 @@
 /**
  * `node scripts/tarball-size.ts <package.tgz> [--max-unpacked <bytes>]`: prints a packed tarball's size, its
  * unpacked size and file count, and its largest files; exits 1 when the unpacked size exceeds the limit, or
- * when the tarball ships a module that no entry of its `exports` reaches (generated code nothing imports, a
+ * when the tarball ships a module that no entry of its `exports` or `bin` reaches (generated code nothing imports, a
  * stale build output). The packages' `lint:pkg` scripts run it on what `pnpm pack` produced.
  */
 import { readFile } from 'node:fs/promises';
@@ -43,14 +43,23 @@ function exportTargets(exports: unknown): string[] {
 
 const RELATIVE_IMPORT = /(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
 
+/** Every target of a `bin` field (a path, or a map of command names to paths). */
+function binTargets(bin: unknown): string[] {
+  if (typeof bin === 'string') return [bin];
+  if (bin === null || typeof bin !== 'object') return [];
+  return Object.values(bin).filter((target): target is string => typeof target === 'string');
+}
+
 /**
- * The `.js` and `.d.ts` files of the package that its `exports` reach through relative imports (static,
+ * The `.js` and `.d.ts` files of the package that its `exports` and `bin` reach through relative imports (static,
  * dynamic and type-only), each `.js` taking its `.d.ts` along. `files` maps `package/<path>` to content.
  */
 export function reachableModules(files: ReadonlyMap<string, string>): Set<string> {
-  const manifest = JSON.parse(files.get('package/package.json') ?? '{}') as { exports?: unknown };
+  const manifest = JSON.parse(files.get('package/package.json') ?? '{}') as { exports?: unknown; bin?: unknown };
   const reached = new Set<string>();
-  const queue = exportTargets(manifest.exports).map((target) => posix.join('package', target));
+  const queue = [...exportTargets(manifest.exports), ...binTargets(manifest.bin)].map((target) =>
+    posix.join('package', target),
+  );
   while (queue.length > 0) {
     const file = queue.pop() as string;
     if (reached.has(file) || !files.has(file)) continue;
@@ -89,7 +98,7 @@ async function main([file, flag, limit]: string[]): Promise<number> {
   const unreachable = unreachableModules(tarFiles(gunzipSync(packed)));
   if (unreachable.length > 0) {
     console.error(
-      `${unreachable.length} shipped modules are reached by no entry of exports (leave them out of files):\n  ${unreachable.join('\n  ')}`,
+      `${unreachable.length} shipped modules are reached by no entry of exports or bin (leave them out of files):\n  ${unreachable.join('\n  ')}`,
     );
     return 1;
   }

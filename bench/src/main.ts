@@ -1,6 +1,6 @@
 /**
  * `pnpm bench`: runs every section (or those named on the command line: overhead, bundle, build, contract,
- * rate-limit, trust-guard, types, workers), prints a table per section and the targets, and writes
+ * rate-limit, trust-guard, types, workers, mcp-tools), prints a table per section and the targets, and writes
  * `bench/.work/results.json` (a partial run `bench/.work/results-partial.json`). It never writes a tracked file: `bench/results.json` is the
  * record of the run BENCHMARKS.md quotes, replaced by hand (and formatted) when a new run is quoted.
  * Needs the packages built (`pnpm build`); the build section rebuilds in a scratch copy.
@@ -12,6 +12,7 @@ import { measureBuilds } from './build.ts';
 import { measureBundles } from './bundle.ts';
 import { COLD_START_RUNS, measureColdStart } from './cold-start.ts';
 import { measureContractSuite } from './contract.ts';
+import { measureMcpTools } from './mcp-tools.ts';
 import { mib, ratio, round } from './measure.ts';
 import { generateOpenapiFetchTypes } from './openapi-fetch-types.ts';
 import { measureOverhead, OVERHEAD_SETTINGS } from './overhead.ts';
@@ -23,7 +24,17 @@ import { measureTrustGuard } from './trust-guard.ts';
 import { measureTypeChecks } from './types.ts';
 import { measureWorkers } from './workers.ts';
 
-const SECTIONS = ['overhead', 'bundle', 'build', 'contract', 'rate-limit', 'trust-guard', 'types', 'workers'] as const;
+const SECTIONS = [
+  'overhead',
+  'bundle',
+  'build',
+  'contract',
+  'rate-limit',
+  'trust-guard',
+  'types',
+  'workers',
+  'mcp-tools',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 async function runSection(section: Section, results: SectionResults): Promise<void> {
@@ -149,6 +160,19 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
           crashed: 'crashed',
           warnings: 'warnings',
           degradedFloor: 'degraded floor',
+        }),
+      );
+      return;
+    case 'mcp-tools':
+      results.mcpTools = measureMcpTools();
+      console.log('tools/list of @agent-apis/mcp-server: JSON bytes, and tokens estimated as bytes / 4');
+      console.log(
+        table(results.mcpTools, {
+          server: 'server',
+          tools: 'tools',
+          bytes: 'bytes',
+          estimatedTokens: '≈ tokens',
+          ratioToDefault: 'ratio to default',
         }),
       );
       return;

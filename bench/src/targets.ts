@@ -1,7 +1,9 @@
 /** The targets of issues #5 and #11, checked against what the sections measured. */
+
 import type { BuildRow } from './build.ts';
 import type { BundleRow } from './bundle.ts';
 import type { ContractResult } from './contract.ts';
+import type { McpToolsRow } from './mcp-tools.ts';
 import type { OverheadRow } from './overhead.ts';
 import type { RateLimitResult } from './rate-limit.ts';
 import type { TrustGuardResult } from './trust-guard.ts';
@@ -17,6 +19,7 @@ export interface SectionResults {
   trustGuard?: TrustGuardResult;
   types?: TypeCheckRow[];
   workers?: WorkersRow[];
+  mcpTools?: McpToolsRow[];
 }
 
 export interface TargetCheck {

@@ -86,9 +86,13 @@ function bumped(version: string | undefined, bump: 'minor' | 'patch'): string {
 }
 
 describe('changeset version with the repository config', () => {
-  it('bumps store alone for a minor store changeset, writes its CHANGELOG.md and consumes the changeset', async () => {
+  it('bumps store (and patches its public dependents) for a minor store changeset, writes its CHANGELOG.md and consumes the changeset', async () => {
     const { root, packages } = await replicateWorkspace();
     const store = byName(packages, '@agent-apis/store');
+    // Public packages built on the store client (the tool server) get the patch `updateInternalDependencies` gives.
+    const dependents = packages.filter(
+      (pkg) => !pkg.manifest.private && pkg.manifest.dependencies?.['@agent-apis/store'] !== undefined,
+    );
     await addChangeset(root, 'store-feature', { '@agent-apis/store': 'minor' }, 'List products by category.');
 
     await changesetVersion(root);
@@ -97,7 +101,10 @@ describe('changeset version with the repository config', () => {
     const changelog = await readFile(join(root, store.dir, 'CHANGELOG.md'), 'utf8');
     expect(changelog).toContain(`## ${bumped(store.manifest.version, 'minor')}`);
     expect(changelog).toMatch(/### Minor Changes\s+- List products by category\./);
-    for (const pkg of packages.filter((other) => other !== store)) {
+    for (const pkg of dependents) {
+      expect((await manifestAfter(root, pkg)).version, pkg.dir).toBe(bumped(pkg.manifest.version, 'patch'));
+    }
+    for (const pkg of packages.filter((other) => other !== store && !dependents.includes(other))) {
       expect(await manifestAfter(root, pkg), pkg.dir).toEqual(pkg.manifest);
       expect(existsSync(join(root, pkg.dir, 'CHANGELOG.md')), pkg.dir).toBe(false);
     }

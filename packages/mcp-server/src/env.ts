@@ -1,0 +1,98 @@
+/**
+ * The server's configuration from the command line and the environment. The API clients read their own variables
+ * (STORE_LOGIN, STORE_AUTH_TOKEN or STORE_ACCESS_TOKEN, STORE_BASE_URL; ENTROPY0_API_KEY, TRUST_BASE_URL;
+ * DIRECTORY_BASE_URL); these are the server's.
+ */
+import { parseArgs } from 'node:util';
+import { SERVICES, STORE_RESOURCES } from './catalog.js';
+import type { HttpServerOptions } from './http.js';
+import type { ServiceName } from './operation.js';
+import { ALLOW_DANGEROUS_ENV, ALLOW_WRITES_ENV, listOf } from './safety.js';
+
+export const SERVICES_ENV = 'AGENT_APIS_MCP_SERVICES';
+export const STORE_TOOLSETS_ENV = 'AGENT_APIS_MCP_STORE_TOOLSETS';
+export const MAX_ANSWER_BYTES_ENV = 'AGENT_APIS_MCP_MAX_ANSWER_BYTES';
+export const REDIS_URL_ENV = 'AGENT_APIS_REDIS_URL';
+export const DEFAULT_HTTP_PORT = 3333;
+
+export const USAGE = `usage: agent-apis-mcp-server [--http] [--host <address>] [--port <n>] [--allow-writes <services>]
+       [--allow-dangerous <service.operationId,...>] [--store-toolsets <resources>|all] [--services <services>]
+       [--max-answer-bytes <n>] [--redis <url>]
+  stdio by default; --http serves streamable HTTP at http://127.0.0.1:${DEFAULT_HTTP_PORT}/mcp (loopback unless --host).
+  Read-only by default. Environment: ${ALLOW_WRITES_ENV}, ${ALLOW_DANGEROUS_ENV}, ${STORE_TOOLSETS_ENV},
+  ${SERVICES_ENV}, ${MAX_ANSWER_BYTES_ENV}, ${REDIS_URL_ENV}; the clients' own STORE_LOGIN, STORE_AUTH_TOKEN,
+  STORE_ACCESS_TOKEN, STORE_BASE_URL, ENTROPY0_API_KEY, TRUST_BASE_URL, DIRECTORY_BASE_URL.`;
+
+export interface CliConfig extends HttpServerOptions {
+  transport: 'stdio' | 'http';
+  redisUrl?: string | undefined;
+}
+
+/** A configuration problem, reported with the usage. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function services(value: string | undefined, what: string): ServiceName[] | undefined {
+  if (value === undefined) return undefined;
+  const list = listOf(value);
+  const unknown = list.filter((name) => !SERVICES.includes(name as ServiceName));
+  if (unknown.length > 0)
+    throw new ConfigError(`${what}: unknown service ${unknown.join(', ')} (${SERVICES.join(', ')})`);
+  return list as ServiceName[];
+}
+
+function positiveInteger(value: string | undefined, what: string, minimum = 1): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < minimum)
+    throw new ConfigError(`${what} must be an integer of at least ${minimum}`);
+  return number;
+}
+
+/** The configuration from `argv` (without node and script) over `env`. Throws a {@link ConfigError}. */
+export function readConfig(argv: readonly string[], env: Record<string, string | undefined>): CliConfig {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        http: { type: 'boolean' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'allow-writes': { type: 'string' },
+        'allow-dangerous': { type: 'string' },
+        'store-toolsets': { type: 'string' },
+        services: { type: 'string' },
+        'max-answer-bytes': { type: 'string' },
+        redis: { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const pick = (flag: string, name: string) => (values[flag] as string | undefined) ?? env[name];
+  const toolsets = pick('store-toolsets', STORE_TOOLSETS_ENV);
+  const storeToolsets = toolsets === 'all' ? ('all' as const) : toolsets === undefined ? undefined : listOf(toolsets);
+  if (Array.isArray(storeToolsets)) {
+    const unknown = storeToolsets.filter((name) => !STORE_RESOURCES.includes(name));
+    if (unknown.length > 0) throw new ConfigError(`unknown store tool set ${unknown.join(', ')}`);
+  }
+  const dangerous = listOf(pick('allow-dangerous', ALLOW_DANGEROUS_ENV));
+  const malformed = dangerous.filter((name) => !/^(directory|store|trust)\.\w+$/.test(name));
+  if (malformed.length > 0) {
+    throw new ConfigError(`--allow-dangerous takes <service>.<operationId> names, not ${malformed.join(', ')}`);
+  }
+  return {
+    transport: values.http ? 'http' : 'stdio',
+    host: values.host as string | undefined,
+    // --port 0: any free port (printed on stderr).
+    port: positiveInteger(values.port as string | undefined, '--port', 0) ?? DEFAULT_HTTP_PORT,
+    allowWrites: services(pick('allow-writes', ALLOW_WRITES_ENV), '--allow-writes') ?? [],
+    allowDangerous: dangerous,
+    storeToolsets,
+    services: services(pick('services', SERVICES_ENV), '--services'),
+    maxAnswerBytes: positiveInteger(pick('max-answer-bytes', MAX_ANSWER_BYTES_ENV), '--max-answer-bytes'),
+    redisUrl: pick('redis', REDIS_URL_ENV),
+  };
+}

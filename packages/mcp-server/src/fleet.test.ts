@@ -1,0 +1,85 @@
+/**
+ * One budget: the server (the bin, in its own process, `--redis`) and a REST client (this process, `rateLimit.redis`)
+ * call the rate-limited store stand-in (20/s, 800/min) at once through one real `redis-server`; together they
+ * keep to the store's limit, so every call is answered without a 429 storm.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { StoreClient } from '@agent-apis/store';
+import { type LimitedStore, startLimitedStore } from '@agent-apis/test-utils/limited-store';
+import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const CALLS_EACH = 40;
+const redisPath = findRedisServer();
+if (!redisPath) console.log(`skipped: ${REDIS_MISSING}`);
+
+describe.skipIf(!redisPath)('server and REST client through one Redis', () => {
+  let redis: RedisServer;
+  let store: LimitedStore;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    store = await startLimitedStore();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await redis?.stop();
+  });
+
+  it('share the store’s budget: every call answered, no 429 storm', async () => {
+    const login = `mcp-fleet-${Date.now()}`;
+    const child = spawn(process.execPath, [cli, '--http', '--port', '0'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        STORE_BASE_URL: store.url,
+        STORE_LOGIN: login,
+        STORE_AUTH_TOKEN: 'fleet-test-token',
+        AGENT_APIS_REDIS_URL: redis.url,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const redisClient = createClient({ url: redis.url });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const found = /listening on (\S+)/.exec(stderr);
+          if (found?.[1]) resolve(found[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`server exited ${code}: ${stderr}`)));
+      });
+      await redisClient.connect();
+      const rest = new StoreClient({
+        baseUrl: store.url,
+        login,
+        authToken: 'fleet-test-token',
+        rateLimit: { redis: redisClient as never },
+      });
+      const mcp = new Client({ name: 'fleet-test', version: '1.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(url)));
+
+      const restCalls = Array.from({ length: CALLS_EACH }, () => rest.api.listProducts().then(() => 'ok'));
+      const toolCalls = Array.from({ length: CALLS_EACH }, () =>
+        mcp
+          .callTool({ name: 'store_call_operation', arguments: { operationId: 'listProducts' } })
+          .then((result) => (result.isError ? JSON.stringify(result.content) : 'ok')),
+      );
+      const outcomes = await Promise.all([...restCalls, ...toolCalls]);
+      await mcp.close();
+      expect(outcomes.filter((outcome) => outcome !== 'ok')).toEqual([]);
+      console.log(`fleet: ${store.accepted.length} accepted, ${store.rejected.length} × 429`);
+      expect(store.accepted).toHaveLength(2 * CALLS_EACH);
+      // Grants never exceed the budget; a 429 can only come from arrival jitter on a loaded machine (as in the
+      // store's own fleet test). Without the shared budget the two processes send 40/s and most calls see a 429.
+      expect(store.rejected.length).toBeLessThanOrEqual(3);
+    } finally {
+      child.kill();
+      if (redisClient.isOpen) await redisClient.quit();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,37 @@
+/**
+ * @agent-apis/mcp-server: the directory, store and trust APIs as one MCP tool server, safe by default.
+ */
+export { AnswerPager, DEFAULT_MAX_ANSWER_BYTES, selectFields } from './answer.js';
+export {
+  buildCatalog,
+  type CatalogOptions,
+  MORE_TOOL,
+  OPERATIONS,
+  OUTPUT_SCHEMA,
+  STORE_CALL_TOOL,
+  STORE_RESOURCES,
+  STORE_SEARCH_TOOL,
+  type ToolEntry,
+} from './catalog.js';
+export { type ClientsOptions, type FleetRedis, ServiceClients } from './clients.js';
+export {
+  DEFAULT_HTTP_PORT,
+  MAX_ANSWER_BYTES_ENV,
+  REDIS_URL_ENV,
+  SERVICES_ENV,
+  STORE_TOOLSETS_ENV,
+} from './env.js';
+export { CREDENTIAL_HEADERS, type HttpServerOptions, type RunningHttpServer, startHttpServer } from './http.js';
+export { CLIENT_NAME_LIMIT, CLIENT_PREFIX, MAX_TOOL_NAME, operationToolName } from './names.js';
+export type { JsonSchema, SafetyClass, ServiceName, ToolOperation } from './operation.js';
+export {
+  ALLOW_DANGEROUS_ENV,
+  ALLOW_WRITES_ENV,
+  annotationsOf,
+  refusal,
+  type SafetyOptions,
+  type ToolAnnotations,
+} from './safety.js';
+export { type AgentApisServerOptions, createAgentApisServer, listTools } from './server.js';
+export { ToolCalls, type ToolCallsOptions, type ToolResult } from './tool-calls.js';
+export { SERVER_NAME, SERVER_VERSION } from './version.js';

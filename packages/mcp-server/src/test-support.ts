@@ -1,0 +1,104 @@
+/** Test helpers of this package: an MCP SDK client connected in memory to a server built from options. */
+import { startDirectoryStandIn } from '@agent-apis/contract-tests/stand-ins/directory';
+import type { StandIn } from '@agent-apis/contract-tests/stand-ins/server';
+import {
+  type StoreStandIn,
+  type StoreStandInOptions,
+  startStoreStandIn,
+} from '@agent-apis/contract-tests/stand-ins/store';
+import { startTrustStandIn, type TrustStandIn } from '@agent-apis/contract-tests/stand-ins/trust';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { type AgentApisServerOptions, createAgentApisServer } from './server.js';
+
+export interface Connected {
+  client: Client;
+  close(): Promise<void>;
+}
+
+/** An SDK client talking to a fresh server with `options` over an in-memory transport pair. */
+export async function connect(options: AgentApisServerOptions): Promise<Connected> {
+  const server = createAgentApisServer(options);
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: 'mcp-server-test', version: '1.0.0' });
+  await client.connect(clientTransport);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** The text of a tool result's first content block. */
+export function textOf(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  return content[0]?.text ?? '';
+}
+
+/** The stand-ins of the three APIs (contract-tests' loopback servers) and options pointing the server at them. */
+export interface Mocks {
+  directory: StandIn;
+  store: StoreStandIn;
+  trust: TrustStandIn;
+  credentials: { login: string; authToken: string; apiKey: string };
+  /** Client options for the server: base URLs and credentials of the stand-ins. */
+  options: Pick<AgentApisServerOptions, 'directory' | 'store' | 'trust'>;
+  close(): Promise<void>;
+}
+
+export async function startMocks(storeOptions: Partial<StoreStandInOptions> = {}): Promise<Mocks> {
+  const credentials = {
+    login: 'mcp-test-login',
+    authToken: 'mcp-test-token-0123456789',
+    apiKey: 'sk_ent0_mcp_test_key',
+  };
+  const [directory, store, trust] = await Promise.all([
+    startDirectoryStandIn(),
+    startStoreStandIn({ login: credentials.login, authToken: credentials.authToken, ...storeOptions }),
+    startTrustStandIn({ apiKey: credentials.apiKey }),
+  ]);
+  return {
+    directory,
+    store,
+    trust,
+    credentials,
+    options: {
+      directory: { baseUrl: directory.url },
+      store: { baseUrl: store.url, login: credentials.login, authToken: credentials.authToken },
+      trust: { baseUrl: trust.url, apiKey: credentials.apiKey },
+    },
+    close: async () => {
+      await Promise.all([directory.close(), store.close(), trust.close()]);
+    },
+  };
+}
+
+/** A value satisfying `schema` (required properties only): what a test sends where any valid value will do. */
+export function sampleValue(schema: Record<string, unknown>): unknown {
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? Math.max(schema.minimum, 1) : 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [sampleValue((schema.items ?? {}) as Record<string, unknown>)];
+    case 'string':
+      if (schema.format === 'date-time') return '2026-01-01T00:00:00Z';
+      if (schema.format === 'date') return '2026-01-01';
+      return 'a'.repeat(Math.max(1, Number(schema.minLength ?? 1)));
+    default: {
+      const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const required = (schema.required ?? []) as string[];
+      return Object.fromEntries(
+        required.flatMap((name) => (properties[name] ? [[name, sampleValue(properties[name])]] : [])),
+      );
+    }
+  }
+}

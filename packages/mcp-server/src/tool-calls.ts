@@ -1,0 +1,174 @@
+/**
+ * What every tool call goes through, in order: find the tool; for an operation, check its safety class against
+ * the server's options (refused before anything is sent), check the arguments against its input schema, send it
+ * through the service's client, select `fields`, cap the answer. Failures become tool errors.
+ */
+
+import { AnswerPager, DEFAULT_MAX_ANSWER_BYTES, selectFields } from './answer.js';
+import { argumentProblems, callOptions } from './arguments.js';
+import { buildCatalog, type CatalogOptions, OPERATIONS, type ToolEntry } from './catalog.js';
+import { type ClientsOptions, ServiceClients } from './clients.js';
+import type { ServiceName, ToolOperation } from './operation.js';
+import { refusal, type SafetyOptions } from './safety.js';
+import { searchOperations } from './search.js';
+import { describeFailure, scrub } from './tool-errors.js';
+
+export interface ToolCallsOptions extends SafetyOptions, CatalogOptions, ClientsOptions {
+  /** Cap on one answer's JSON text in bytes; larger answers are paged with a cursor (default 24 000). */
+  maxAnswerBytes?: number | undefined;
+}
+
+/** A tool result as MCP carries it. */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+function failure(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** A result carrying `answer`, with every secret scrubbed from its JSON (a hostile API could echo one back). */
+function success(answer: object, secrets: readonly string[]): ToolResult {
+  // Scrubbed as they appear inside JSON strings, so the text stays a JSON document.
+  const text = scrub(
+    JSON.stringify(answer),
+    secrets.map((secret) => JSON.stringify(secret).slice(1, -1)),
+  );
+  return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fieldsOf(args: Record<string, unknown>): string[] | string {
+  const fields = args.fields;
+  if (fields === undefined) return [];
+  if (!Array.isArray(fields) || !fields.every((field) => typeof field === 'string')) {
+    return 'arguments.fields must be an array of dotted field paths (strings)';
+  }
+  return fields;
+}
+
+export class ToolCalls {
+  readonly tools: readonly ToolEntry[];
+  readonly #byName: Map<string, ToolEntry>;
+  readonly #options: ToolCallsOptions;
+  readonly #clients: ServiceClients;
+  readonly #pager: AnswerPager;
+
+  constructor(options: ToolCallsOptions = {}, clients: ServiceClients = new ServiceClients(options)) {
+    this.#options = options;
+    this.tools = buildCatalog(options);
+    this.#byName = new Map(this.tools.map((tool) => [tool.name, tool]));
+    this.#clients = clients;
+    this.#pager = new AnswerPager(options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES);
+  }
+
+  /** Whether the server lists a tool named `name`. */
+  has(name: string): boolean {
+    return this.#byName.has(name);
+  }
+
+  /** Calls tool `name`; never throws (a failure is a result with `isError`). */
+  async call(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolResult> {
+    const tool = this.#byName.get(name);
+    if (!tool) return failure(`Unknown tool ${name}. List the tools to see what this server offers.`);
+    const args = rawArgs ?? {};
+    if (!isRecord(args)) return failure('The arguments must be a JSON object.');
+    try {
+      switch (tool.target.kind) {
+        case 'more': {
+          const answer = typeof args.cursor === 'string' ? this.#pager.more(args.cursor) : undefined;
+          return answer
+            ? success(answer, this.#clients.secrets())
+            : failure('Unknown or expired cursor: call the tool that returned it again (cursors last 10 minutes).');
+        }
+        case 'search':
+          return this.#search(args);
+        case 'call': {
+          const operation = OPERATIONS.store.find((candidate) => candidate.id === args.operationId);
+          if (!operation) {
+            return failure(
+              `arguments.operationId: the store API has no operation ${JSON.stringify(args.operationId)}. Find one with store_search_operations.`,
+            );
+          }
+          const inner = args.arguments ?? {};
+          if (!isRecord(inner)) return failure('arguments.arguments must be an object of the operation’s arguments.');
+          return await this.#operation('store', operation, inner, args.fields, signal);
+        }
+        case 'operation': {
+          const { fields, ...rest } = args;
+          return await this.#operation(tool.target.service, tool.target.operation, rest, fields, signal);
+        }
+      }
+    } catch (error) {
+      return failure(describeFailure(error, this.#clients.errorSecrets()));
+    }
+  }
+
+  #search(args: Record<string, unknown>): ToolResult {
+    if (typeof args.query !== 'string') return failure('arguments.query must be a string of words to look for.');
+    const limit = typeof args.limit === 'number' ? Math.min(Math.max(1, Math.floor(args.limit)), 20) : 5;
+    const safety = typeof args.safety === 'string' ? args.safety : undefined;
+    const found = searchOperations(OPERATIONS.store, args.query, { safety, limit }).map((operation) => ({
+      operationId: operation.id,
+      summary: operation.summary,
+      method: operation.method,
+      path: operation.path,
+      safety: operation.safety,
+      allowed: refusal('store', operation, this.#options) === undefined,
+      inputSchema: operation.inputSchema,
+    }));
+    return success(this.#pager.answer(found), []);
+  }
+
+  async #operation(
+    service: ServiceName,
+    operation: ToolOperation,
+    args: Record<string, unknown>,
+    rawFields: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    const refused = refusal(service, operation, this.#options);
+    if (refused) return failure(refused);
+    const fields = fieldsOf({ fields: rawFields });
+    if (typeof fields === 'string') return failure(fields);
+    const problems = argumentProblems(operation, args);
+    if (problems.length > 0) {
+      return failure(
+        `Not sent: ${problems.join('; ')}. The input schema of ${service}.${operation.id} is in the tool list (or store_search_operations).`,
+      );
+    }
+    const data = await this.#send(service, operation, args, signal);
+    return success(this.#pager.answer(selectFields(data, fields)), this.#clients.secrets());
+  }
+
+  async #send(service: ServiceName, operation: ToolOperation, args: Record<string, unknown>, signal?: AbortSignal) {
+    const options = { ...callOptions(operation, args), ...(signal ? { signal } : {}) };
+    if (service === 'trust') {
+      const trust = this.#clients.trust();
+      // decide goes through the client's decision cache (and the fleet's, with Redis): one scan per window.
+      if (operation.id === 'decide') {
+        const decision = await trust.decide(options.body as Parameters<typeof trust.decide>[0], { signal });
+        return decision.result;
+      }
+      return callBound(trust.api, operation.id, options);
+    }
+    return callBound(
+      service === 'store' ? this.#clients.store().api : this.#clients.directory().api,
+      operation.id,
+      options,
+    );
+  }
+}
+
+/** Sends through a client's bound operation by id (the id comes from the same table the client was built from). */
+function callBound(api: object, id: string, options: object): Promise<unknown> {
+  const bound = (api as Record<string, ((options: object) => PromiseLike<unknown>) | undefined>)[id];
+  if (!bound) throw new Error(`the client has no operation ${id} (the server and client packages are out of step)`);
+  return Promise.resolve(bound(options));
+}
