@@ -215,23 +215,47 @@ async function publishInstalled(
       integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
     },
   };
-  const response = await fetch(new URL(name.replace('/', '%2f'), registry.url), {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${registry.token}` },
-    body: JSON.stringify({
-      _id: name,
-      name,
-      'dist-tags': { latest: version },
-      versions: { [version as string]: manifest },
-      _attachments: {
-        [file]: { content_type: 'application/octet-stream', data: tarball.toString('base64'), length: tarball.length },
-      },
-    }),
+  const body = JSON.stringify({
+    _id: name,
+    name,
+    'dist-tags': { latest: version },
+    versions: { [version as string]: manifest },
+    _attachments: {
+      [file]: { content_type: 'application/octet-stream', data: tarball.toString('base64'), length: tarball.length },
+    },
   });
+  const put = () =>
+    fetch(new URL(name.replace('/', '%2f'), registry.url), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${registry.token}` },
+      body,
+    });
+  // On a loaded machine the loopback registry sometimes drops the connection mid-upload (EPIPE, reset): the PUT
+  // is sent again, up to three times; a 409 then means the earlier attempt did land.
+  let response: Response | undefined;
+  for (let attempt = 1; !response; attempt += 1) {
+    try {
+      response = await put();
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+  if (response.status === 409 && (await registryHas(registry, name, version as string))) return;
   if (!response.ok)
     throw new Error(
       `publishing ${name}@${version} to ${registry.url}: HTTP ${response.status} ${await response.text()}`,
     );
+}
+
+/** Whether the registry already holds `name@version` (an upload that landed though its connection dropped). */
+async function registryHas(registry: Registry, name: string, version: string): Promise<boolean> {
+  const response = await fetch(new URL(name.replace('/', '%2f'), registry.url), {
+    headers: { authorization: `Bearer ${registry.token}` },
+  });
+  if (!response.ok) return false;
+  const document = (await response.json()) as { versions?: Record<string, unknown> };
+  return document.versions?.[version] !== undefined;
 }
 
 /**
