@@ -49,7 +49,10 @@ function cachedKey(
   make: () => Promise<CryptoKey>,
 ): Promise<CryptoKey> {
   let key = cache.get(id);
-  if (!key) cache.set(id, (key = make()));
+  if (!key) {
+    key = make();
+    cache.set(id, key);
+  }
   return key;
 }
 
