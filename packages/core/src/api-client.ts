@@ -119,16 +119,9 @@ function checkedHeaders(client: string, headers: ClientOptions['defaultHeaders']
 export class ApiClient implements OperationClient {
   /** The API root requests go to. */
   readonly baseUrl: string;
-  readonly #authHeaders: readonly [string, string][];
-  /** The path the API lives under (`/v1`), named by a 404's hint when the base URL lacks it. */
-  readonly #basePath: string | undefined;
-  readonly #client: string;
-  /** The client's options (headers checked) and the service's: the transport is built from them at the first call. */
-  readonly #options: ClientOptions;
-  readonly #service: ServiceTransport;
+  /** What the call path needs of this client (checked here): the transport is built from it at the first call. */
+  readonly #settings: CallPath.ClientCallSettings;
   readonly #loadTransportOptions: (() => Promise<LazyTransportOptions>) | undefined;
-  /** Whether the client sends credentials (checked against plain http with the call path). */
-  readonly #credentialed: boolean;
   #callPath: LoadedCallPath | undefined;
   #loading: Promise<LoadedCallPath> | undefined;
 
@@ -141,13 +134,16 @@ export class ApiClient implements OperationClient {
     const { client, baseUrl, basePathSuffix, authHeaders, credentials, loadTransportOptions, ...service } = config;
     this.baseUrl = checkBaseUrl(client, baseUrl, basePathSuffix);
     checkCredentials(client, credentials ?? {});
-    this.#credentialed = Object.keys({ ...authHeaders, ...credentials }).length > 0;
     const defaultHeaders = checkedHeaders(client, options.defaultHeaders);
-    this.#authHeaders = Object.entries(authHeaders ?? {});
-    this.#basePath = basePathSuffix;
-    this.#client = client;
-    this.#options = { ...options, defaultHeaders };
-    this.#service = service;
+    this.#settings = {
+      client,
+      baseUrl: this.baseUrl,
+      basePath: basePathSuffix,
+      authHeaders: Object.entries(authHeaders ?? {}),
+      credentialed: Object.keys({ ...authHeaders, ...credentials }).length > 0,
+      options: { ...options, defaultHeaders },
+      service,
+    };
     this.#loadTransportOptions = loadTransportOptions;
   }
 
@@ -169,28 +165,23 @@ export class ApiClient implements OperationClient {
             // Called in a then: a loader that throws at once rejects this load like one that rejects later.
             Promise.resolve().then(() => this.#loadTransportOptions?.()),
           ]);
-          // The client's limits are checked with the code that uses them: a bad one fails every call, before sending.
-          module.validateClientLimits(this.#client, this.#options);
-          if (this.#credentialed) module.refusePlainHttp(this.#client, this.baseUrl, this.#options.allowInsecureHttp);
-          // Built once what it needs has loaded too (a cache's engine), within the first call's signal and timeout.
-          const transport = await module.readyTransport({
-            ...module.clientFetchOptions(this.#options, this.#service),
-            ...extras,
-          });
+          // Built once what it needs has loaded too (a cache's engine), within the first call's signal and timeout;
+          // the client's limits and plain-http credentials are checked first (a bad one fails every call, before sending).
+          const transport = await module.clientTransport(this.#settings, extras);
           this.#callPath = { module, transport };
           return this.#callPath;
         } catch (cause) {
           this.#loading = undefined;
           throw cause instanceof AgentApiError
             ? cause
-            : new ConfigurationError(`${this.#client} could not load its transport module`, { cause });
+            : new ConfigurationError(`${this.#settings.client} could not load its transport module`, { cause });
         }
       })();
       // Each waiting call handles the failure; with none left waiting (all aborted), it is not unhandled.
       this.#loading.catch(noop);
     }
     const loading = this.#loading;
-    const timeoutMs = options.timeout ?? this.#options.timeout ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = options.timeout ?? this.#settings.options.timeout ?? DEFAULT_TIMEOUT_MS;
     return new Promise<LoadedCallPath>((resolve, reject) => {
       // No timer for an infinite timeout (or one too long for setTimeout, which would fire at once), nor for one that
       // is not positive: the call's own check refuses a bad one, and a timeout of 0 is the request's to keep; one listener
@@ -200,7 +191,9 @@ export class ApiClient implements OperationClient {
           ? setTimeout(
               () =>
                 fail(
-                  new ConfigurationError(`${this.#client} could not load its transport module within ${timeoutMs} ms`),
+                  new ConfigurationError(
+                    `${this.#settings.client} could not load its transport module within ${timeoutMs} ms`,
+                  ),
                 ),
               timeoutMs,
             )
@@ -222,33 +215,12 @@ export class ApiClient implements OperationClient {
   }
 
   /** Validates the inputs, sends the call and parses the answer: JSON per the descriptor, else by content type. */
-  async request(operation: Operation, options: OperationCallOptions = {}): Promise<WithResponse<unknown>> {
-    const { module, transport } = this.#callPath ?? (await this.#callPathWithin(operation, options));
-    module.validateOperationInput(operation.id, operation, options);
-    module.validateRequestOptions(operation.id, options);
-    const headers = module.callHeaders(options.headers);
-    for (const [name, value] of this.#authHeaders) headers.set(name, value);
-    let body: string | undefined;
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    }
-    const route = routeOf(operation);
-    const sent = await transport.sendBuffered({
-      method: operation.method,
-      url:
-        this.baseUrl +
-        module.expandPath(operation.path, options.path) +
-        module.serializeQuery(operation.query, options.query),
-      headers,
-      body,
-      signal: options.signal,
-      timeout: options.timeout,
-      maxRetries: options.maxRetries,
-      operation: { id: operation.id, route, basePath: this.#basePath },
-      expectJson: operation.successJson !== false,
-    });
-    return { data: module.parseBuffered(sent, operation, route), response: sent.response };
+  request(operation: Operation, options: OperationCallOptions = {}): Promise<WithResponse<unknown>> {
+    const loaded = this.#callPath;
+    if (loaded) return loaded.module.sendCall(this.#settings, loaded.transport, operation, options);
+    return this.#callPathWithin(operation, options).then(({ module, transport }) =>
+      module.sendCall(this.#settings, transport, operation, options),
+    );
   }
 }
 

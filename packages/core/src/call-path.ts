@@ -3,12 +3,74 @@
  * from the client's options). One module, so that bundlers that split
  * code put both in one chunk, fetched once.
  */
+import type { WithResponse } from './api-promise.js';
+import { callHeaders, expandPath, parseBuffered, serializeQuery } from './call-request.js';
+import { type ClientOptions, clientFetchOptions, type ServiceTransport } from './client-options.js';
 import { type CreateFetchOptions, createTransport, type Transport } from './fetch.js';
+import { validateClientLimits, validateOperationInput, validateRequestOptions } from './input-validation.js';
+import { type Operation, type OperationCallOptions, routeOf } from './operations.js';
+import { refusePlainHttp } from './plain-http.js';
 
-export { callHeaders, expandPath, parseBuffered, serializeQuery } from './call-request.js';
-export { clientFetchOptions } from './client-options.js';
-export { validateClientLimits, validateOperationInput, validateRequestOptions } from './input-validation.js';
-export { refusePlainHttp } from './plain-http.js';
+/** What a client fixed at construction and hands to its call path. */
+export interface ClientCallSettings {
+  /** The class name, for error messages. */
+  client: string;
+  /** The checked base URL, without trailing slash. */
+  baseUrl: string;
+  /** The path the API lives under (`/v1`), named by a 404's hint. */
+  basePath: string | undefined;
+  /** The credential headers, set after the call's own headers. */
+  authHeaders: readonly [string, string][];
+  /** Whether the client sends credentials (refused over plain http to a non-loopback host). */
+  credentialed: boolean;
+  /** The client's options, headers checked. */
+  options: ClientOptions;
+  service: ServiceTransport;
+}
+
+/**
+ * The client's transport, after the checks that need the call path's code: its limits (a bad one fails every call,
+ * before sending) and credentials over plain http. `extras` are what the service loads with it (limiter, cache).
+ */
+export function clientTransport(
+  settings: ClientCallSettings,
+  extras: Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse' | 'cache'> | undefined,
+): Promise<Transport> {
+  validateClientLimits(settings.client, settings.options);
+  if (settings.credentialed) refusePlainHttp(settings.client, settings.baseUrl, settings.options.allowInsecureHttp);
+  return readyTransport({ ...clientFetchOptions(settings.options, settings.service), ...extras });
+}
+
+/** One typed call: inputs validated, the request built (URL from the descriptor, body serialised once), sent, parsed. */
+export async function sendCall(
+  settings: ClientCallSettings,
+  transport: Transport,
+  operation: Operation,
+  options: OperationCallOptions,
+): Promise<WithResponse<unknown>> {
+  validateOperationInput(operation.id, operation, options);
+  validateRequestOptions(operation.id, options);
+  const headers = callHeaders(options.headers);
+  for (const [name, value] of settings.authHeaders) headers.set(name, value);
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  }
+  const route = routeOf(operation);
+  const sent = await transport.sendBuffered({
+    method: operation.method,
+    url: settings.baseUrl + expandPath(operation.path, options.path) + serializeQuery(operation.query, options.query),
+    headers,
+    body,
+    signal: options.signal,
+    timeout: options.timeout,
+    maxRetries: options.maxRetries,
+    operation: { id: operation.id, route, basePath: settings.basePath },
+    expectJson: operation.successJson !== false,
+  });
+  return { data: parseBuffered(sent, operation, route), response: sent.response };
+}
 
 /**
  * The transport, built once what it needs has loaded: the engine of its `HttpCache` (a cache of the caller's own
