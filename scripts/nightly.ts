@@ -13,15 +13,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markdownText } from '../contract-tests/src/report/escape.ts';
+import { markdownText } from '@agent-apis/contract-tests/report/escape';
 import {
   nightlyExitCode,
   runSection,
   type StepRun,
   stepResult,
   stepTable,
-} from '../contract-tests/src/report/nightly.ts';
-import type { RunFile } from '../contract-tests/src/report/run-report.ts';
+} from '@agent-apis/contract-tests/report/nightly';
+import type { RunFile } from '@agent-apis/contract-tests/report/run-report';
 
 const root = join(import.meta.dirname, '..');
 const pnpm = ['npx', '-y', 'pnpm@12.21.0'];
