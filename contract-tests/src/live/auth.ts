@@ -3,9 +3,9 @@
  * the promise; an answer without credentials is a fail (a security finding), as is a 5xx or a hung request; any
  * other 4xx warns (inconclusive when the request rested on a guess or was rate limited).
  */
-import type { ContractOperation } from '../spec.ts';
-import type { CallInput } from '../values.ts';
-import { type Basis, noVerdicts, type Verdicts } from '../verdicts.ts';
+import type { ContractOperation } from '../spec/spec.ts';
+import type { CallInput } from '../suite/values.ts';
+import { type Basis, noVerdicts, type Verdicts } from '../suite/verdicts.ts';
 import { recordCheck } from './findings.ts';
 import type { LiveRun } from './run.ts';
 

@@ -6,10 +6,10 @@ import * as functions from '@agent-apis/store';
 import { createStoreClient } from '@agent-apis/store';
 import { validators } from '@agent-apis/store/validators';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CoverageRecorder } from '../coverage.ts';
-import { SpecSchemaValidator } from '../schema-validator.ts';
-import { type ContractOperation, type ContractSpec, loadContractSpec } from '../spec.ts';
-import type { Basis } from '../verdicts.ts';
+import { type ContractOperation, type ContractSpec, loadContractSpec } from '../spec/spec.ts';
+import { CoverageRecorder } from '../suite/coverage.ts';
+import { SpecSchemaValidator } from '../suite/schema-validator.ts';
+import type { Basis } from '../suite/verdicts.ts';
 import { examineAnswer } from './baseline.ts';
 import { type CallOutcome, LiveRun } from './run.ts';
 

@@ -16,10 +16,10 @@
  * - not sent: the budget did not send it (a 429 stopped the run earlier, the call gave up waiting its turn).
  */
 import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
-import type { Outcome } from '../coverage.ts';
-import type { ContractOperation } from '../spec.ts';
-import type { Basis, Verdicts } from '../verdicts.ts';
-import { noVerdicts } from '../verdicts.ts';
+import type { ContractOperation } from '../spec/spec.ts';
+import type { Outcome } from '../suite/coverage.ts';
+import type { Basis, Verdicts } from '../suite/verdicts.ts';
+import { noVerdicts } from '../suite/verdicts.ts';
 import { recordsOf } from './fields.ts';
 import { type IdentityKey, identityMismatches } from './identity.ts';
 import type { BaselineEnd, Severity } from './ledger.ts';

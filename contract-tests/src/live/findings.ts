@@ -1,7 +1,8 @@
 /** Records one named check's verdict in the coverage recorder and, once per defect, in the evidence ledger. */
-import type { Outcome } from '../coverage.ts';
-import type { ContractOperation } from '../spec.ts';
-import type { Verdicts } from '../verdicts.ts';
+
+import type { ContractOperation } from '../spec/spec.ts';
+import type { Outcome } from '../suite/coverage.ts';
+import type { Verdicts } from '../suite/verdicts.ts';
 import type { Severity } from './ledger.ts';
 import type { LiveRun, Seen } from './run.ts';
 

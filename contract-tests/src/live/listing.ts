@@ -7,10 +7,10 @@
  * are shared: a list page read for a lookup and for the list's own check is requested once.
  */
 
-import { atIndex, choosePages, lastPage, listAt, seededRandom, spread, spreadPages } from '../sampling.ts';
-import type { ContractOperation } from '../spec.ts';
-import type { CallInput } from '../values.ts';
-import { type Basis, merge, type Verdicts } from '../verdicts.ts';
+import type { ContractOperation } from '../spec/spec.ts';
+import { atIndex, choosePages, lastPage, listAt, seededRandom, spread, spreadPages } from '../suite/sampling.ts';
+import type { CallInput } from '../suite/values.ts';
+import { type Basis, merge, type Verdicts } from '../suite/verdicts.ts';
 import { type AnswerKind, type Examined, examineAnswer } from './baseline.ts';
 import { recordsOf } from './fields.ts';
 import { type IdentityKey, recordPointer } from './identity.ts';

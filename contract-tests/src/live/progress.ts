@@ -4,7 +4,7 @@
  * `store ▸ 12/40 getProduct verified · 85 requests · 0 answered 429 · 1 of 3 trust scans left`.
  * Lines carry operation names, counts and verdicts only: never a URL or a credential.
  */
-import type { LiveBudget } from '../live-budget.ts';
+import type { LiveBudget } from './budget.ts';
 
 export class Progress {
   #done = 0;

@@ -5,17 +5,17 @@
  * checks (`baseline.ts`, `listing.ts`, `negative.ts`, `auth.ts`) take this context.
  */
 import type { OperationClient } from '@agent-apis/core';
-import { type CoverageRecorder, strictMode } from '../coverage.ts';
-import { floorFromEnv } from '../evidence.ts';
-import { type Dispatch, LiveBudget, NotSentError } from '../live-budget.ts';
-import { operationFunction, peekBody, type ServiceProfile } from '../profile.ts';
-import { withoutCredentials, withoutInputRules } from '../raw-requests.ts';
-import { describeInput, pagesBetween, runSeed, sampleSize } from '../sampling.ts';
-import type { SpecSchemaValidator } from '../schema-validator.ts';
-import type { ContractOperation, ContractSpec } from '../spec.ts';
-import type { ServiceTarget } from '../targets.ts';
-import { type CallInput, sampleInput } from '../values.ts';
-import type { Basis } from '../verdicts.ts';
+import type { ContractOperation, ContractSpec } from '../spec/spec.ts';
+import { type CoverageRecorder, strictMode } from '../suite/coverage.ts';
+import { floorFromEnv } from '../suite/evidence.ts';
+import { operationFunction, peekBody, type ServiceProfile } from '../suite/profile.ts';
+import { withoutCredentials, withoutInputRules } from '../suite/raw-requests.ts';
+import { describeInput, pagesBetween, runSeed, sampleSize } from '../suite/sampling.ts';
+import type { SpecSchemaValidator } from '../suite/schema-validator.ts';
+import type { ServiceTarget } from '../suite/targets.ts';
+import { type CallInput, sampleInput } from '../suite/values.ts';
+import type { Basis } from '../suite/verdicts.ts';
+import { type Dispatch, LiveBudget, NotSentError } from './budget.ts';
 import { EvidenceLedger } from './ledger.ts';
 import { Progress } from './progress.ts';
 import { displayBase, displayUrl, type ReproductionProfile, reproduction } from './redact.ts';

@@ -8,11 +8,11 @@
  * the test that reached it. Progress goes to stdout, one line per operation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coverageDir } from '../coverage.ts';
-import { judgeService } from '../evidence.ts';
-import { dangerousOperations, planLifecycles } from '../lifecycles.ts';
-import type { ContractOperation } from '../spec.ts';
-import { merge, noVerdicts, worst } from '../verdicts.ts';
+import type { ContractOperation } from '../spec/spec.ts';
+import { coverageDir } from '../suite/coverage.ts';
+import { judgeService } from '../suite/evidence.ts';
+import { dangerousOperations, planLifecycles } from '../suite/lifecycles.ts';
+import { merge, noVerdicts, worst } from '../suite/verdicts.ts';
 import { AUTH_CHECK, authCheck } from './auth.ts';
 import { examineAnswer } from './baseline.ts';
 import { Answers, labelOf, type PathSample } from './listing.ts';

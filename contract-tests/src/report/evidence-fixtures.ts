@@ -11,7 +11,7 @@ import {
   type OperationEvidence,
   type OperationVerdict,
   type ServiceEvidence,
-} from '../evidence.ts';
+} from '../suite/evidence.ts';
 
 export function operation(
   name: string,

@@ -12,8 +12,13 @@
  */
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { REPORTS_DIR } from '../coverage.ts';
-import { OPERATION_VERDICTS, type OperationVerdict, type ServiceEvidence, type ServiceState } from '../evidence.ts';
+import { REPORTS_DIR } from '../suite/coverage.ts';
+import {
+  OPERATION_VERDICTS,
+  type OperationVerdict,
+  type ServiceEvidence,
+  type ServiceState,
+} from '../suite/evidence.ts';
 import type { JudgedService } from './states.ts';
 
 export interface NightOperation {

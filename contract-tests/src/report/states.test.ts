@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contractExitCode } from '../contract-run.ts';
-import type { ServiceCoverage } from '../coverage.ts';
+import { contractExitCode } from '../suite/contract-run.ts';
+import type { ServiceCoverage } from '../suite/coverage.ts';
 import { failure, operation, serviceEvidence } from './evidence-fixtures.ts';
 import { judgeRun, requiredServices, STATE_LABELS } from './states.ts';
 

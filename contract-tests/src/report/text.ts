@@ -6,7 +6,7 @@
  * or `xmlText` (JUnit).
  */
 import { redactText } from '@agent-apis/core/redact-text';
-import { CANARY, MCP_CANARY } from '../targets.ts';
+import { CANARY, MCP_CANARY } from '../suite/targets.ts';
 import { markdownName, markdownText } from './escape.ts';
 
 export { htmlText, markdownName, markdownText, xmlText } from './escape.ts';

@@ -60,7 +60,7 @@ function passes(entry: Entry, query: URLSearchParams): boolean {
 
 export async function startDirectoryStandIn(options: DirectoryStandInOptions = {}): Promise<StandIn> {
   const document = loadDocument('directory');
-  const route = router(document);
+  const route = router('directory', document);
   const data = JSON.parse(readFileSync(join(import.meta.dirname, 'directory-records.json'), 'utf8')) as Fixture;
   const notFound = { status: 404, body: { error: 'not found' } };
   const listing = (kind: keyof Fixture, query: URLSearchParams) => {

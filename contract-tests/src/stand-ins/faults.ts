@@ -119,7 +119,7 @@ export interface FaultyStandIn extends StandIn {
 /** Puts the `mode` layer in front of `inner`, a conforming stand-in of `service`. */
 export async function withFault(inner: StandIn, service: ServiceName, mode: FaultMode): Promise<FaultyStandIn> {
   const document = loadDocument(service);
-  const route = router(document);
+  const route = router(service, document);
   const innerUrl = new URL(inner.url);
   const base = innerUrl.pathname.replace(/\/$/, '');
   const lookups = new Map<string, { status: number; body: unknown }>();

@@ -1,15 +1,15 @@
 /**
  * What the loopback stand-ins of the live services share: an HTTP server on 127.0.0.1 with an optional answer
- * latency, a log of every request it received, routing by the final spec's path templates (with the clients' own
+ * latency, a log of every request it received, routing by the generated operation table (with the clients' own
  * matcher), and the server-side reading of query parameters, strict (type, enum, bounds → 400) or lenient
  * (clamped, ignored), both of which the contracts allow.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { operationMatcher } from '@agent-apis/core';
-import { listOperations, type OpenApiDocument, type Parameter, resolveRef } from '@agent-apis/specs/openapi';
+import { type Operation, operationMatcher } from '@agent-apis/core';
+import { listOperations, type OpenApiDocument } from '@agent-apis/specs/openapi';
 import type { ServiceName } from '@agent-apis/specs/services';
-import { SPECS_DIST } from '../spec.ts';
+import { readFinalSpecSync } from '@agent-apis/test-utils/final-specs';
+import { OPERATION_TABLES } from './operations.ts';
 
 export interface LoggedRequest {
   method: string;
@@ -23,10 +23,14 @@ export interface LoggedRequest {
 }
 
 export interface Route {
+  /** The operation's row of the generated table: its path template, path parameter types and query rules. */
+  row: Operation;
+  /** The spec's description of the operation (responses, `x-safety`), found by the row's id. */
   operation: Record<string, unknown> & { operationId: string };
+  /** The row's path template. */
   template: string;
+  /** The request's path parameters, by name. */
   params: Record<string, string>;
-  parameters: Parameter[];
 }
 
 export interface StandIn {
@@ -43,52 +47,48 @@ export interface Answer {
 }
 
 export function loadDocument(service: ServiceName): OpenApiDocument {
-  return JSON.parse(readFileSync(`${SPECS_DIST}/${service}.openapi.json`, 'utf8')) as OpenApiDocument;
+  return readFinalSpecSync<OpenApiDocument>(service);
 }
 
-/** The path parameters of `path` under `template` (matched at the end, so a base path in front is fine). */
-function pathValues(template: string, path: string): Record<string, string> {
-  const names: string[] = [];
-  const source = template
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      const name = /^\{(.+)\}$/.exec(part)?.[1];
-      if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(name);
-      return '([^/]+)';
-    })
-    .join('');
+/** The path parameters of `path` under the row's template (matched at the end, so a base path in front is fine). */
+function pathValues(row: Operation, path: string): Record<string, string> {
+  const source = row.path
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('([^/]+)');
   const values = new RegExp(`${source}$`).exec(path)?.slice(1) ?? [];
-  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]));
+  return Object.fromEntries((row.pathParams ?? []).map((name, i) => [name, decodeURIComponent(values[i] ?? '')]));
 }
 
 /**
- * Routes a request to the document's operation with the clients' own matcher (core's `operationMatcher`: literal
- * segments win over parameters, `/products/count.json` before `/products/{id}.json`), then reads its parameters.
+ * Routes a request by the service's generated operation table (`operations.ts`) with the clients' own matcher
+ * (core's `operationMatcher`: literal segments win over parameters, `/products/count.json` before
+ * `/products/{id}.json`), and hands back the row with the spec's description of the same operation.
  */
-export function router(document: OpenApiDocument): (method: string, path: string) => Route | undefined {
-  const refs = new Map(listOperations(document).map((ref) => [ref.operation.operationId as string, ref]));
+export function router(
+  service: ServiceName,
+  document: OpenApiDocument = loadDocument(service),
+): (method: string, path: string) => Route | undefined {
+  const rows = OPERATION_TABLES[service] as Readonly<Record<string, Operation>>;
+  const described = new Map(
+    listOperations(document).map((ref) => [ref.operation.operationId as string, ref.operation]),
+  );
   // The matcher anchors templates at the end of a path only (any base path may come before): a root segment
   // before both templates and requests anchors them whole, so `/documents.json` cannot take `/orders/1/documents.json`.
   const root = '/stand-in-root';
   const match = operationMatcher(
-    Object.fromEntries([...refs].map(([id, ref]) => [id, { method: ref.method, path: `${root}${ref.path}` }])),
+    Object.fromEntries(Object.values(rows).map((row) => [row.id, { method: row.method, path: `${root}${row.path}` }])),
   );
   return (method, path) => {
     const found = match(new Request(`http://stand-in${root}${path}`, { method }));
-    const ref = found?.id ? refs.get(found.id) : undefined;
-    if (!ref) return undefined;
-    const parameters = [...(ref.pathItem.parameters ?? []), ...(ref.operation.parameters ?? [])].map((p) => {
-      const parameter = resolveRef<Parameter>(document, p);
-      return parameter.schema
-        ? { ...parameter, schema: resolveRef<Parameter['schema']>(document, parameter.schema as never) }
-        : parameter;
-    });
+    const row = found?.id ? rows[found.id] : undefined;
+    const operation = row && described.get(row.id);
+    if (!row || !operation) return undefined;
     return {
-      operation: ref.operation as Route['operation'],
-      template: ref.path,
-      params: pathValues(ref.path, path),
-      parameters,
+      row,
+      operation: operation as Route['operation'],
+      template: row.path,
+      params: pathValues(row, path),
     };
   };
 }
@@ -100,25 +100,22 @@ export function router(document: OpenApiDocument): (method: string, path: string
  */
 export type InputMode = 'strict' | 'lenient';
 
-type QuerySchema = { type?: string; enum?: unknown[]; minimum?: number; maximum?: number };
-
 /** The first query parameter that breaks its schema, as a message, or undefined. */
 export function queryProblem(route: Route, query: URLSearchParams): string | undefined {
-  for (const parameter of route.parameters.filter((p) => p.in === 'query')) {
-    const value = query.get(parameter.name);
+  for (const [name, schema] of Object.entries(route.row.query ?? {})) {
+    const value = query.get(name);
     if (value === null) {
-      if (parameter.required) return `${parameter.name} is required`;
+      if (schema.required) return `${name} is required`;
       continue;
     }
-    const schema = (parameter.schema ?? {}) as QuerySchema;
-    if (Array.isArray(schema.enum) && !schema.enum.map(String).includes(value)) return `${parameter.name} not allowed`;
+    if (Array.isArray(schema.enum) && !schema.enum.map(String).includes(value)) return `${name} not allowed`;
     if (schema.type === 'integer' || schema.type === 'number') {
       const number = Number(value);
       if (value.trim() === '' || Number.isNaN(number) || (schema.type === 'integer' && !Number.isInteger(number))) {
-        return `${parameter.name} must be a number`;
+        return `${name} must be a number`;
       }
-      if (typeof schema.minimum === 'number' && number < schema.minimum) return `${parameter.name} too small`;
-      if (typeof schema.maximum === 'number' && number > schema.maximum) return `${parameter.name} too large`;
+      if (typeof schema.minimum === 'number' && number < schema.minimum) return `${name} too small`;
+      if (typeof schema.maximum === 'number' && number > schema.maximum) return `${name} too large`;
     }
   }
   return undefined;
@@ -127,17 +124,16 @@ export function queryProblem(route: Route, query: URLSearchParams): string | und
 /** The query as a lenient service reads it: out-of-range numbers clamped, unknown or malformed values dropped. */
 export function lenientQuery(route: Route, query: URLSearchParams): URLSearchParams {
   const read = new URLSearchParams(query);
-  for (const parameter of route.parameters.filter((p) => p.in === 'query')) {
-    const value = read.get(parameter.name);
+  for (const [name, schema] of Object.entries(route.row.query ?? {})) {
+    const value = read.get(name);
     if (value === null) continue;
-    const schema = (parameter.schema ?? {}) as QuerySchema;
-    if (Array.isArray(schema.enum) && !schema.enum.map(String).includes(value)) read.delete(parameter.name);
+    if (Array.isArray(schema.enum) && !schema.enum.map(String).includes(value)) read.delete(name);
     else if (schema.type === 'integer' || schema.type === 'number') {
       const number = Number(value);
-      if (value.trim() === '' || Number.isNaN(number)) read.delete(parameter.name);
+      if (value.trim() === '' || Number.isNaN(number)) read.delete(name);
       else {
         const low = typeof schema.minimum === 'number' ? Math.max(schema.minimum, number) : number;
-        read.set(parameter.name, String(typeof schema.maximum === 'number' ? Math.min(schema.maximum, low) : low));
+        read.set(name, String(typeof schema.maximum === 'number' ? Math.min(schema.maximum, low) : low));
       }
     }
   }

@@ -83,7 +83,7 @@ function successStatus(route: Route): string {
 
 export async function startStoreStandIn(options: StoreStandInOptions): Promise<StoreStandIn> {
   const document = loadDocument('store');
-  const route = router(document);
+  const route = router('store', document);
   const fixture = JSON.parse(readFileSync(STORE_RECORDS, 'utf8')) as Fixture;
   const collections = new Map(Object.entries(structuredClone(fixture.records)));
   for (const [name, extra] of Object.entries(structuredClone(options.records ?? {}))) {
@@ -132,11 +132,8 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
     if (!found) return { status: 404, body: { message: 'Not Found' }, headers: rate };
     log.operation = found.operation.operationId;
     if (found.operation['x-safety'] === 'dangerous') state.dangerousCalls.push(found.operation.operationId);
-    const badId = found.parameters.some(
-      (p) =>
-        p.in === 'path' &&
-        ['integer', 'number'].includes(String(p.schema?.type)) &&
-        !/^\d+$/.test(found.params[p.name] ?? ''),
+    const badId = Object.entries(found.row.pathTypes ?? {}).some(
+      ([name, type]) => ['integer', 'number'].includes(type.type) && !/^\d+$/.test(found.params[name] ?? ''),
     );
     if (badId) return { status: 404, body: { message: 'Not Found' }, headers: rate };
     const read = readQuery(options.mode ?? 'strict', found, rawQuery);
@@ -204,7 +201,7 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       return ok(fixture.singletons[found.operation.operationId] ?? []);
     }
     if (['POST', 'PUT', 'DELETE'].includes(method)) {
-      const queryNames = found.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+      const queryNames = Object.keys(found.row.query ?? {});
       const written = writes.answer({ method, path, concrete, query, body, wrapper, queryNames });
       if (!written) return notFound;
       return written.status === 'ok'

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type InputMode, MOCK_ONLY_HEADERS, type StandIn, serve } from './server.ts';
+import { type InputMode, MOCK_ONLY_HEADERS, router, type StandIn, serve } from './server.ts';
 
 export interface TrustStandIn extends StandIn {
   scans: number;
@@ -56,6 +56,7 @@ export async function startTrustStandIn(options: {
     return decision;
   };
   const score = (input: string) => ({ ...records.domainScore, input });
+  const route = router('trust');
   const standIn = await serve(async ({ method, path, headers, body }) => {
     if (MOCK_ONLY_HEADERS.some((name) => name in headers)) state.mockHeaderRequests.push(`${method} ${path}`);
     const key = headers['x-api-key'] ?? headers.authorization?.replace(/^Bearer /, '');
@@ -67,12 +68,13 @@ export async function startTrustStandIn(options: {
     busy = true;
     try {
       const text = (v: unknown) => typeof v === 'string' && v.length > 0;
+      const operation = route(method, path)?.row.id;
       if (options.mode === 'lenient' && Array.isArray(body) && method === 'POST') {
-        if (path === '/v1/domain/score/batch') {
+        if (operation === 'scoreDomainBatch') {
           state.scans += body.length;
           return { status: 200, body: { results: body.map((d) => score(String(d))) } };
         }
-        if (path === '/v1/decide/batch') {
+        if (operation === 'decideBatch') {
           state.scans += body.length;
           return { status: 200, body: { results: body.map((d) => decide(String(d))) } };
         }
@@ -81,14 +83,14 @@ export async function startTrustStandIn(options: {
       if (method !== 'POST' || typeof body !== 'object' || Array.isArray(body) || body === null) {
         return error(400, 'invalid_request', 'a JSON object body is required');
       }
-      switch (path) {
-        case '/v1/decide': {
+      switch (operation) {
+        case 'decide': {
           const target = b.target as Record<string, unknown> | undefined;
           if (!target || !text(target.value)) return error(400, 'invalid_request', 'target.value is required');
           state.scans++;
           return { status: 200, body: decide(target.value as string) };
         }
-        case '/v1/decide/batch': {
+        case 'decideBatch': {
           // The batch body is not published; this service wants `requests`, a list of single-decision bodies.
           if (!Array.isArray(b.requests) || b.requests.length === 0)
             return error(400, 'invalid_request', 'requests is required');
@@ -96,11 +98,11 @@ export async function startTrustStandIn(options: {
           state.scans += targets.length;
           return { status: 200, body: { results: targets.map((value) => decide(value)) } };
         }
-        case '/v1/domain/score':
+        case 'scoreDomain':
           if (!text(b.input)) return error(400, 'invalid_request', 'input is required');
           state.scans++;
           return { status: 200, body: score(b.input as string) };
-        case '/v1/domain/score/batch': {
+        case 'scoreDomainBatch': {
           if (!Array.isArray(b.domains) || b.domains.length === 0)
             return error(400, 'invalid_request', 'domains is required');
           state.scans += b.domains.length;

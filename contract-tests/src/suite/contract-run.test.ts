@@ -1,0 +1,71 @@
+/**
+ * `pnpm contract` (src/contract-run.ts) end to end in live mode against the directory stand-in: its exit code is
+ * the run's state, and a base URL carrying `user:pw@` never reaches the output, vitest's JUnit file or any report.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunFile } from '../report/run-report.ts';
+import { startDirectoryStandIn } from '../stand-ins/directory.ts';
+
+const packageDir = join(import.meta.dirname, '..', '..');
+
+async function contract(env: Record<string, string>) {
+  const reports = await mkdtemp(join(tmpdir(), 'agent-apis-contract-run-'));
+  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ['src/suite/contract-run.ts', 'src/suite/directory.contract.test.ts'],
+      {
+        cwd: packageDir,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          CONTRACT_TARGET: 'live',
+          CONTRACT_REPORTS_DIR: reports,
+          ...env,
+        },
+        maxBuffer: 64 << 20,
+      },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
+    );
+  });
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(reports, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile())
+      files[join(entry.parentPath, entry.name)] = await readFile(join(entry.parentPath, entry.name), 'utf8');
+  }
+  const run = JSON.parse(files[join(reports, 'live', 'run.json')] ?? 'null') as RunFile | null;
+  return { code, output, reports, files, run };
+}
+
+describe('pnpm contract (live) against the directory stand-in', () => {
+  const standIn = startDirectoryStandIn();
+  afterAll(async () => (await standIn).close());
+
+  it('exits 0 when the run is green, with its JUnit file and HTML page in the live folder', async () => {
+    const { url } = await standIn;
+    const result = await contract({ DIRECTORY_BASE_URL: url });
+    expect(result.code, result.output).toBe(0);
+    expect(result.run?.exitCode).toBe(0);
+    expect(result.run?.services.find((s) => s.service === 'directory')?.state).toBe('green');
+    expect(result.output).toContain('contract: exit 0');
+    expect(Object.keys(result.files).map((f) => f.slice(result.reports.length))).toEqual(
+      expect.arrayContaining(['/live/junit.xml', '/live/coverage-junit.xml', '/live/report.html', '/live/run.json']),
+    );
+  });
+
+  it('never shows user:pw@ of a base URL, in the output, the JUnit files or any report', async () => {
+    const { url } = await standIn;
+    const secret = 'pw-s3cret-7f1e';
+    const result = await contract({ DIRECTORY_BASE_URL: url.replace('http://', `http://agent:${secret}@`) });
+    // Node's fetch refuses a URL with credentials: nothing is verified, so the run is not green.
+    expect(result.code).not.toBe(0);
+    expect([1, 3]).toContain(result.run?.exitCode);
+    expect(result.output).not.toContain(secret);
+    for (const [file, text] of Object.entries(result.files)) expect(text, file).not.toContain(secret);
+    expect(Object.keys(result.files).length).toBeGreaterThan(4);
+  });
+});
