@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import { ProgressReporter } from './src/report/progress.ts';
+import { ProgressReporter } from './src/live/progress-reporter.ts';
+import { contractNumber } from './src/suite/settings.ts';
 
 /**
  * A live check waits for the service's budget: paced requests and a `Retry-After` of up to
@@ -7,7 +8,7 @@ import { ProgressReporter } from './src/report/progress.ts';
  * so a slow or rate-limiting service is never reported as a failed check by a timeout.
  */
 const live = process.env.CONTRACT_TARGET === 'live';
-const maxRetryAfterMs = (Number(process.env.CONTRACT_MAX_RETRY_AFTER) || 120) * 1000;
+const maxRetryAfterMs = contractNumber(process.env, 'CONTRACT_MAX_RETRY_AFTER') * 1000;
 const contractTimeout = live ? Math.max(15 * 60_000, 4 * maxRetryAfterMs + 5 * 60_000) : 30_000;
 /**
  * vitest's JUnit file, one per target so a live run never overwrites the mock run's: `reports/mock/junit.xml`,

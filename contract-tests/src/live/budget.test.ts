@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type StandIn, serve } from '../stand-ins/server.ts';
 import type { BudgetProfile } from '../suite/profile.ts';
-import { type Dispatch, LiveBudget, NotSentError, parseRateLimit } from './budget.ts';
+import { type Dispatch, LiveBudget, NotSentError } from './budget.ts';
 import { writeServices } from './live.ts';
 
 /** Budgets shaped like the contract files' profiles: a rate-limited service and a serial, metered one. */
 const RATE_LIMITED: BudgetProfile = { rateLimit: { env: 'CONTRACT_STORE_RATE_LIMIT', default: '20/s,800/min' } };
 const METERED: BudgetProfile = {
   serial: true,
-  quota: { env: 'CONTRACT_TRUST_BUDGET', default: 3, unit: 'scan', cost: () => 1 },
+  quota: { env: 'CONTRACT_TRUST_BUDGET', unit: 'scan', cost: () => 1 },
 };
 
 let server: StandIn | undefined;
@@ -19,8 +19,11 @@ afterEach(async () => {
 
 describe('live budgets', () => {
   it('reads CONTRACT_STORE_RATE_LIMIT, defaulting to the store limits', () => {
-    expect(parseRateLimit('20/s,800/min')).toEqual({ perSecond: 20, perMinute: 800 });
-    expect(parseRateLimit('5/s')).toEqual({ perSecond: 5, perMinute: 800 });
+    expect(new LiveBudget(RATE_LIMITED, {}).figures.rateLimit).toBe('20/s,800/min');
+    expect(new LiveBudget(RATE_LIMITED, { CONTRACT_STORE_RATE_LIMIT: '5/s' }).figures.rateLimit).toBe('5/s');
+    expect(() => new LiveBudget(RATE_LIMITED, { CONTRACT_STORE_RATE_LIMIT: '5/hour' })).toThrow(
+      'CONTRACT_STORE_RATE_LIMIT must read like 20/s,800/min, got "5/hour"',
+    );
   });
 
   it('allows writes per service only, refusing the old global switch', () => {

@@ -15,14 +15,15 @@
  */
 import { RateLimiter, retryAfterMs } from '@agent-apis/core';
 import { MOCK_ONLY_HEADERS } from '../stand-ins/server.ts';
+import type { BudgetFigures } from '../suite/evidence.ts';
 import type { BudgetProfile } from '../suite/profile.ts';
-import { envNumber, RANGES, rateLimitSetting } from '../suite/settings.ts';
+import { contractNumber, DEFAULTS, RANGES, rateLimitSetting } from '../suite/settings.ts';
 
 /** The longest `Retry-After` a live run waits out, in seconds, unless CONTRACT_MAX_RETRY_AFTER says otherwise. */
-export const DEFAULT_MAX_RETRY_AFTER_S = 120;
+export const DEFAULT_MAX_RETRY_AFTER_S = DEFAULTS.CONTRACT_MAX_RETRY_AFTER;
 
 /** How long one request may take once sent, answer included, unless CONTRACT_TIMEOUT says otherwise (seconds). */
-export const DEFAULT_TIMEOUT_S = 60;
+export const DEFAULT_TIMEOUT_S = DEFAULTS.CONTRACT_TIMEOUT;
 
 /**
  * A request the budget did not send: the service stopped the run with a 429 past its budget, or the caller gave
@@ -42,23 +43,7 @@ export interface Dispatch {
   answered?: boolean;
 }
 
-export interface BudgetFigures {
-  requests: number;
-  tooManyRequests: number;
-  /** Services with a quota: units (scans) spent and allowed. */
-  scans?: number;
-  scanBudget?: number;
-  /** Services with a rate limit: the limits the run kept to. */
-  rateLimit?: string;
-  /** 429s whose Retry-After exceeded the cap, handed to the check instead of waited out. */
-  notWaited?: number;
-}
-
 /** `20/s,800/min` → windows (a part left out takes the store's documented value); anything else is refused. */
-export function parseRateLimit(text: string, name = 'the rate limit'): { perSecond: number; perMinute: number } {
-  return rateLimitSetting(name, text);
-}
-
 const MAX_429_RETRIES = 3;
 
 export class LiveBudget {
@@ -73,7 +58,7 @@ export class LiveBudget {
   constructor(profile: BudgetProfile, env: Record<string, string | undefined> = process.env) {
     if (profile.rateLimit) {
       const text = env[profile.rateLimit.env] || profile.rateLimit.default;
-      const { perSecond, perMinute } = parseRateLimit(text, profile.rateLimit.env);
+      const { perSecond, perMinute } = rateLimitSetting(profile.rateLimit.env, text);
       this.figures.rateLimit = text;
       const rate = Math.max(1, Math.min(perSecond - 2, Math.floor(perSecond * 0.8)));
       this.#limiter = new RateLimiter({
@@ -89,20 +74,11 @@ export class LiveBudget {
     if (profile.quota) {
       this.figures.scans = 0;
       // A budget that does not parse or is out of range must not lift the limit: refused, naming the variable.
-      const range = (RANGES as Record<string, { min: number; max: number }>)[profile.quota.env] ?? {
-        min: 0,
-        max: 100_000,
-      };
-      this.figures.scanBudget = envNumber(
-        env,
-        profile.quota.env,
-        { ...range, unit: `${profile.quota.unit}s` },
-        profile.quota.default,
-      );
+      const { env: name, unit } = profile.quota;
+      this.figures.scanBudget = contractNumber(env, name, { ...RANGES[name], unit: `${unit}s` });
     }
-    const cap = envNumber(env, 'CONTRACT_MAX_RETRY_AFTER', RANGES.CONTRACT_MAX_RETRY_AFTER, DEFAULT_MAX_RETRY_AFTER_S);
-    this.#maxWaitMs = cap * 1_000;
-    this.timeoutMs = envNumber(env, 'CONTRACT_TIMEOUT', RANGES.CONTRACT_TIMEOUT, DEFAULT_TIMEOUT_S) * 1_000;
+    this.#maxWaitMs = contractNumber(env, 'CONTRACT_MAX_RETRY_AFTER') * 1_000;
+    this.timeoutMs = contractNumber(env, 'CONTRACT_TIMEOUT') * 1_000;
   }
 
   /** How long one request may take once sent (CONTRACT_TIMEOUT). */

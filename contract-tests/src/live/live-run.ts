@@ -1,7 +1,8 @@
 /**
- * Test support: the contract suite run as an operator runs it in live mode (`vitest run --project contract` with
- * CONTRACT_TARGET=live) in a child process, its exit code, output and reports. Used by the live-mode and write
- * lifecycle tests.
+ * Test support: the contract suite run as an operator runs it in live mode (CONTRACT_TARGET=live) in a child
+ * process, its exit code, output and reports: `runContractLive` (`vitest run --project contract`, for the
+ * live-mode, fault and write lifecycle tests) and `spawnLive` under it (any script of this package, e.g.
+ * `pnpm contract`'s `suite/contract-run.ts`).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
@@ -27,14 +28,19 @@ export interface LiveRun {
   evidenceExit: number;
 }
 
-/** Runs the contract files `files` in live mode with only `env` (plus PATH and HOME) in the environment. */
-export async function runContractLive(env: Record<string, string>, files: string[]): Promise<LiveRun> {
+/**
+ * Runs `node <args>` in this package in live mode, with only `env` (plus PATH and HOME) in the environment and
+ * the reports in a fresh folder: its exit code, stdout and stderr together, and that folder.
+ */
+export async function spawnLive(
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number; output: string; reports: string }> {
   const reports = await mkdtemp(join(tmpdir(), 'agent-apis-live-'));
-  const vitest = join(packageDir, 'node_modules', 'vitest', 'vitest.mjs');
-  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+  return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [vitest, 'run', '--project', 'contract', ...files],
+      args,
       {
         cwd: packageDir,
         env: {
@@ -46,9 +52,20 @@ export async function runContractLive(env: Record<string, string>, files: string
         },
         maxBuffer: 64 << 20,
       },
-      (error, stdout, stderr) => resolve({ code: error ? ((error.code as number) ?? 1) : 0, output: stdout + stderr }),
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+          output: stdout + stderr,
+          reports,
+        }),
     );
   });
+}
+
+/** Runs the contract files `files` in live mode with only `env` (plus PATH and HOME) in the environment. */
+export async function runContractLive(env: Record<string, string>, files: string[]): Promise<LiveRun> {
+  const vitest = join(packageDir, 'node_modules', 'vitest', 'vitest.mjs');
+  const { code, output, reports } = await spawnLive([vitest, 'run', '--project', 'contract', ...files], env);
   const summaries = JSON.parse(await readFile(join(reports, 'live', 'coverage.json'), 'utf8').catch(() => '[]'));
   const coverage = async (service: string) =>
     JSON.parse(await readFile(join(reports, 'live', `coverage-${service}.json`), 'utf8')) as ServiceCoverage;

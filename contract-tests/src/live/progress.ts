@@ -2,7 +2,8 @@
  * Progress while a live run goes: one line per finished step on stdout (not through the test reporter, which
  * holds a file's output until it ends), e.g.
  * `store ▸ 12/40 getProduct verified · 85 requests · 0 answered 429 · 1 of 3 trust scans left`.
- * Lines carry operation names, counts and verdicts only: never a URL or a credential.
+ * Lines carry operation names, counts and verdicts only: never a URL or a credential. The time-keeping count of
+ * checks per contract file is vitest's side (`progress-reporter.ts`).
  */
 import type { LiveBudget } from './budget.ts';
 

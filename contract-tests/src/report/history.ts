@@ -19,6 +19,7 @@ import {
   type ServiceEvidence,
   type ServiceState,
 } from '../suite/evidence.ts';
+import { contractNumber, DEFAULTS } from '../suite/settings.ts';
 import type { JudgedService } from './states.ts';
 
 export interface NightOperation {
@@ -55,7 +56,7 @@ export interface Change {
   message: string;
 }
 
-export const DEFAULT_NIGHTS_KEPT = 30;
+export const DEFAULT_NIGHTS_KEPT: number = DEFAULTS.CONTRACT_HISTORY_NIGHTS;
 /** Limits a history file is re-capped to when read. */
 const MAX_FILE_BYTES = 8 << 20;
 const MAX_SERVICES = 32;
@@ -68,10 +69,9 @@ export function historyDir(env: Record<string, string | undefined> = process.env
   return env.CONTRACT_HISTORY?.trim() || join(REPORTS_DIR, 'history');
 }
 
-/** How many nights are kept (CONTRACT_HISTORY_NIGHTS, at least 2, default 30). */
+/** How many nights are kept (CONTRACT_HISTORY_NIGHTS, 2–1000, default 30; anything else is refused). */
 export function nightsKept(env: Record<string, string | undefined> = process.env): number {
-  const n = Number.parseInt(env.CONTRACT_HISTORY_NIGHTS ?? '', 10);
-  return Number.isFinite(n) && n >= 2 ? Math.min(n, 1_000) : DEFAULT_NIGHTS_KEPT;
+  return contractNumber(env, 'CONTRACT_HISTORY_NIGHTS');
 }
 
 /** Tonight's entry, from the runner's evidence and the judged states (the evidence's `fieldsAlwaysPresent`). */

@@ -10,6 +10,7 @@
 import type { ServiceState } from '../suite/evidence.ts';
 import { markdownName, markdownText } from './escape.ts';
 import type { RunFile } from './run-report.ts';
+import { markdownChanges, markdownStateTable } from './state-lines.ts';
 import { STATE_LABELS, STATE_MARKS } from './states.ts';
 
 export interface StepRun {
@@ -72,15 +73,6 @@ export function stepResult(step: StepRun): StepResult {
 export function runSection(title: string, run: RunFile | undefined, htmlLink: string | undefined): string {
   if (!run) return `\n## ${title}\n\nNo judgement written (the run stopped before its teardown).\n`;
   const m = (text: string) => markdownText(text);
-  const changes = run.changes.length
-    ? run.changes.map(
-        (c) => `- ${c.kind === 'field-gone' ? (run.strict ? '**failed**: ' : '**warning**: ') : ''}${m(c.message)}`,
-      )
-    : ['- No change since the previous night (or none in the history).'];
-  const rows = run.services.map(
-    (s) =>
-      `| ${m(s.service)}${s.required ? ' (required)' : ''} | ${STATE_MARKS[s.state]} ${STATE_LABELS[s.state]} | ${s.verified} of ${s.total} | ${s.reasons.slice(0, 3).map(m).join('<br>') || '-'} |`,
-  );
   const failures = (run.failures ?? []).map((f) =>
     [
       `- ${m(f.service)} ${markdownName(f.operation)} ${m(f.check)}: ${m(f.message)}`,
@@ -97,11 +89,9 @@ export function runSection(title: string, run: RunFile | undefined, htmlLink: st
     '',
     '**Changes since the previous night**',
     '',
-    ...changes,
+    ...markdownChanges(run, m, '- No change since the previous night (or none in the history).'),
     '',
-    '| service | state | operations verified | why |',
-    '| --- | --- | --- | --- |',
-    ...rows,
+    ...markdownStateTable(run, m, 3),
     '',
     ...(failures.length ? ['**Failures**', '', ...failures, ''] : []),
   ].join('\n');

@@ -20,7 +20,8 @@ import {
 } from './history.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
-import { judgeRun, type RunJudgement, readRunFiles, requiredServices, STATE_LABELS, STATE_MARKS } from './states.ts';
+import { markdownChanges, markdownStateTable, textChanges } from './state-lines.ts';
+import { judgeRun, type RunJudgement, readRunFiles, requiredServices, STATE_LABELS } from './states.ts';
 import { type Masking, markdownData, maskingFrom, maskText } from './text.ts';
 
 /** What `run.json` holds: read by `contract-run.ts` and the nightly. */
@@ -126,27 +127,16 @@ export async function readRunFile(dir: string): Promise<RunFile | undefined> {
  */
 export function renderStatesMarkdown(run: RunFile, masking: Masking = maskingFrom()): string {
   const m = (text: unknown) => markdownData(text, masking, 400);
-  const changes = run.changes.length
-    ? run.changes.map(
-        (c) => `- ${c.kind === 'field-gone' ? (run.strict ? '**failed**: ' : '**warning**: ') : ''}${m(c.message)}`,
-      )
-    : ['No change since the previous run (or no previous run in the history).'];
-  const rows = run.services.map(
-    (s) =>
-      `| ${m(s.service)}${s.required ? ' (required)' : ''} | ${STATE_MARKS[s.state]} ${STATE_LABELS[s.state]} | ${s.verified} of ${s.total} | ${s.reasons.slice(0, 5).map(m).join('<br>') || '-'} |`,
-  );
   return [
     `**${m(run.headline)}**`,
     '',
     '### Changes since the previous run',
     '',
-    ...changes,
+    ...markdownChanges(run, m, 'No change since the previous run (or no previous run in the history).'),
     '',
     '### States',
     '',
-    '| service | state | operations verified | why |',
-    '| --- | --- | --- | --- |',
-    ...rows,
+    ...markdownStateTable(run, m, 5),
     '',
   ].join('\n');
 }
@@ -157,14 +147,7 @@ export function renderStatesText(run: RunFile): string {
     '',
     run.headline,
     ...(run.source === 'coverage' ? ['(no evidence files: states judged from the coverage files)'] : []),
-    ...(run.changes.length
-      ? [
-          'Changes since the previous run:',
-          ...run.changes.map(
-            (c) => `  - ${c.kind === 'field-gone' ? (run.strict ? 'failed: ' : 'warning: ') : ''}${c.message}`,
-          ),
-        ]
-      : []),
+    ...(run.changes.length ? ['Changes since the previous run:', ...textChanges(run)] : []),
     ...run.services.map(
       (s) =>
         `  ${s.service.padEnd(14)} ${STATE_LABELS[s.state].padEnd(24)} ${`${s.verified}/${s.total}`.padEnd(9)} ${s.reasons[0] ?? ''}`,

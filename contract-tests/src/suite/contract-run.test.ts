@@ -1,37 +1,19 @@
 /**
- * `pnpm contract` (src/contract-run.ts) end to end in live mode against the directory stand-in: its exit code is
+ * `pnpm contract` (src/suite/contract-run.ts) end to end in live mode against the directory stand-in: its exit code is
  * the run's state, and a base URL carrying `user:pw@` never reaches the output, vitest's JUnit file or any report.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnLive } from '../live/live-run.ts';
 import type { RunFile } from '../report/run-report.ts';
 import { startDirectoryStandIn } from '../stand-ins/directory.ts';
 
-const packageDir = join(import.meta.dirname, '..', '..');
-
 async function contract(env: Record<string, string>) {
-  const reports = await mkdtemp(join(tmpdir(), 'agent-apis-contract-run-'));
-  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ['src/suite/contract-run.ts', 'src/suite/directory.contract.test.ts'],
-      {
-        cwd: packageDir,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          CONTRACT_TARGET: 'live',
-          CONTRACT_REPORTS_DIR: reports,
-          ...env,
-        },
-        maxBuffer: 64 << 20,
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
-    );
-  });
+  const { code, output, reports } = await spawnLive(
+    ['src/suite/contract-run.ts', 'src/suite/directory.contract.test.ts'],
+    env,
+  );
   const files: Record<string, string> = {};
   for (const entry of await readdir(reports, { recursive: true, withFileTypes: true })) {
     if (entry.isFile())

@@ -113,15 +113,20 @@ export interface ServiceEvidence {
   /** CONTRACT_STRICT=1 was set: a warning fails the service. */
   strict?: boolean;
   operations: OperationEvidence[];
-  budget?: {
-    requests: number;
-    tooManyRequests: number;
-    scans?: number;
-    scanBudget?: number;
-    rateLimit?: string;
-    /** 429s whose wait was not made (past CONTRACT_MAX_RETRY_AFTER, or a fourth in a row). */
-    notWaited?: number;
-  };
+  budget?: BudgetFigures;
+}
+
+/** What a live run spent at a service (`live/budget.ts` counts it). */
+export interface BudgetFigures {
+  requests: number;
+  tooManyRequests: number;
+  /** Services with a quota: units (scans) spent and allowed. */
+  scans?: number;
+  scanBudget?: number;
+  /** Services with a rate limit: the limits the run kept to. */
+  rateLimit?: string;
+  /** 429s whose wait was not made (past CONTRACT_MAX_RETRY_AFTER, or a fourth in a row): handed to the check. */
+  notWaited?: number;
 }
 
 export interface ServiceVerdict {

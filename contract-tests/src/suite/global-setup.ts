@@ -12,9 +12,11 @@ import { join } from 'node:path';
 import { finalSpecFile } from '@agent-apis/test-utils/final-specs';
 import { type PrismServer, startPrism } from '@agent-apis/test-utils/prism';
 import type { TestProject } from 'vitest/node';
+import { writeCoverageReports } from '../report/coverage-md.ts';
+import { nightsKept } from '../report/history.ts';
 import { HTML_FILE, RUN_FILE } from '../report/run-report.ts';
 import { clearEvidence } from '../report/states.ts';
-import { clearCoverage, coverageDir, REPORTS_DIR, writeCoverageReports } from './coverage.ts';
+import { clearCoverage, coverageDir, REPORTS_DIR } from './coverage.ts';
 import { liveTargets, mockTargets, type ServiceTarget } from './targets.ts';
 
 /** A fixed seed so dynamic (faker) responses repeat from run to run. */
@@ -22,6 +24,8 @@ const SEED = '20261121';
 
 export default async function setup(project: TestProject) {
   const live = process.env.CONTRACT_TARGET === 'live';
+  // The teardown keeps CONTRACT_HISTORY_NIGHTS nights: a value out of its range stops the run here, before anything is sent.
+  nightsKept(process.env);
   const targets = live ? liveTargets(process.env) : mockTargets();
   const dir = coverageDir(live ? 'live' : 'mock');
   // Nothing of an earlier run may speak for this one: coverage, evidence, and the judgement `pnpm contract` reads.
@@ -56,7 +60,7 @@ export default async function setup(project: TestProject) {
   project.provide('contractMode', live ? 'live' : 'mock');
   return async () => {
     await Promise.all(servers.map((server) => server.stop()));
-    // Coverage, states, history, HTML page and JUnit of the run (`coverage.ts`, `report/run-report.ts`).
+    // Coverage, states, history, HTML page and JUnit of the run (`report/coverage-md.ts`, `report/run-report.ts`).
     await writeCoverageReports(dir, live ? 'live' : 'mock');
   };
 }

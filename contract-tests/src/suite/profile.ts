@@ -8,6 +8,7 @@ import type { OperationCallOptions, OperationClient, SchemaLike } from '@agent-a
 import type { ServiceName } from '@agent-apis/specs/services';
 import type { ReproductionProfile } from '../live/redact.ts';
 import type { LifecycleProfile } from './lifecycles.ts';
+import type { ContractNumberName } from './settings.ts';
 import type { ServiceTarget } from './targets.ts';
 import type { CallInput } from './values.ts';
 
@@ -17,15 +18,16 @@ export type OperationFunction = (client: OperationClient, options?: OperationCal
 export type ResponseValidators = Record<string, { response?: SchemaLike } | undefined>;
 
 /**
- * What a live run may spend at this service, enforced by `live-budget.ts`:
+ * What a live run may spend at this service, enforced by `live/budget.ts`:
  * - `rateLimit`: requests per second and minute (`20/s,800/min`), read from `env` with `default`;
  * - `serial`: one call at a time (for a service that answers overlapping calls of one key with 409);
- * - `quota`: a metered allowance (scans), read from `env` with `default`, and what one call costs.
+ * - `quota`: a metered allowance (scans), read from `env` (a `CONTRACT_*` number of `settings.ts`, with its range
+ *   and default), and what one call costs.
  */
 export interface BudgetProfile {
   rateLimit?: { env: string; default: string };
   serial?: boolean;
-  quota?: { env: string; default: number; unit: string; cost(input: CallInput): number };
+  quota?: { env: ContractNumberName; unit: string; cost(input: CallInput): number };
 }
 
 export interface ServiceProfile {

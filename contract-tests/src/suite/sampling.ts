@@ -6,16 +6,16 @@
  */
 
 import { atPointer } from '../spec/sources.ts';
-import { envNumber, RANGES } from './settings.ts';
+import { contractNumber, envNumber, RANGES } from './settings.ts';
 
 /** CONTRACT_SAMPLE: how many records per operation a run looks up (default 10, 1–100). */
 export function sampleSize(env: Record<string, string | undefined> = process.env): number {
-  return envNumber(env, 'CONTRACT_SAMPLE', RANGES.CONTRACT_SAMPLE, 10);
+  return contractNumber(env, 'CONTRACT_SAMPLE');
 }
 
 /** CONTRACT_PAGES: how many list pages between the first and the last a run reads (default 3, 0–20). */
 export function pagesBetween(env: Record<string, string | undefined> = process.env): number {
-  return envNumber(env, 'CONTRACT_PAGES', RANGES.CONTRACT_PAGES, 3);
+  return contractNumber(env, 'CONTRACT_PAGES');
 }
 
 /** CONTRACT_SEED, else a fresh random seed (a whole number below 2^32). */

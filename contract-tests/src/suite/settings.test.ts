@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LiveBudget } from '../live/budget.ts';
+import { nightsKept } from '../report/history.ts';
 import { boundedNumber, envNumber, RANGES, rateLimitSetting } from './settings.ts';
 
 describe('CONTRACT_* numbers are read within their range', () => {
@@ -19,11 +20,21 @@ describe('CONTRACT_* numbers are read within their range', () => {
       'CONTRACT_MAX_RETRY_AFTER must be a whole number from 0 to 600 seconds, got "3000000"',
     );
     expect(() => new LiveBudget({}, { CONTRACT_TIMEOUT: '0' })).toThrow(/CONTRACT_TIMEOUT must be .* 1 to 600 seconds/);
-    const metered = { quota: { env: 'CONTRACT_TRUST_BUDGET', default: 3, unit: 'trust scan', cost: () => 1 } };
+    const metered = { quota: { env: 'CONTRACT_TRUST_BUDGET' as const, unit: 'trust scan', cost: () => 1 } };
     expect(() => new LiveBudget(metered, { CONTRACT_TRUST_BUDGET: '151' })).toThrow(
       'CONTRACT_TRUST_BUDGET must be a whole number from 0 to 150 trust scans, got "151"',
     );
     expect(new LiveBudget(metered, { CONTRACT_TRUST_BUDGET: '20' }).figures.scanBudget).toBe(20);
+  });
+
+  it('reads CONTRACT_HISTORY_NIGHTS within 2–1000 like every other number, refusing what the history used to guess', () => {
+    expect(nightsKept({})).toBe(30);
+    expect(nightsKept({ CONTRACT_HISTORY_NIGHTS: '7' })).toBe(7);
+    for (const text of ['1', '1e3', '5000', 'thirty']) {
+      expect(() => nightsKept({ CONTRACT_HISTORY_NIGHTS: text }), text).toThrow(
+        `CONTRACT_HISTORY_NIGHTS must be a whole number from 2 to 1000 nights, got "${text}"`,
+      );
+    }
   });
 
   it('reads a rate limit as <n>/s,<m>/min within its ranges, refusing what it cannot read', () => {

@@ -11,7 +11,11 @@
  * | CONTRACT_TIMEOUT           | seconds one request may take, answer included                | 1–600        | 60      |
  * | CONTRACT_MAX_RETRY_AFTER   | the longest `Retry-After` waited out, in seconds             | 0–600        | 120     |
  * | CONTRACT_TRUST_BUDGET      | trust scans a run may spend (a free key has 150 a month)     | 0–150        | 3       |
+ * | CONTRACT_HISTORY_NIGHTS    | runs kept in the history of each target                      | 2–1000       | 30      |
  * | CONTRACT_STORE_RATE_LIMIT  | the store's limits, `<n>/s,<m>/min`                          | 1–1000 /s, 1–100000 /min | 20/s,800/min |
+ * | CONTRACT_FLOOR_<SERVICE>   | `reads=`, `min=`, `lookups=` of a service's evidence floor (`evidence.ts`) | 0–its operations | the floor |
+ *
+ * `contractNumber(env, name)` reads one of them with its range and default; nothing else parses these variables.
  */
 
 export class SettingError extends Error {
@@ -61,9 +65,38 @@ export const RANGES = {
   CONTRACT_TIMEOUT: { min: 1, max: 600, unit: 'seconds' },
   CONTRACT_MAX_RETRY_AFTER: { min: 0, max: 600, unit: 'seconds' },
   CONTRACT_TRUST_BUDGET: { min: 0, max: 150, unit: 'scans' },
+  CONTRACT_HISTORY_NIGHTS: { min: 2, max: 1_000, unit: 'nights' },
   perSecond: { min: 1, max: 1000, unit: 'requests a second' },
   perMinute: { min: 1, max: 100_000, unit: 'requests a minute' },
 } satisfies Record<string, NumberRange>;
+
+/** The `CONTRACT_*` numbers with a range and a default (the seed's default is random: `sampling.ts`). */
+export type ContractNumberName =
+  | 'CONTRACT_SAMPLE'
+  | 'CONTRACT_PAGES'
+  | 'CONTRACT_TIMEOUT'
+  | 'CONTRACT_MAX_RETRY_AFTER'
+  | 'CONTRACT_TRUST_BUDGET'
+  | 'CONTRACT_HISTORY_NIGHTS';
+
+/** The default of each `CONTRACT_*` number (the table above). */
+export const DEFAULTS = {
+  CONTRACT_SAMPLE: 10,
+  CONTRACT_PAGES: 3,
+  CONTRACT_TIMEOUT: 60,
+  CONTRACT_MAX_RETRY_AFTER: 120,
+  CONTRACT_TRUST_BUDGET: 3,
+  CONTRACT_HISTORY_NIGHTS: 30,
+} as const satisfies Record<ContractNumberName, number>;
+
+/** `env[name]` within its range (`RANGES`), its default (`DEFAULTS`) when unset or empty; refused otherwise. */
+export function contractNumber(
+  env: Record<string, string | undefined>,
+  name: ContractNumberName,
+  range: NumberRange = RANGES[name],
+): number {
+  return envNumber(env, name, range, DEFAULTS[name]);
+}
 
 /** A rate limit `<n>/s,<m>/min` (either part may be left out: 20/s and 800/min by default). */
 export function rateLimitSetting(name: string, text: string): { perSecond: number; perMinute: number } {

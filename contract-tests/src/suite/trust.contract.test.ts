@@ -24,7 +24,7 @@ await defineContractSuite({
     // The service answers overlapping calls of one key with 409.
     serial: true,
     // A free key has 150 scans a month; a nightly run spends at most CONTRACT_TRUST_BUDGET (default 3).
-    quota: { env: 'CONTRACT_TRUST_BUDGET', default: 3, unit: 'trust scan', cost: scansOf },
+    quota: { env: 'CONTRACT_TRUST_BUDGET', unit: 'trust scan', cost: scansOf },
   },
   reproduction: { baseUrlEnv: 'TRUST_BASE_URL', auth: ['-H', '"X-API-Key: $ENTROPY0_API_KEY"'] },
 });

@@ -3,6 +3,9 @@
  * changed, the checks done of the checks collected, per contract file (`store 212/734`), with the time since the
  * start. vitest's own reporter prints a file's results only when the file ends, so a store run would otherwise be
  * silent for minutes. Used by `vitest.config.ts` in live mode.
+ *
+ * The runner's own lines (`progress.ts`: one per finished operation, with the budget) come from inside the checks;
+ * this one counts vitest's test cases per file from outside, the tool-server file included, and keeps time.
  */
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 
@@ -17,7 +20,7 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
-/** `src/store.contract.test.ts` → `store`, `src/mcp.contract.test.ts` → `tool servers`. */
+/** `src/suite/store.contract.test.ts` → `store`, `src/mcp/mcp.contract.test.ts` → `tool servers`. */
 function nameOf(moduleId: string): string {
   const base = moduleId.replace(/^.*[\\/]/, '').replace(/\.contract\.test\.ts$/, '');
   return base === 'mcp' ? 'tool servers' : base;

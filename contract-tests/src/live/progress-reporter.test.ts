@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCase, TestModule } from 'vitest/node';
-import { ProgressReporter } from './progress.ts';
+import { ProgressReporter } from './progress-reporter.ts';
 
 const moduleOf = (moduleId: string, tests: number) =>
   ({
