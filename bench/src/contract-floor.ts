@@ -6,10 +6,10 @@
  * Usage: node src/contract-floor.ts <recording.jsonl>
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { startPrism } from '@agent-apis/contract-tests/prism';
-import { loadContractSpec, SPECS_DIST } from '@agent-apis/contract-tests/spec';
+import { OPERATION_TABLES } from '@agent-apis/contract-tests/stand-ins/operations';
 import { operationMatcher } from '@agent-apis/core';
+import { finalSpecFile } from '@agent-apis/test-utils/final-specs';
+import { startPrism } from '@agent-apis/test-utils/prism';
 import { runPool } from './measure.ts';
 import { WORK_DIR } from './paths.ts';
 import type { RecordedRequest } from './record-requests.ts';
@@ -23,12 +23,8 @@ type Service = (typeof SERVICES)[number];
 
 /** Which service each recorded origin (one Prism mock) was: the one whose operations match most of its requests. */
 async function serviceOfEachOrigin(requests: readonly RecordedRequest[]): Promise<Map<string, Service>> {
-  const matchers = await Promise.all(
-    SERVICES.map(async (service) => {
-      const { operations } = await loadContractSpec(service);
-      return { service, match: operationMatcher(Object.fromEntries(operations.map((op) => [op.id, op]))) };
-    }),
-  );
+  // The generated operation tables, as the stand-ins route by them.
+  const matchers = SERVICES.map((service) => ({ service, match: operationMatcher(OPERATION_TABLES[service]) }));
   const votes = new Map<string, Map<Service, number>>();
   for (const recorded of requests) {
     const origin = new URL(recorded.url).origin;
@@ -56,7 +52,7 @@ async function main(recordingFile: string): Promise<void> {
     SERVICES.map((service) =>
       startPrism({
         name: `${service}-floor`,
-        spec: join(SPECS_DIST, `${service}.openapi.json`),
+        spec: finalSpecFile(service),
         mode: 'mock',
         seed: SEED,
         logDir: WORK_DIR,

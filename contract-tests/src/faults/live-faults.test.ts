@@ -1,6 +1,6 @@
 /**
  * Every broken behaviour of issue 28's table, run as an operator runs it (`CONTRACT_TARGET=live` with the three
- * service suites), against the conforming stand-ins behind one fault layer each (`stand-ins/faults.ts`): each
+ * service suites), against the conforming stand-ins behind one fault layer each (`broken-stand-ins.ts`): each
  * ends non-zero, failed or unverified, and the evidence says why; the conforming `cursor-end` mode (the documented
  * 404 after the newest order) stays green. The exit code is the one the evidence gives (`runExitCode`), as the
  * `contract` wrapper computes it; a fail also fails a test, so vitest's own exit is non-zero for fails too.
@@ -8,11 +8,11 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type LiveRun, runContractLive } from '../live/live-run.ts';
 import { startDirectoryStandIn } from '../stand-ins/directory.ts';
-import { type FaultMode, faultRecords, withFault } from '../stand-ins/faults.ts';
 import type { StandIn } from '../stand-ins/server.ts';
 import { startStoreStandIn } from '../stand-ins/store.ts';
 import { startTrustStandIn } from '../stand-ins/trust.ts';
 import type { OperationVerdict } from '../suite/evidence.ts';
+import { type FaultMode, faultRecords, withFault } from './broken-stand-ins.ts';
 
 const STORE = { login: 'fault-login', authToken: 'fault-token-3e9a' };
 const TRUST_KEY = 'sk_fault_key_61b0';

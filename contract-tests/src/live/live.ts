@@ -3,7 +3,7 @@
  * through Prism, and only with inputs a real account can answer. The runner is a run context (`live/run.ts`) and
  * named checks, each rule in one place with its tests:
  *
- * - sampling (`live/listing.ts`): path values from the service's own answers (`sources.ts`); lists read at their
+ * - sampling (`live/listing.ts`): path values from the service's own answers (`spec/sources.ts`); lists read at their
  *   first page, last page and CONTRACT_PAGES pages between chosen by the printed seed CONTRACT_SEED; lookups for up
  *   to CONTRACT_SAMPLE records spread over those pages;
  * - baseline (`live/baseline.ts`): what each answer proves (fail, warning, inconclusive), identity of lookups
@@ -11,10 +11,10 @@
  * - negative (`live/negative.ts`) and auth (`live/auth.ts`), only after a verified baseline;
  * - history-facing field collection (`live/fields.ts`): the fields every record carried;
  * - writes only with CONTRACT_ALLOW_WRITES naming the service, inside the lifecycles of records the run creates
- *   (`lifecycles.ts`); dangerous operations only as steps of such a lifecycle, each named in CONTRACT_ALLOW_DANGEROUS;
- * - within the budget of the service's profile (`live-budget.ts`), every number within its range (`settings.ts`).
+ *   (`suite/lifecycles.ts`); dangerous operations only as steps of such a lifecycle, each named in CONTRACT_ALLOW_DANGEROUS;
+ * - within the budget of the service's profile (`live/budget.ts`), every number within its range (`suite/settings.ts`).
  *
- * Each operation ends with one verdict in `evidence-<service>.json` (`evidence.ts`): verified, failed, warned,
+ * Each operation ends with one verdict in `evidence-<service>.json` (`suite/evidence.ts`): verified, failed, warned,
  * inconclusive or not run; the service is green only with no fail and its evidence floor reached.
  */
 export { mediaTypeMatches } from './baseline.ts';

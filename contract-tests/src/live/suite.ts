@@ -2,7 +2,7 @@
  * The live suite of one service as vitest tests: one test per read, each running the named checks in order —
  * sampling (`listing.ts`: which records and pages), baseline (`baseline.ts`, with identity for lookups),
  * then, only when the baseline was verified, the all-inputs call, negative (`negative.ts`) and auth (`auth.ts`);
- * writes and dangerous operations only inside the lifecycles of records the run creates (`lifecycles.ts`). The
+ * writes and dangerous operations only inside the lifecycles of records the run creates (`suite/lifecycles.ts`). The
  * history-facing field collection rides on every validated record (`fields.ts`). Every finding lands once in the
  * evidence ledger, which is written as `evidence-<service>.json` when the service's tests end; a fail also fails
  * the test that reached it. Progress goes to stdout, one line per operation.

@@ -6,7 +6,7 @@
  * with arguments that break its input schema through the typed client (stopped with `RequestValidationError`,
  * nothing sent) and around it (rejected by the server as a tool error); the server's tools/list must match the pin.
  *
- * Live mode (`CONTRACT_TARGET=live`, see `targets.ts`): the live tools/list is diffed against the pin (breaking
+ * Live mode (`CONTRACT_TARGET=live`, see `suite/targets.ts`): the live tools/list is diffed against the pin (breaking
  * drift fails). Tools are called by their safety class (`specs/<service>/mcp-tools.contract.json`,
  * `tool-classes.ts`), paced (one call a second next to the REST store suite): read tools (also read-only on the server) the same way as in mock
  * mode, with record ids taken from a list tool's answer (skipped when the account holds no record); write tools
@@ -45,7 +45,7 @@ type Args = Record<string, unknown>;
 
 const mode = inject('contractMode');
 const targets = mode === 'live' ? liveToolServerTargets(process.env) : mockToolServerTargets();
-/** The marker of this run's records (`lifecycles.ts`): its secret makes a record this run's own. */
+/** The marker of this run's records (`suite/lifecycles.ts`): its secret makes a record this run's own. */
 const runMarker = createRunMarker();
 
 /** Arguments that satisfy the tool's schema: its required ones only, or every one it declares. */

@@ -1,5 +1,5 @@
 /**
- * Run as `node module-scope-harness.ts FILE...`: imports each file with the operations that a module must not
+ * Run as `node harness.ts FILE...`: imports each file with the operations that a module must not
  * perform while it loads (timers, abort controllers, random values, fetch, environment reads) trapped, then prints
  * what was attempted as JSON. A trapped constructor or function throws, as Cloudflare Workers refuse them at global
  * scope; an environment read is recorded only. Node's own reads (the module loader's) are not counted.

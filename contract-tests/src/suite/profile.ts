@@ -1,5 +1,5 @@
 /**
- * What the generic contract runner (`suite.ts` for mocks, `live.ts` for live services) needs to know about one
+ * What the generic contract runner (`suite.ts` for mocks, `live/live.ts` for live services) needs to know about one
  * service, passed in by that service's contract file: how to build its client, the client's own operation
  * functions, its response validators, what a live run may spend, and the record families a write-enabled run
  * may create. The runner itself names no service.

@@ -11,7 +11,7 @@ await defineContractSuite({
   createClient: (target, fetch) =>
     createStoreClient({ baseUrl: target.baseUrl, ...target.credentials, fetch, rateLimit: false }),
   validators,
-  // The store's documented limits, 20 a second and 800 a minute, kept with a margin (see live-budget.ts).
+  // The store's documented limits, 20 a second and 800 a minute, kept with a margin (see live/budget.ts).
   budget: { rateLimit: { env: 'CONTRACT_STORE_RATE_LIMIT', default: '20/s,800/min' } },
   // The record families a write-enabled run creates, reads back and removes (see lifecycles.ts).
   lifecycles: STORE_LIFECYCLES,

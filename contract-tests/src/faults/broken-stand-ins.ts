@@ -20,8 +20,8 @@
 
 import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
 import type { ServiceName } from '@agent-apis/specs/services';
-import { type Answer, type HandlerRequest, loadDocument, router, type StandIn, serve } from './server.ts';
-import type { StoreRecord } from './store-writes.ts';
+import { type Answer, type HandlerRequest, loadDocument, router, type StandIn, serve } from '../stand-ins/server.ts';
+import type { StoreRecord } from '../stand-ins/store-writes.ts';
 
 export const FAULT_MODES = [
   'rate-limited',
