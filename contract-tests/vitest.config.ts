@@ -37,7 +37,7 @@ export default defineConfig({
         test: {
           name: 'contract',
           include: ['src/**/*.contract.test.ts'],
-          globalSetup: ['./src/suite/global-setup.ts'],
+          globalSetup: ['./src/run/global-setup.ts'],
           testTimeout: contractTimeout,
           hookTimeout: live ? contractTimeout : 120_000,
           maxConcurrency: 8,

@@ -3,7 +3,7 @@
  * the promise; an answer without credentials is a fail (a security finding), as is a 5xx or a hung request; any
  * other 4xx warns (inconclusive when the request rested on a guess or was rate limited).
  */
-import type { ContractOperation } from '../spec/spec.ts';
+import type { ContractOperation } from '../contract-spec/spec.ts';
 import type { CallInput } from '../suite/values.ts';
 import { type Basis, noVerdicts, type Verdicts } from '../suite/verdicts.ts';
 import { recordCheck } from './findings.ts';

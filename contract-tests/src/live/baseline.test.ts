@@ -6,7 +6,7 @@ import * as functions from '@agent-apis/store';
 import { createStoreClient } from '@agent-apis/store';
 import { validators } from '@agent-apis/store/validators';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ContractOperation, type ContractSpec, loadContractSpec } from '../spec/spec.ts';
+import { type ContractOperation, type ContractSpec, loadContractSpec } from '../contract-spec/spec.ts';
 import { CoverageRecorder } from '../suite/coverage.ts';
 import { SpecSchemaValidator } from '../suite/schema-validator.ts';
 import type { Basis } from '../suite/verdicts.ts';

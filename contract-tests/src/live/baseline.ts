@@ -16,7 +16,7 @@
  * - not sent: the budget did not send it (a 429 stopped the run earlier, the call gave up waiting its turn).
  */
 import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
-import type { ContractOperation } from '../spec/spec.ts';
+import type { ContractOperation } from '../contract-spec/spec.ts';
 import type { Outcome } from '../suite/coverage.ts';
 import type { Basis, Verdicts } from '../suite/verdicts.ts';
 import { noVerdicts } from '../suite/verdicts.ts';

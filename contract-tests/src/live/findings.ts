@@ -1,6 +1,6 @@
 /** Records one named check's verdict in the coverage recorder and, once per defect, in the evidence ledger. */
 
-import type { ContractOperation } from '../spec/spec.ts';
+import type { ContractOperation } from '../contract-spec/spec.ts';
 import type { Outcome } from '../suite/coverage.ts';
 import type { Verdicts } from '../suite/verdicts.ts';
 import type { Severity } from './ledger.ts';

@@ -1,10 +1,10 @@
 /**
  * The identity check: a lookup's answer must be the record asked for. The keys compared are the ones the
- * operation table declares for the lookup's path parameters (the link or list rule of `spec/sources.ts`: the path
+ * operation table declares for the lookup's path parameters (the link or list rule of `contract-spec/sources.ts`: the path
  * parameter `id` of `getProduct` comes from `/0/product/id` of `listProducts`, so the answer's `/product/id` must
  * be the id asked for). A key the answer does not carry is not compared (another shape of record, a list).
  */
-import { atPointer } from '../spec/sources.ts';
+import { atPointer } from '../contract-spec/sources.ts';
 
 /** One key of the record asked for: the parameter, where the record carries it, and the value asked for. */
 export interface IdentityKey {

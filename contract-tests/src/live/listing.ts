@@ -7,7 +7,7 @@
  * are shared: a list page read for a lookup and for the list's own check is requested once.
  */
 
-import type { ContractOperation } from '../spec/spec.ts';
+import type { ContractOperation } from '../contract-spec/spec.ts';
 import { atIndex, choosePages, lastPage, listAt, seededRandom, spread, spreadPages } from '../suite/sampling.ts';
 import type { CallInput } from '../suite/values.ts';
 import { type Basis, merge, type Verdicts } from '../suite/verdicts.ts';

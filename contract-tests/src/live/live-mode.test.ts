@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContractSpec } from '../spec/spec.ts';
+import { loadContractSpec } from '../contract-spec/spec.ts';
 import { type DirectoryStandInOptions, startDirectoryStandIn } from '../stand-ins/directory.ts';
 import type { InputMode } from '../stand-ins/server.ts';
 import { type StoreStandInOptions, startStoreStandIn } from '../stand-ins/store.ts';

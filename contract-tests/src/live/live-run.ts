@@ -2,7 +2,7 @@
  * Test support: the contract suite run as an operator runs it in live mode (CONTRACT_TARGET=live) in a child
  * process, its exit code, output and reports: `runContractLive` (`vitest run --project contract`, for the
  * live-mode, fault and write lifecycle tests) and `spawnLive` under it (any script of this package, e.g.
- * `pnpm contract`'s `suite/contract-run.ts`).
+ * `pnpm contract`'s `run/contract-run.ts`).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';

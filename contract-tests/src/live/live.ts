@@ -3,7 +3,7 @@
  * through Prism, and only with inputs a real account can answer. The runner is a run context (`live/run.ts`) and
  * named checks, each rule in one place with its tests:
  *
- * - sampling (`live/listing.ts`): path values from the service's own answers (`spec/sources.ts`); lists read at their
+ * - sampling (`live/listing.ts`): path values from the service's own answers (`contract-spec/sources.ts`); lists read at their
  *   first page, last page and CONTRACT_PAGES pages between chosen by the printed seed CONTRACT_SEED; lookups for up
  *   to CONTRACT_SAMPLE records spread over those pages;
  * - baseline (`live/baseline.ts`): what each answer proves (fail, warning, inconclusive), identity of lookups

@@ -3,7 +3,7 @@
  * the client's validator. A 4xx is the expected rejection; acceptance is a warning (more lenient than the spec,
  * which the contract allows), inconclusive on an x-provisional operation or a 429; a 5xx or a hung request fails.
  */
-import type { ContractOperation } from '../spec/spec.ts';
+import type { ContractOperation } from '../contract-spec/spec.ts';
 import { breakInput, type CallInput, sampleInput } from '../suite/values.ts';
 import { noVerdicts, type Verdicts } from '../suite/verdicts.ts';
 import { recordCheck } from './findings.ts';

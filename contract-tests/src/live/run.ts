@@ -5,7 +5,7 @@
  * checks (`baseline.ts`, `listing.ts`, `negative.ts`, `auth.ts`) take this context.
  */
 import type { OperationClient } from '@agent-apis/core';
-import type { ContractOperation, ContractSpec } from '../spec/spec.ts';
+import type { ContractOperation, ContractSpec } from '../contract-spec/spec.ts';
 import { type CoverageRecorder, strictMode } from '../suite/coverage.ts';
 import { floorFromEnv } from '../suite/evidence.ts';
 import { operationFunction, peekBody, type ServiceProfile } from '../suite/profile.ts';

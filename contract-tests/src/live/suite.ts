@@ -8,7 +8,7 @@
  * the test that reached it. Progress goes to stdout, one line per operation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContractOperation } from '../spec/spec.ts';
+import type { ContractOperation } from '../contract-spec/spec.ts';
 import { coverageDir } from '../suite/coverage.ts';
 import { judgeService } from '../suite/evidence.ts';
 import { dangerousOperations, planLifecycles } from '../suite/lifecycles.ts';

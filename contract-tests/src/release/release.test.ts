@@ -37,8 +37,8 @@ import {
   workspacePackages,
 } from '@agent-apis/test-utils/workspace';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadContractSpec } from '../contract-spec/spec.ts';
 import { startToolServer } from '../mcp/mcp-server.ts';
-import { loadContractSpec } from '../spec/spec.ts';
 import { REPORTS_DIR } from '../suite/coverage.ts';
 
 const changesetBin = join(dirname(createRequire(import.meta.url).resolve('@changesets/cli/package.json')), 'bin.js');

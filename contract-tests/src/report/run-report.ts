@@ -2,7 +2,7 @@
  * The reports of one contract run of one target, written by the global teardown after every test file wrote its
  * coverage and evidence: the states (`run.json`: per service green / failed / unverified / skipped, the exit code,
  * the changes since the previous run), the history entry, the HTML page (`report.html`), the contract JUnit file
- * (`coverage-junit.xml`) and the state section of `coverage.md`. `suite/contract-run.ts` turns `run.json` into the
+ * (`coverage-junit.xml`) and the state section of `coverage.md`. `run/contract-run.ts` turns `run.json` into the
  * exit code of `pnpm contract`.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -24,7 +24,7 @@ import { markdownChanges, markdownStateTable, textChanges } from './state-lines.
 import { judgeRun, type RunJudgement, readRunFiles, requiredServices, STATE_LABELS } from './states.ts';
 import { type Masking, markdownData, maskingFrom, maskText } from './text.ts';
 
-/** What `run.json` holds: read by `suite/contract-run.ts` and the nightly. */
+/** What `run.json` holds: read by `run/contract-run.ts` and the nightly. */
 export interface RunFile extends RunJudgement {
   changes: Change[];
   /** The HTML page of the run. */

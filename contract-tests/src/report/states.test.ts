@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contractExitCode } from '../suite/contract-run.ts';
+import { contractExitCode } from '../run/contract-run.ts';
 import type { ServiceCoverage } from '../suite/coverage.ts';
 import { failure, operation, serviceEvidence } from './evidence-fixtures.ts';
 import { judgeRun, requiredServices, STATE_LABELS } from './states.ts';

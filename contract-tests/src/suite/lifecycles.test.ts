@@ -1,8 +1,8 @@
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadContractSpec } from '../contract-spec/spec.ts';
 import { runContractLive } from '../live/live-run.ts';
 import { startToolServer } from '../mcp/mcp-server.ts';
-import { loadContractSpec } from '../spec/spec.ts';
 import { type StoreStandIn, startStoreStandIn } from '../stand-ins/store.ts';
 import type { StoreRecord } from '../stand-ins/store-writes.ts';
 import {

@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { APIError } from '@agent-apis/core';
 import { describe, expect, it } from 'vitest';
-import type { ContractOperation, ContractSpec } from '../spec/spec.ts';
+import type { ContractOperation, ContractSpec } from '../contract-spec/spec.ts';
 import type { CoverageRecorder } from './coverage.ts';
 import type { CallInput } from './values.ts';
 

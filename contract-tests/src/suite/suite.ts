@@ -8,9 +8,9 @@
  */
 import { APIError, errorClassForStatus, RequestValidationError } from '@agent-apis/core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { type ContractOperation, loadContractSpec } from '../contract-spec/spec.ts';
 import { writeEvidence } from '../live/ledger.ts';
 import { defineLiveSuite } from '../live/live.ts';
-import { type ContractOperation, loadContractSpec } from '../spec/spec.ts';
 import { CoverageRecorder, coverageDir, type ServiceCoverage } from './coverage.ts';
 import { defaultFloor, type OperationEvidence, type ServiceEvidence } from './evidence.ts';
 import { operationFunction, peekBody, type ServiceProfile } from './profile.ts';

@@ -4,7 +4,7 @@
  */
 import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { resolveRef } from '@agent-apis/specs/openapi';
-import type { ContractOperation, JsonSchema } from '../spec/spec.ts';
+import type { ContractOperation, JsonSchema } from '../contract-spec/spec.ts';
 
 export type Coverage = 'required' | 'all';
 

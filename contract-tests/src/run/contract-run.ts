@@ -22,8 +22,8 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { readRunFile } from '../report/run-report.ts';
 import { type Masking, maskingFrom, maskRaw } from '../report/text.ts';
-import { coverageDir } from './coverage.ts';
-import { EXIT_CODES } from './evidence.ts';
+import { coverageDir } from '../suite/coverage.ts';
+import { EXIT_CODES } from '../suite/evidence.ts';
 
 /** The exit code of `pnpm contract` from vitest's exit code and the run's judgement (undefined: none written). */
 export function contractExitCode(vitestCode: number, judged: number | undefined): { code: number; why: string } {

@@ -16,8 +16,8 @@ import { writeCoverageReports } from '../report/coverage-md.ts';
 import { nightsKept } from '../report/history.ts';
 import { HTML_FILE, RUN_FILE } from '../report/run-report.ts';
 import { clearEvidence } from '../report/states.ts';
-import { clearCoverage, coverageDir, REPORTS_DIR } from './coverage.ts';
-import { liveTargets, mockTargets, type ServiceTarget } from './targets.ts';
+import { clearCoverage, coverageDir, REPORTS_DIR } from '../suite/coverage.ts';
+import { liveTargets, mockTargets, type ServiceTarget } from '../suite/targets.ts';
 
 /** A fixed seed so dynamic (faker) responses repeat from run to run. */
 const SEED = '20261121';

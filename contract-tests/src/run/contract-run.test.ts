@@ -1,5 +1,5 @@
 /**
- * `pnpm contract` (src/suite/contract-run.ts) end to end in live mode against the directory stand-in: its exit code is
+ * `pnpm contract` (src/run/contract-run.ts) end to end in live mode against the directory stand-in: its exit code is
  * the run's state, and a base URL carrying `user:pw@` never reaches the output, vitest's JUnit file or any report.
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { startDirectoryStandIn } from '../stand-ins/directory.ts';
 
 async function contract(env: Record<string, string>) {
   const { code, output, reports } = await spawnLive(
-    ['src/suite/contract-run.ts', 'src/suite/directory.contract.test.ts'],
+    ['src/run/contract-run.ts', 'src/suite/directory.contract.test.ts'],
     env,
   );
   const files: Record<string, string> = {};
