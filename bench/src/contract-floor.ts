@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startPrism } from '@agent-apis/contract-tests/prism';
 import { loadContractSpec, SPECS_DIST } from '@agent-apis/contract-tests/spec';
-import { operationMatcher } from '@agent-apis/core';
+import { operationMatcher } from '@agent-apis/test-utils/operation-requests';
 import { runPool } from './measure.ts';
 import { WORK_DIR } from './paths.ts';
 import type { RecordedRequest } from './record-requests.ts';

@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { operationMatcher } from '@agent-apis/core';
 import { listOperations, type OpenApiDocument, type Parameter, resolveRef } from '@agent-apis/specs/openapi';
 import type { ServiceName } from '@agent-apis/specs/services';
+import { operationMatcher } from '@agent-apis/test-utils/operation-requests';
 import { SPECS_DIST } from '../spec.ts';
 
 export interface LoggedRequest {

@@ -11,7 +11,8 @@ import type {
   RequestOptions,
   ServiceClientConfig,
 } from '@agent-apis/core';
-import { AgentApiError, ApiClient, assertRedisClient, bindOperations, readEnv } from '@agent-apis/core/client';
+import { ApiClient, assertRedisClient, bindOperations, readEnv } from '@agent-apis/core/client';
+import { AgentApiError } from '@agent-apis/core/errors';
 import type * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import type {

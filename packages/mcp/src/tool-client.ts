@@ -8,22 +8,20 @@
  * are checked only against the pinned output schemas (never the ones `tools/list` sends), and the SDK's own
  * schema compiler is never used, so nothing is compiled or kept per `listTools()`.
  */
+import { apiErrorFromResponse, createRequestContext, DEFAULT_MAX_RESPONSE_BYTES } from '@agent-apis/core/call';
+import { redactUrl } from '@agent-apis/core/client';
 import {
   AgentApiError,
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
-  apiErrorFromResponse,
-  createRequestContext,
-  DEFAULT_MAX_RESPONSE_BYTES,
   InvalidBaseUrlError,
   type RequestContext,
   RequestValidationError,
   ResponseParseError,
   ResponseTooLargeError,
   ResponseValidationError,
-  redactUrl,
-} from '@agent-apis/core';
+} from '@agent-apis/core/errors';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';

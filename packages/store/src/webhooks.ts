@@ -23,7 +23,7 @@
  * response objects): it refuses an unsigned request before reading its body, caps each body and the bytes held
  * across all bodies, cuts off a body that does not arrive in time, and never lets a broken connection throw.
  */
-import { AgentApiError } from '@agent-apis/core/client';
+import { AgentApiError } from '@agent-apis/core/errors';
 import type { CustomerFields, HookEditFields, OrderFields, ProductFields } from './gen/types.gen.js';
 
 /** The header carrying the signature. */

@@ -4,21 +4,23 @@
  */
 import type { BoundOperations, ClientOptions, RedisClientLike, RequestOptions, WithResponse } from '@agent-apis/core';
 import {
-  AgentApiError,
-  APIUserAbortError,
   ApiClient,
   ApiPromise,
   assertRedisClient,
   bindOperations,
-  ConfigurationError,
   LOG_ENV_VAR,
-  MissingCredentialsError,
-  RequestValidationError,
   raceWithSignal,
   readEnv,
+  redirectHop,
   routeOf,
 } from '@agent-apis/core/client';
-import { redirectHop } from '@agent-apis/core/redirect';
+import {
+  AgentApiError,
+  APIUserAbortError,
+  ConfigurationError,
+  MissingCredentialsError,
+  RequestValidationError,
+} from '@agent-apis/core/errors';
 import {
   assertValidDecideRequest,
   type CompleteDecideRequest,

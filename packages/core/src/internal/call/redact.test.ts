@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
+import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, it, vi } from 'vitest';
-import { APIConnectionError, AuthenticationError } from './errors.js';
-import { createFetch } from './fetch.js';
-import type { Logger } from './logger.js';
+import { APIConnectionError, AuthenticationError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
 import {
   describeRequest,
   isCredentialHeader,
@@ -15,6 +15,7 @@ import {
   redactValue,
   secretsFromRequest,
 } from './redact.js';
+import { createTransport } from './transport.js';
 
 describe('isCredentialHeader', () => {
   it.each([
@@ -225,7 +226,7 @@ describe('credential canaries', () => {
           headers: { 'content-type': 'application/json', 'set-cookie': `session=${CANARY}`, 'x-echo': echo },
         }),
     );
-    const send = createFetch({ fetch: upstream, logger, logLevel: 'debug' });
+    const send = createFetch(createTransport, { fetch: upstream, logger, logLevel: 'debug' });
     const error = await send(url, { headers }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(upstream).toHaveBeenCalledTimes(1);
@@ -239,7 +240,12 @@ describe('credential canaries', () => {
       const quoted = `${request.url} ${[...request.headers.values()].join(' ')}`;
       throw new TypeError(`fetch failed for ${quoted}`, { cause: new Error(`socket closed: ${quoted}`) });
     });
-    const send = createFetch({ fetch: upstream as typeof fetch, logger, logLevel: 'debug', sleep: async () => {} });
+    const send = createFetch(createTransport, {
+      fetch: upstream as typeof fetch,
+      logger,
+      logLevel: 'debug',
+      sleep: async () => {},
+    });
     const error = await send(url, { headers }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(upstream).toHaveBeenCalledTimes(3);

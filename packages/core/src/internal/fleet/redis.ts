@@ -3,13 +3,13 @@
  * node-redis client, commands with a deadline, and one warning per outage. No Redis code is loaded here: the
  * application passes its own connected client (`redis` v5 or later, an optional peer dependency).
  */
-import { AgentApiError } from './input-errors.js';
+import { RedisUnavailableError } from '../../errors.js';
 import type { RedisClientLike } from './redis-client.js';
 
 export { assertRedisClient, type RedisClientLike } from './redis-client.js';
 
-import type { Logger } from './logger.js';
-import { timerDelay } from './timers.js';
+import type { Logger } from '../../logger.js';
+import { timerDelay } from '../call/timers.js';
 
 /** Longest a single Redis command may take before Redis counts as unavailable. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
@@ -19,9 +19,6 @@ export const REDIS_RETRY_MS = 1_000;
 
 /** A new outage within this long of the last warning is not warned about again (a flapping connection). */
 const WARN_EVERY_MS = 60_000;
-
-/** A Redis failure: a command that failed, took too long, or a client that is not ready. */
-export class RedisUnavailableError extends AgentApiError {}
 
 /** `promise`, or a rejection with {@link RedisUnavailableError} once `ms` passed without an answer. */
 export function withDeadline<T>(promise: Promise<T>, ms: number = REDIS_COMMAND_TIMEOUT_MS): Promise<T> {

@@ -10,8 +10,8 @@ import {
   errorClassForStatus,
   type OperationInfo,
   type RequestContext,
-} from './errors.js';
-import { operationLabel } from './input-errors.js';
+} from '../../errors.js';
+import { operationLabel } from './operation-label.js';
 import { describeRequest, redactError, redactHeaders, redactText, redactValue, secretsFromRequest } from './redact.js';
 
 /** Builds the {@link RequestContext} of a request: names the operation and collects the secrets it carries. */

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { requestOf, scriptedFetch } from '@agent-apis/test-utils/fetch';
+import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, it, vi } from 'vitest';
 import {
   APIConnectionError,
@@ -9,10 +10,10 @@ import {
   BadRequestError,
   InternalServerError,
   RateLimitError,
-} from './errors.js';
-import { type CreateFetchOptions, createFetch, createTransport, type TransportCall } from './fetch.js';
-import { HttpCache } from './http-cache.js';
-import type { Logger } from './logger.js';
+} from '../../errors.js';
+import { HttpCache } from '../../http-cache.js';
+import type { Logger } from '../../logger.js';
+import { type CreateFetchOptions, createTransport, type TransportCall } from './transport.js';
 
 const URL_ = 'https://api.example.test/v1/products/p1.json';
 
@@ -34,7 +35,7 @@ function neverAnswers(request: Request): Promise<Response> {
 /** createFetch with an instant, recording sleep and no jitter. */
 function transport(options: CreateFetchOptions) {
   const sleeps: number[] = [];
-  const send = createFetch({
+  const send = createFetch(createTransport, {
     sleep: async (ms) => {
       sleeps.push(ms);
     },
@@ -345,7 +346,7 @@ describe('createFetch: timeouts and aborts', () => {
   it('stops waiting between retries when the caller aborts', async () => {
     const server = statuses(503, 503);
     const controller = new AbortController();
-    const send = createFetch({
+    const send = createFetch(createTransport, {
       fetch: server.fetch,
       sleep: (_ms, signal) =>
         new Promise((_resolve, reject) => {

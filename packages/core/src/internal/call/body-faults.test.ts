@@ -1,9 +1,9 @@
+import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiClient } from './api-client.js';
-import { APIConnectionError, APIConnectionTimeoutError } from './errors.js';
-import { createFetch, createTransport } from './fetch.js';
-import { sendOperation } from './operations.js';
-import { ResponseParseError } from './response-validation.js';
+import { ApiClient } from '../../api-client.js';
+import { APIConnectionError, APIConnectionTimeoutError, ResponseParseError } from '../../errors.js';
+import { sendOperation } from '../../operations.js';
+import { createTransport } from './transport.js';
 
 /** A 200 whose body sends `first` and then never finishes. */
 function stallingResponse(first: string): Response {
@@ -31,7 +31,7 @@ const noWait = async () => {};
 describe('response bodies read inside the attempt', () => {
   it('times out a body that stalls, and retries the read', async () => {
     const fetch = vi.fn(async () => stallingResponse('{"total":'));
-    const transport = createFetch({ fetch, timeout: 50, maxRetries: 1, sleep: noWait });
+    const transport = createFetch(createTransport, { fetch, timeout: 50, maxRetries: 1, sleep: noWait });
     await expect(transport('https://api.test/stats')).rejects.toBeInstanceOf(APIConnectionTimeoutError);
     expect(fetch).toHaveBeenCalledTimes(2);
   });
@@ -41,17 +41,21 @@ describe('response bodies read inside the attempt', () => {
       .fn()
       .mockImplementationOnce(async () => brokenResponse('{"to'))
       .mockImplementationOnce(async () => Response.json({ total: 3 }));
-    const transport = createFetch({ fetch, maxRetries: 1, sleep: noWait });
+    const transport = createFetch(createTransport, { fetch, maxRetries: 1, sleep: noWait });
     const response = await transport('https://api.test/stats');
     expect(await response.json()).toEqual({ total: 3 });
 
-    const alwaysBroken = createFetch({ fetch: async () => brokenResponse('{"to'), maxRetries: 1, sleep: noWait });
+    const alwaysBroken = createFetch(createTransport, {
+      fetch: async () => brokenResponse('{"to'),
+      maxRetries: 1,
+      sleep: noWait,
+    });
     await expect(alwaysBroken('https://api.test/stats')).rejects.toBeInstanceOf(APIConnectionError);
   });
 
   it('never retries a POST whose body broke off', async () => {
     const fetch = vi.fn(async () => brokenResponse('{"de'));
-    const transport = createFetch({ fetch, maxRetries: 3, sleep: noWait });
+    const transport = createFetch(createTransport, { fetch, maxRetries: 3, sleep: noWait });
     await expect(transport('https://api.test/decide', { method: 'POST', body: '{}' })).rejects.toBeInstanceOf(
       APIConnectionError,
     );

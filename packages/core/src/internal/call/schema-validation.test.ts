@@ -1,9 +1,10 @@
 import { jsonResponse } from '@agent-apis/test-utils/fetch';
+import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createFetch, createTransport } from './fetch.js';
-import { ResponseValidationError } from './response-validation.js';
+import { ResponseValidationError } from '../../errors.js';
 import { schemaResponseValidator } from './schema-validation.js';
+import { createTransport } from './transport.js';
 
 const Server = z.object({ owner: z.string(), stars: z.number().int() });
 
@@ -32,12 +33,12 @@ describe('schemaResponseValidator', () => {
   });
 
   it('skips operations without a schema and non-JSON bodies', async () => {
-    const noSchema = createFetch({
+    const noSchema = createFetch(createTransport, {
       fetch: vi.fn(async () => jsonResponse({ anything: true })),
       validateResponse: schemaResponseValidator(() => undefined),
     });
     await expect(noSchema('https://dir.test/x')).resolves.toBeInstanceOf(Response);
-    const text = createFetch({
+    const text = createFetch(createTransport, {
       fetch: vi.fn(async () => new Response('# llms.txt', { headers: { 'content-type': 'text/plain' } })),
       validateResponse: schemaResponseValidator(() => Server),
     });

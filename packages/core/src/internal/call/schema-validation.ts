@@ -2,19 +2,8 @@
  * Response validation against the spec's schemas: loaded only by clients that ask for it (`validateResponses`),
  * at their first response to check.
  */
-import { ConfigurationError } from './input-errors.js';
-import { ResponseValidationError, type SchemaLike } from './response-validation.js';
-
-/** The schemas of one operation in a generated `validators.gen.ts`; response validation reads `response`. */
-export interface OperationSchemas {
-  readonly response?: SchemaLike;
-  readonly [schema: string]: unknown;
-}
-
-/** The part of a generated `validators.gen.ts` module that response validation reads. */
-export interface ValidatorsModule {
-  readonly validators: Readonly<Record<string, OperationSchemas>>;
-}
+import type { SchemaLike, ValidatorsModule } from '../../client-options.js';
+import { ConfigurationError, ResponseValidationError } from '../../errors.js';
 
 /** Where the spec's response check finds its validators: the option as given, and the service's loader. */
 export interface SpecValidatorSource {

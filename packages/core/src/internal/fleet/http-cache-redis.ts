@@ -5,8 +5,9 @@
  * a value is read only up to {@link MAX_SHARED_VALUE_BYTES} (the size is checked in Redis, before it is sent), and
  * anything that fails a check is a miss. Redis faults make it a miss too (one warning per outage), never an error.
  */
+
+import type { Logger } from '../../logger.js';
 import type { CacheEntry } from './cache-entry.js';
-import type { Logger } from './logger.js';
 import { type RedisClientLike, RedisHealth, withDeadline } from './redis.js';
 import { guardRedisClient } from './redis-client.js';
 import { getBounded, keyedName, signValue, verifyValue } from './redis-values.js';

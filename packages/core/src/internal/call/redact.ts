@@ -2,9 +2,11 @@
  * Redaction of credentials in headers, URLs, free text and arbitrary values.
  * Every function returns a new value; inputs are never mutated.
  */
-import type { HeadersInput } from './fetch-types.js';
+import type { RequestDescription } from '../../errors.js';
+import type { HeadersInput } from '../../operations.js';
 import { isCredentialHeader, isCredentialQueryParam, REDACTED, redactText, redactUrl } from './redact-text.js';
 
+export type { RequestDescription } from '../../errors.js';
 export {
   isCredentialHeader,
   isCredentialQueryParam,
@@ -55,16 +57,6 @@ function basicCredentialParts(encoded: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** A redacted, loggable description of a request. */
-export interface RequestDescription {
-  /** HTTP method, upper case. */
-  method: string;
-  /** Full URL with credential query parameters masked. */
-  url: string;
-  /** Request headers with credentials masked. */
-  headers: Record<string, string>;
 }
 
 /** Describes a request for errors and logs, with every credential masked. */

@@ -1,10 +1,8 @@
 /**
- * What a call's inputs become on the wire (the path with its parameters filled in, the query string, the headers)
- * and what its answer becomes (the body parsed as its spec says). Loaded with the transport at a client's first call.
+ * What a call's inputs become on the wire: the path with its parameters filled in, the query string, the headers.
+ * Loaded with the transport at a client's first call; the inputs were checked before (`input-check.ts`).
  */
-import type { BufferedResponse } from './fetch.js';
-import { ResponseParseError } from './input-errors.js';
-import type { CallHeaders, Operation, QueryConstraint } from './operations.js';
+import type { CallHeaders, QueryConstraint } from '../../operations.js';
 
 /** `path` with its template variables replaced by the encoded values of `values` (validated beforehand). */
 export function expandPath(path: string, values: Record<string, unknown> | undefined): string {
@@ -44,28 +42,4 @@ export function callHeaders(headers: CallHeaders | undefined): Headers {
   const result = new Headers();
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) result.set(name, String(value));
   return result;
-}
-
-const EMPTY = new Uint8Array(0);
-
-const decoder = new TextDecoder();
-
-/** The body as the operation promises it: JSON when its spec (or else the content type) says so, text otherwise. */
-function parseBody(response: Response, text: string, operation: Operation, route: string): unknown {
-  const json = operation.successJson !== false || /[/+]json\b/i.test(response.headers.get('content-type') ?? '');
-  if (text === '') return json ? {} : '';
-  if (!json) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ResponseParseError(operation.id, route);
-  }
-}
-
-/** A call's buffered answer as its data: the bytes decoded, then parsed per {@link parseBody}; the bytes let go. */
-export function parseBuffered(sent: BufferedResponse, operation: Operation, route: string): unknown {
-  const text = sent.bytes.byteLength === 0 ? '' : decoder.decode(sent.bytes);
-  // The bytes are not needed once decoded: let them go before a large body is parsed.
-  sent.bytes = EMPTY;
-  return parseBody(sent.response, text, operation, route);
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { requestOf } from '@agent-apis/test-utils/fetch';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiClient } from './api-client.js';
+import { ApiClient } from '../../api-client.js';
 import {
   AgentApiError,
   APIConnectionError,
@@ -15,10 +15,10 @@ import {
   APIError,
   InvalidBaseUrlError,
   ResponseTooLargeError,
-} from './errors.js';
-import { createTransport } from './fetch.js';
-import { HttpCache } from './http-cache.js';
-import { RateLimiter } from './rate-limit.js';
+} from '../../errors.js';
+import { HttpCache } from '../../http-cache.js';
+import { RateLimiter } from '../fleet/rate-limiter.js';
+import { createTransport } from './transport.js';
 
 const getThing = {
   id: 'getThing',

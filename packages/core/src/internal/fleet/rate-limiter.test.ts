@@ -1,12 +1,13 @@
+import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createFetch } from './fetch.js';
+import { createTransport } from '../call/transport.js';
 import {
   RateLimiter,
   rateLimitHooks,
   readRateLimitHeaders,
   resetSharedRateLimiters,
   sharedRateLimiter,
-} from './rate-limit.js';
+} from './rate-limiter.js';
 
 const START = Date.parse('2030-01-01T00:00:00Z');
 
@@ -298,7 +299,7 @@ describe('rateLimitHooks', () => {
   it('paces createFetch: 25 concurrent GETs at 20 per second', async () => {
     const limiter = new RateLimiter({ windows: [{ limit: 20, windowMs: 1_000 }] });
     const upstream = vi.fn<typeof fetch>(async () => new Response('ok'));
-    const send = createFetch({ fetch: upstream, ...rateLimitHooks(limiter) });
+    const send = createFetch(createTransport, { fetch: upstream, ...rateLimitHooks(limiter) });
     const calls = Promise.all(Array.from({ length: 25 }, () => send('https://store.example.test/v1/products.json')));
     await vi.advanceTimersByTimeAsync(0);
     expect(upstream).toHaveBeenCalledTimes(20);

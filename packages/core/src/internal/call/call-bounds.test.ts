@@ -5,11 +5,12 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { APIConnectionTimeoutError } from './errors.js';
-import { createFetch } from './fetch.js';
-import { RateLimiter, rateLimitHooks } from './rate-limit.js';
+import { APIConnectionTimeoutError } from '../../errors.js';
+import { RateLimiter, rateLimitHooks } from '../fleet/rate-limiter.js';
 import { sleep } from './timers.js';
+import { createTransport } from './transport.js';
 
 describe('waits bounded by the call', () => {
   afterEach(() => {
@@ -20,7 +21,7 @@ describe('waits bounded by the call', () => {
     const limiter = new RateLimiter({ windows: [{ limit: 1, windowMs: 1_000 }] });
     limiter.penalize(3_600_000);
     const fetch = vi.fn(async () => Response.json({}));
-    const send = createFetch({ fetch, ...rateLimitHooks(limiter), maxRetries: 0, timeout: 200 });
+    const send = createFetch(createTransport, { fetch, ...rateLimitHooks(limiter), maxRetries: 0, timeout: 200 });
     await expect(send('https://api.test/thing')).rejects.toBeInstanceOf(APIConnectionTimeoutError);
     expect(fetch).not.toHaveBeenCalled();
     // The waiter left the queue: nothing holds a grant for a call that is over.
@@ -72,14 +73,14 @@ describe('a process whose last call timed out', () => {
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const core = new URL('../dist/index.js', import.meta.url).href;
+    const core = new URL('../../../dist/call.js', import.meta.url).href;
     const script = `
       const { createTransport } = await import(${JSON.stringify(core)});
       const transport = createTransport({ timeout: 200, maxRetries: 0 });
       try { await transport.send({ method: 'GET', url: 'http://127.0.0.1:${port}/never' }); }
       catch (error) { console.log(error.name); }`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -3,13 +3,15 @@
  * from the client's options). One module, so that bundlers that split
  * code put both in one chunk, fetched once.
  */
-import type { WithResponse } from './api-promise.js';
-import { callHeaders, expandPath, parseBuffered, serializeQuery } from './call-request.js';
-import { type ClientOptions, clientFetchOptions, type ServiceTransport } from './client-options.js';
-import { type CreateFetchOptions, createTransport, type Transport } from './fetch.js';
-import { validateClientLimits, validateOperationInput, validateRequestOptions } from './input-validation.js';
-import { type Operation, type OperationCallOptions, routeOf } from './operations.js';
-import { refusePlainHttp } from './plain-http.js';
+import type { WithResponse } from '../../api-promise.js';
+import type { ClientOptions, ServiceTransport } from '../../client-options.js';
+import { type Operation, type OperationCallOptions, routeOf } from '../../operations.js';
+import { refusePlainHttp } from './client-checks.js';
+import { validateClientLimits, validateOperationInput, validateRequestOptions } from './input-check.js';
+import { parseBuffered } from './response-body.js';
+import { type CreateFetchOptions, createTransport, type Transport } from './transport.js';
+import { clientFetchOptions } from './transport-options.js';
+import { callHeaders, expandPath, serializeQuery } from './wire-encoding.js';
 
 /** What a client fixed at construction and hands to its call path. */
 export interface ClientCallSettings {

@@ -1,12 +1,11 @@
 import { fetchStub, jsonResponse, onlyRequest } from '@agent-apis/test-utils/fetch';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiClient } from './api-client.js';
-import type { ClientOptions, ServiceTransport, ValidatorsModule } from './client-options.js';
-import { ConfigurationError, NotFoundError } from './errors.js';
-import type { Logger } from './logger.js';
+import { ApiClient } from '../../api-client.js';
+import type { ClientOptions, ServiceTransport, ValidatorsModule } from '../../client-options.js';
+import { ConfigurationError, NotFoundError, ResponseValidationError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
 import { REDACTED } from './redact.js';
-import { ResponseValidationError } from './response-validation.js';
 
 const getServer = {
   id: 'getServer',

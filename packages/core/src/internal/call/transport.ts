@@ -4,23 +4,22 @@
  * optional HTTP cache. Per-call options are fields of the call, never headers.
  */
 
-import { onAbort } from './abort.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
-import { apiErrorFromResponse, createRequestContext } from './error-response.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
   type OperationInfo,
   type RequestContext,
+  ResponseParseError,
   ResponseTooLargeError,
-} from './errors.js';
-import type { HeadersInput } from './fetch-types.js';
-import type { CachePlan, HttpCache } from './http-cache.js';
-import { ResponseParseError } from './input-errors.js';
-import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
+} from '../../errors.js';
+import type { CachePlan, HttpCache } from '../../http-cache.js';
+import { createLogger, type Logger, type LogLevel, resolveLogLevel } from '../../logger.js';
+import type { HeadersInput, RequestOptions } from '../../operations.js';
+import { onAbort } from './abort.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
+import { apiErrorFromResponse, createRequestContext } from './error-response.js';
 import { sameOriginRedirect } from './redirect.js';
-import { toRequest } from './request.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
 import { sleep as defaultSleep, type Sleep, startDeadline } from './timers.js';
 
@@ -29,16 +28,8 @@ export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
 /** Same-origin redirects followed at most per attempt. */
 const MAX_REDIRECTS = 5;
 
-/** Per-call overrides of the {@link CreateFetchOptions}. */
-export interface RequestOptions {
-  /** Per-attempt timeout in ms. */
-  timeout?: number | undefined;
-  /** Retries after the first attempt (0 disables retrying). */
-  maxRetries?: number | undefined;
-}
-
 /** One call as the transport takes it: everything it needs is a field, nothing is smuggled in headers. */
-export interface TransportCall extends RequestOptions {
+export interface TransportCall extends Pick<RequestOptions, 'timeout' | 'maxRetries'> {
   method: string;
   /** Absolute URL, query included. */
   url: string;
@@ -91,7 +82,7 @@ export interface TransportHooks {
   onRetry?: (event: RetryEvent) => void | Promise<void>;
 }
 
-/** Options of {@link createTransport} and {@link createFetch}. */
+/** Options of {@link createTransport}. */
 export interface CreateFetchOptions {
   /** The underlying fetch (default: `globalThis.fetch`, looked up at call time). */
   fetch?: typeof fetch | undefined;
@@ -508,25 +499,6 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
     async send(call) {
       return bufferedToResponse(await sendBuffered(call));
     },
-  };
-}
-
-/**
- * The transport as a `fetch`, for code that holds a `Request`: its body is read into a string first. Prefer
- * {@link createTransport}, which takes per-call options as fields.
- */
-export function createFetch(options: CreateFetchOptions = {}): typeof fetch {
-  const transport = createTransport(options);
-  return async (input, init) => {
-    const request = toRequest(input, init);
-    const body = request.body ? await request.text() : undefined;
-    return transport.send({
-      method: request.method,
-      url: request.url,
-      headers: request.headers,
-      body,
-      signal: request.signal,
-    });
   };
 }
 

@@ -3,9 +3,10 @@
  * revalidation, `Vary`, LRU eviction, the shared tier. Loaded by the cache at its first request, so code that
  * imports the class (every directory import does) carries none of it until a call goes through a cache.
  */
+
+import { isCredentialHeader, isCredentialQueryParam, redactUrl } from '../call/redact-text.js';
 import { type CacheEntry, type CachePlan, type CacheRequest, type CacheState, hasValidators } from './cache-entry.js';
 import { fingerprint } from './fingerprint.js';
-import { isCredentialHeader, isCredentialQueryParam, redactUrl } from './redact-text.js';
 
 /** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
 export const CACHE_STATUS_HEADER = 'x-agent-apis-cache';
