@@ -2,6 +2,11 @@
  * The transport every client call goes through: one typed call in, per attempt one `Request` out, with
  * timeouts that cover the whole body, retries, a response size cap, hooks, redacted logging, typed errors and an
  * optional HTTP cache. Per-call options are fields of the call, never headers.
+ *
+ * One call is a short loop ({@link runCall}) over named steps: {@link sendAttempt} (the hooks before, the request and
+ * its same-origin redirects, the body read under the deadline and the size cap, the hooks after), the answer
+ * accepted ({@link isAnswer}, {@link acceptAnswer}) or the failure weighed ({@link decideOnFailure}), then thrown
+ * ({@link failureError}) or waited out before the next attempt ({@link waitForRetry}).
  */
 
 import {
@@ -16,12 +21,13 @@ import {
 import type { CachePlan, HttpCache } from '../../http-cache.js';
 import { createLogger, type Logger, type LogLevel, resolveLogLevel } from '../../logger.js';
 import type { HeadersInput, RequestOptions } from '../../operations.js';
-import { onAbort } from './abort.js';
+import { AttemptBounds } from './attempt.js';
+import { NULL_BODY_STATUSES, readBoundedBody } from './body-reader.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
 import { apiErrorFromResponse, createRequestContext } from './error-response.js';
 import { sameOriginRedirect } from './redirect.js';
-import { DEFAULT_MAX_RETRIES, decideRetry, type RetryPolicy, type RetryTrigger } from './retry.js';
-import { sleep as defaultSleep, type Sleep, startDeadline } from './timers.js';
+import { DEFAULT_MAX_RETRIES, decideRetry, type RetryDecision, type RetryPolicy, type RetryTrigger } from './retry.js';
+import { sleep as defaultSleep, type Sleep } from './timers.js';
 
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
 
@@ -155,6 +161,7 @@ export function bufferedToResponse({ response, bytes }: BufferedResponse): Respo
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** What one attempt came to: an answer read whole, or why there is none. */
 type AttemptOutcome =
   | { buffered: BufferedResponse }
   | { failure: 'timeout' | 'connection' | 'too-large'; cause: unknown };
@@ -167,15 +174,324 @@ function neverAborted(): AbortSignal {
   return neverAbortedSignal;
 }
 
-const NO_BYTES = new Uint8Array(0);
+/** The options of a transport, resolved once when it is built. */
+interface TransportSettings {
+  readonly options: CreateFetchOptions;
+  readonly logger: Logger;
+  readonly debug: boolean;
+  readonly fetch: typeof fetch;
+  readonly wait: Sleep;
+  readonly now: () => number;
+  readonly maxBytes: number;
+  readonly followRedirects: boolean;
+  readonly hooks: TransportHooks;
+  /** Whether any hook runs per attempt (else no hook context is built). */
+  readonly needsContext: boolean;
+  /** Whether a caller hook is handed the `Request` itself (else fetch gets URL and init and builds the only one). */
+  readonly needsRequest: boolean;
+}
+
+function transportSettings(options: CreateFetchOptions): TransportSettings {
+  const logLevel = resolveLogLevel({ level: options.logLevel, envVar: options.logEnvVar });
+  const hooks = options.hooks ?? {};
+  return {
+    options,
+    logger: createLogger({ sink: options.logger, level: logLevel, secrets: options.redactSecrets }),
+    debug: logLevel === 'debug',
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    wait: options.sleep ?? defaultSleep,
+    now: options.now ?? (() => Date.now()),
+    maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    followRedirects: options.redirects !== 'none',
+    hooks,
+    needsContext: Boolean(options.beforeRequest || options.afterResponse || hooks.onRequest || hooks.onResponse),
+    needsRequest: Boolean(hooks.onRequest || hooks.onResponse),
+  };
+}
+
+/** One call through its attempts: what every step reads of it, and how errors name it. */
+class CallState {
+  readonly callerSignal: AbortSignal | undefined;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  /** The last request sent (or about to be): errors describe it. */
+  last: RequestHead;
+  #names: Pick<RequestContext, 'operation' | 'route'> | undefined;
+  #context: RequestContext | undefined;
+
+  constructor(
+    readonly settings: TransportSettings,
+    readonly call: TransportCall,
+    /** The request as the cache saw it (headers, URL). */
+    readonly first: RequestHead,
+  ) {
+    this.callerSignal = call.signal ?? undefined;
+    this.timeoutMs = call.timeout ?? settings.options.timeout ?? DEFAULT_TIMEOUT_MS;
+    this.maxRetries = call.maxRetries ?? settings.options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.last = first;
+  }
+
+  /** The operationId (else the route) and the route, as errors and hooks name the call. */
+  names(): Pick<RequestContext, 'operation' | 'route'> {
+    if (!this.#names) {
+      const route = this.call.operation?.route ?? `${this.first.method} ${new URL(this.first.url).pathname}`;
+      this.#names = { operation: this.call.operation?.id ?? route, route };
+    }
+    return this.#names;
+  }
+
+  /** What an error of this call knows of it: the last request, redacted (built when an error needs it). */
+  context(): RequestContext {
+    const last = this.last;
+    this.#context ??= createRequestContext(
+      last instanceof Request ? last : new Request(last.url, { method: last.method, headers: last.headers }),
+      this.call.operation,
+      this.settings.options.redactSecrets,
+    );
+    return this.#context;
+  }
+
+  aborted(): APIUserAbortError {
+    return new APIUserAbortError(this.names());
+  }
+}
+
+/**
+ * One call through retries: each attempt is sent and read, then its answer is returned or its failure thrown or
+ * waited out. `finish`, when given, turns a successful answer into what the call returns (the cache's completion step).
+ */
+async function runCall(
+  call: CallState,
+  finish?: (buffered: BufferedResponse) => BufferedResponse | Promise<BufferedResponse>,
+): Promise<BufferedResponse> {
+  if (call.callerSignal?.aborted) throw call.aborted();
+  for (let retriesSoFar = 0; ; retriesSoFar++) {
+    const attempt = retriesSoFar + 1;
+    if (call.callerSignal?.aborted) throw call.aborted();
+    const outcome = await sendAttempt(call, attempt);
+    if ('buffered' in outcome && isAnswer(outcome.buffered.response, call.first)) {
+      const accepted = acceptAnswer(call, outcome.buffered, attempt);
+      if (accepted) await accepted;
+      return finish ? finish(outcome.buffered) : outcome.buffered;
+    }
+    const decision = decideOnFailure(call, outcome, retriesSoFar);
+    if (!decision.retry) throw await failureError(call, outcome, decision.reason);
+    await waitForRetry(call, outcome, attempt, decision.delayMs);
+  }
+}
+
+/**
+ * One attempt, within its bounds ({@link AttemptBounds}): `beforeRequest` and `onRequest`, the request and the
+ * same-origin redirects it is answered with, the whole body read under the size cap; then, bounds ended,
+ * `afterResponse` and `onResponse`. A caller's abort throws {@link APIUserAbortError}; any other failure to get an
+ * answer is the outcome (to retry or throw), as is the answer.
+ */
+async function sendAttempt(call: CallState, attempt: number): Promise<AttemptOutcome> {
+  const { settings, first } = call;
+  const { options, hooks } = settings;
+  const bounds = new AttemptBounds(call.timeoutMs, call.callerSignal);
+  // Hooks see the attempt's signal: the caller's abort and the attempt's timeout both end what they wait on (a
+  // rate limiter's queue), so the timeout bounds the wait for a grant as well as the request.
+  const hookContext: AttemptContext | undefined = settings.needsContext
+    ? { attempt, ...call.names(), signal: bounds.controller.signal }
+    : undefined;
+  // Caller hooks are handed the exact `Request`; without them, fetch gets URL and init and builds the only one.
+  const request = settings.needsRequest
+    ? new Request(first.url, initFor(first, call.call.body, bounds.controller.signal))
+    : undefined;
+  let source: RequestHead = request ?? first;
+  call.last = source;
+  if (hookContext) {
+    try {
+      // A hook that does not wait returns no promise, and is not waited on (an `await` costs the call a step).
+      const before = options.beforeRequest?.(source, hookContext);
+      if (before) await bounds.guard(before);
+      if (request) await hooks.onRequest?.(request, hookContext);
+    } catch (error) {
+      bounds.end();
+      if (call.callerSignal?.aborted) throw call.aborted();
+      if (bounds.timedOut) throw new APIConnectionTimeoutError(call.context(), call.timeoutMs);
+      throw error;
+    }
+  }
+  if (settings.debug)
+    settings.logger.debug(`${first.method} ${first.url} (attempt ${attempt}, ${call.names().operation})`);
+  const startedAt = settings.debug ? settings.now() : 0;
+  let outcome: AttemptOutcome;
+  try {
+    let response = await bounds.response(
+      request
+        ? settings.fetch(request)
+        : settings.fetch(first.url, initFor(first, call.call.body, bounds.controller.signal)),
+    );
+    if (settings.followRedirects && isRedirect(response)) {
+      ({ response, source } = await followRedirects(call, bounds, response, source));
+    }
+    // Every body is read here, inside the timeout and under the size cap: a body that stalls, breaks off or grows
+    // without end is a failure of this attempt, not a raw error or an unbounded buffer later.
+    outcome = { buffered: { response, bytes: await readBoundedBody(response, settings.maxBytes, bounds) } };
+  } catch (error) {
+    bounds.dropLateResponse();
+    if (call.callerSignal?.aborted) throw call.aborted();
+    outcome =
+      error instanceof ResponseTooLargeError
+        ? { failure: 'too-large', cause: error }
+        : { failure: bounds.timedOut ? 'timeout' : 'connection', cause: error };
+  } finally {
+    bounds.end();
+  }
+  if ('buffered' in outcome) {
+    // The response itself carries status and headers (its body is spent); a copy is made only for whoever reads the
+    // body again (hooks, validation, errors, the cache).
+    const { buffered } = outcome;
+    if (settings.debug) {
+      settings.logger.debug(
+        `${buffered.response.status} from ${call.names().operation} in ${settings.now() - startedAt} ms`,
+      );
+    }
+    if (hookContext) {
+      const after = options.afterResponse?.(buffered.response, source, hookContext);
+      if (after) await after;
+      if (hooks.onResponse) await hooks.onResponse(bufferedToResponse(buffered), hookContext);
+    }
+  }
+  return outcome;
+}
+
+/**
+ * Follows up to {@link MAX_REDIRECTS} same-origin redirects of `response` within the attempt's bounds (a GET after
+ * a 303, or a 301/302 of a POST, goes without body); a redirect not followed is the answer, to be thrown as an error.
+ */
+async function followRedirects(
+  call: CallState,
+  bounds: AttemptBounds,
+  first: Response,
+  firstSource: RequestHead,
+): Promise<{ response: Response; source: RequestHead }> {
+  const { settings } = call;
+  let response = first;
+  let source = firstSource;
+  for (let hops = 0; isRedirect(response) && hops < MAX_REDIRECTS; hops++) {
+    const next = sameOriginRedirect(source, response);
+    if (!next) break;
+    // Not awaited: a body whose cancel never settles must not hold the call past its timeout.
+    response.body?.cancel().catch(noop);
+    const init = initFor(next, next.method === 'GET' ? undefined : call.call.body, bounds.controller.signal);
+    const request = settings.needsRequest ? new Request(next.url, init) : undefined;
+    source = request ?? next;
+    call.last = source;
+    response = await bounds.response(request ? settings.fetch(request) : settings.fetch(next.url, init));
+  }
+  return { response, source };
+}
+
+/**
+ * Whether `response` answers the call: a status below 300, or a 304 to a conditional request (the cache's
+ * revalidation; unsolicited, a 304 is an error like any 3xx). The request's headers are read only when a 304 comes.
+ */
+function isAnswer(response: Response, first: RequestHead): boolean {
+  return (
+    response.status < 300 ||
+    (response.status === 304 && (first.headers.has('if-none-match') || first.headers.has('if-modified-since')))
+  );
+}
+
+/**
+ * Checks an answer before it is returned: JSON when the spec promises it ({@link ResponseParseError} otherwise),
+ * then the caller's `validateResponse`, once per call. Returns no promise when there is nothing to wait for.
+ */
+function acceptAnswer(call: CallState, buffered: BufferedResponse, attempt: number): Promise<void> | undefined {
+  const { response } = buffered;
+  const type = call.call.expectJson && response.status !== 204 ? response.headers.get('content-type') : null;
+  if (type && !/[/+]json\b/i.test(type)) {
+    const { operation, route } = call.names();
+    throw new ResponseParseError(operation, route, `is not JSON as its spec says (got ${type.split(';')[0]})`);
+  }
+  const validate = call.settings.options.validateResponse;
+  if (!validate) return undefined;
+  return Promise.resolve(
+    validate(bufferedToResponse(buffered), {
+      attempt,
+      ...call.names(),
+      signal: call.callerSignal ?? neverAborted(),
+    }),
+  );
+}
+
+/** What failed, as the retry policy reads it. */
+function retryTrigger(outcome: AttemptOutcome): RetryTrigger {
+  if ('buffered' in outcome) {
+    const { response } = outcome.buffered;
+    return { kind: 'response', status: response.status, headers: response.headers };
+  }
+  return { kind: outcome.failure === 'too-large' ? 'connection' : outcome.failure };
+}
+
+/** Whether to try again, per {@link decideRetry}: never after a body too large. */
+function decideOnFailure(call: CallState, outcome: AttemptOutcome, retriesSoFar: number): RetryDecision {
+  if ('failure' in outcome && outcome.failure === 'too-large')
+    return { retry: false, reason: 'the response is too large' };
+  const { settings } = call;
+  return decideRetry({
+    method: call.first.method,
+    retriesSoFar,
+    trigger: retryTrigger(outcome),
+    policy: { ...settings.options.retryPolicy, maxRetries: call.maxRetries },
+    now: settings.now,
+    random: settings.options.random,
+  });
+}
+
+/**
+ * The error a failure not retried ends the call with: the {@link APIError} subclass of an answer (its body redacted),
+ * {@link ResponseTooLargeError}, {@link APIConnectionTimeoutError} or {@link APIConnectionError}.
+ */
+async function failureError(call: CallState, outcome: AttemptOutcome, reason: string): Promise<unknown> {
+  if (call.settings.debug) call.settings.logger.debug(`Not retrying ${call.names().operation}: ${reason}`);
+  if ('buffered' in outcome) return apiErrorFromResponse(bufferedToResponse(outcome.buffered), call.context());
+  if (outcome.failure === 'too-large') return outcome.cause;
+  if (outcome.failure === 'timeout') return new APIConnectionTimeoutError(call.context(), call.timeoutMs);
+  return new APIConnectionError(call.context(), { cause: outcome.cause });
+}
+
+/** Logs the retry, tells `onRetry`, and waits `delayMs`; the caller's abort ends the wait ({@link APIUserAbortError}). */
+async function waitForRetry(call: CallState, outcome: AttemptOutcome, attempt: number, delayMs: number): Promise<void> {
+  const { settings } = call;
+  const trigger = retryTrigger(outcome);
+  const reason = trigger.kind === 'response' ? `status ${trigger.status}` : trigger.kind;
+  const { operation, route } = call.names();
+  settings.logger.info(
+    `Retrying ${operation} after ${reason} in ${delayMs} ms (retry ${attempt} of ${call.maxRetries})`,
+  );
+  await settings.hooks.onRetry?.({
+    attempt,
+    operation,
+    route,
+    signal: call.callerSignal ?? neverAborted(),
+    delayMs,
+    reason,
+  });
+  try {
+    await settings.wait(delayMs, call.callerSignal);
+  } catch {
+    throw call.aborted();
+  }
+}
 
 const noop = () => undefined;
 
-/** Statuses whose responses cannot carry a body. */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+/** What one attempt sends besides its URL; `source` carries method and headers. */
+function initFor(source: RequestHead, body: string | undefined, signal: AbortSignal | undefined): RequestInit {
+  return signal
+    ? { method: source.method, headers: source.headers, body, signal, redirect: 'manual' }
+    : { method: source.method, headers: source.headers, body, redirect: 'manual' };
+}
 
-/** Announced bodies above this size are read into one buffer of their size; smaller ones keep their chunks. */
-const SIZED_BODY_MIN_BYTES = 64 * 1024;
+function isRedirect(response: Response): boolean {
+  return (
+    response.status >= 301 && response.status <= 308 && response.status !== 304 && response.headers.has('location')
+  );
+}
 
 /**
  * The transport of the service clients. Per attempt it runs `beforeRequest`, builds one `Request` (the body
@@ -188,273 +504,18 @@ const SIZED_BODY_MIN_BYTES = 64 * 1024;
  * `cache`, GETs are answered by the {@link HttpCache} first; it sees the request with every header that is sent.
  */
 export function createTransport(options: CreateFetchOptions = {}): Transport {
-  const logLevel = resolveLogLevel({ level: options.logLevel, envVar: options.logEnvVar });
-  const logger = createLogger({ sink: options.logger, level: logLevel, secrets: options.redactSecrets });
-  const debug = logLevel === 'debug';
-  const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const wait = options.sleep ?? defaultSleep;
-  const now = options.now ?? (() => Date.now());
-  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const followRedirects = options.redirects !== 'none';
+  const settings = transportSettings(options);
   const defaultHeaders = options.defaultHeaders ? [...new Headers(options.defaultHeaders)] : [];
-  const { hooks = {} } = options;
-  /** Whether any hook runs per attempt (else no hook context is built). */
-  const needsContext = Boolean(options.beforeRequest || options.afterResponse || hooks.onRequest || hooks.onResponse);
-  /** Whether a caller hook is handed the `Request` itself (else fetch gets URL and init and builds the only one). */
-  const needsRequest = Boolean(hooks.onRequest || hooks.onResponse);
-
   const headersOf = (call: TransportCall): Headers => {
     const headers = call.headers instanceof Headers ? call.headers : new Headers(call.headers);
     for (const [name, value] of defaultHeaders) if (!headers.has(name)) headers.set(name, value);
     return headers;
   };
-
-  /** What one attempt sends besides its URL; `source` carries method and headers. */
-  const initFor = (source: RequestHead, body: string | undefined, signal: AbortSignal | undefined): RequestInit =>
-    signal
-      ? { method: source.method, headers: source.headers, body, signal, redirect: 'manual' }
-      : { method: source.method, headers: source.headers, body, redirect: 'manual' };
-
-  /**
-   * One call through retries, in one `async` function (each layer of them costs a call about 1 % on loopback):
-   * every attempt runs inline in the loop. `first` is the request as the cache saw it (headers, URL); `finish`, when
-   * given, turns a successful answer into what the call returns (the cache's completion step).
-   */
-  const run = async (
+  const run = (
     call: TransportCall,
     first: RequestHead,
     finish?: (buffered: BufferedResponse) => BufferedResponse | Promise<BufferedResponse>,
-  ): Promise<BufferedResponse> => {
-    const callerSignal = call.signal ?? undefined;
-    const timeoutMs = call.timeout ?? options.timeout ?? DEFAULT_TIMEOUT_MS;
-    const maxRetries = call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    /** The last request sent (or about to be): errors describe it. */
-    let last: RequestHead = first;
-    let context: RequestContext | undefined;
-    const contextOf = (): RequestContext =>
-      (context ??= createRequestContext(
-        last instanceof Request ? last : new Request(last.url, { method: last.method, headers: last.headers }),
-        call.operation,
-        options.redactSecrets,
-      ));
-    const names = (): Pick<RequestContext, 'operation' | 'route'> => {
-      const route = call.operation?.route ?? `${first.method} ${new URL(first.url).pathname}`;
-      return { operation: call.operation?.id ?? route, route };
-    };
-    if (callerSignal?.aborted) throw new APIUserAbortError(names());
-
-    for (let retriesSoFar = 0; ; retriesSoFar++) {
-      const attempt = retriesSoFar + 1;
-      // A signal on the request costs undici a follow per `Request` (listener, weak reference, finalisation
-      // registration): the largest share of a call's own work. So the request carries one only when the caller
-      // passed a signal; the timeout comes from the realm's shared clock and interrupts the waits below, and a
-      // response that arrives after it is torn down at once (its body cancelled).
-      if (callerSignal?.aborted) throw new APIUserAbortError(names());
-      // Every request carries a signal: one that its attempt's timeout ends, so that a request still pending then
-      // (a server that never answers) lets its socket go and leaves nothing keeping the process alive.
-      const controller = new AbortController();
-      let timedOut = false;
-      let interrupted = false;
-      let interruptReason: unknown;
-      let rejectWait: ((reason: unknown) => void) | undefined;
-      /** Cancels the body being read, so that the read below stops once the attempt is interrupted. */
-      let cancelRead: (() => void) | undefined;
-      const interrupt = (reason: unknown) => {
-        if (interrupted) return;
-        interrupted = true;
-        interruptReason = reason;
-        controller?.abort(reason);
-        rejectWait?.(reason);
-        cancelRead?.();
-      };
-      /** Settles like `promise`, or rejects as soon as the attempt is interrupted (a fetch may ignore the signal). */
-      const guard = <T>(promise: Promise<T>): Promise<T> => {
-        if (interrupted) {
-          // The promise is dropped: whatever it comes to is not reported as unhandled.
-          promise.catch(noop);
-          return Promise.reject(interruptReason);
-        }
-        return new Promise<T>((resolve, reject) => {
-          rejectWait = reject;
-          promise.then(resolve, reject);
-        });
-      };
-      const stopWatchingCaller = callerSignal ? onAbort(callerSignal, () => interrupt(callerSignal.reason)) : undefined;
-      // Caller hooks are handed the exact `Request`; without them, fetch gets URL and init and builds the only one.
-      // Hooks see the attempt's signal: the caller's abort and the attempt's timeout both end what they wait on (a
-      // rate limiter's queue), so the timeout bounds the wait for a grant as well as the request.
-      const hookContext: AttemptContext | undefined = needsContext
-        ? { attempt, ...names(), signal: controller.signal }
-        : undefined;
-      let request = needsRequest ? new Request(first.url, initFor(first, call.body, controller.signal)) : undefined;
-      let source: RequestHead = request ?? first;
-      last = source;
-      const stopDeadline = startDeadline(timeoutMs, () => {
-        timedOut = true;
-        interrupt(new Error('timeout'));
-      });
-      if (hookContext) {
-        try {
-          // A hook that does not wait returns no promise, and is not waited on (an `await` costs the call a step).
-          const before = options.beforeRequest?.(source, hookContext);
-          if (before) await guard(before);
-          if (request) await hooks.onRequest?.(request, hookContext);
-        } catch (error) {
-          stopDeadline();
-          stopWatchingCaller?.();
-          if (callerSignal?.aborted) throw new APIUserAbortError(names());
-          if (timedOut) throw new APIConnectionTimeoutError(contextOf(), timeoutMs);
-          throw error;
-        }
-      }
-      if (debug) logger.debug(`${first.method} ${first.url} (attempt ${attempt}, ${names().operation})`);
-      const startedAt = debug ? now() : 0;
-      /** What this attempt came to: an answer read whole, or why there is none. */
-      let outcome: AttemptOutcome | undefined;
-      let response: Response | undefined;
-      let sent: Promise<Response> | undefined;
-      try {
-        sent = request ? baseFetch(request) : baseFetch(first.url, initFor(first, call.body, controller.signal));
-        response = await guard(sent);
-        for (let hops = 0; followRedirects && isRedirect(response) && hops < MAX_REDIRECTS; hops++) {
-          const next = sameOriginRedirect(source, response);
-          if (!next) break;
-          // Not awaited: a body whose cancel never settles must not hold the call past its timeout.
-          response.body?.cancel().catch(noop);
-          const init = initFor(next, next.method === 'GET' ? undefined : call.body, controller.signal);
-          request = needsRequest ? new Request(next.url, init) : undefined;
-          source = request ?? next;
-          last = source;
-          sent = request ? baseFetch(request) : baseFetch(next.url, init);
-          response = await guard(sent);
-        }
-        // Every body is read here, inside the timeout and under the size cap: a body that stalls, breaks off or
-        // grows without end is a failure of this attempt, not a raw error or an unbounded buffer later.
-        // The read is not wrapped in a guard: an interruption cancels the reader, which ends a pending read at once
-        // (a stream's own cancel may never settle; the read does not wait for it).
-        const stream = NULL_BODY_STATUSES.has(response.status) ? null : response.body;
-        if (!stream) outcome = { buffered: { response, bytes: NO_BYTES } };
-        else {
-          // A body announced (uncompressed) past the cap is refused before anything is read.
-          const declared = declaredLength(response, maxBytes);
-          if (declared > maxBytes) {
-            // Not awaited: a stream whose cancel never settles must not turn the refusal into a timeout.
-            stream.cancel().catch(noop);
-            throw new ResponseTooLargeError(response.url, maxBytes);
-          }
-          const reader = stream.getReader();
-          const cancel = () => void reader.cancel().catch(noop);
-          // Most bodies come as one chunk, kept as it is; a second one starts a buffer (see bodyBuffer).
-          let firstChunk: Uint8Array | undefined;
-          let buffer: BodyBuffer | undefined;
-          try {
-            if (interrupted) throw interruptReason;
-            cancelRead = cancel;
-            for (;;) {
-              const { done, value } = await reader.read();
-              if (interrupted) throw interruptReason;
-              if (done) break;
-              if (buffer) buffer.add(value);
-              else if (firstChunk) {
-                buffer = bodyBuffer(response, maxBytes, declared, firstChunk);
-                buffer.add(value);
-              } else if (value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
-              else firstChunk = value;
-            }
-          } catch (error) {
-            cancel();
-            throw error;
-          }
-          outcome = { buffered: { response, bytes: buffer ? buffer.bytes() : (firstChunk ?? NO_BYTES) } };
-        }
-      } catch (error) {
-        // Interrupted before the response came: whenever it comes, its body is cancelled, freeing the connection.
-        if (interrupted) sent?.then((late) => late.body?.cancel().catch(noop), noop);
-        if (callerSignal?.aborted) throw new APIUserAbortError(names());
-        outcome =
-          error instanceof ResponseTooLargeError
-            ? { failure: 'too-large', cause: error }
-            : { failure: timedOut ? 'timeout' : 'connection', cause: error };
-      } finally {
-        stopDeadline();
-        stopWatchingCaller?.();
-      }
-      if ('buffered' in outcome) {
-        // The response itself carries status and headers (its body is spent); a copy is made only for whoever
-        // reads the body again (hooks, validation, errors, the cache).
-        const { buffered } = outcome;
-        if (debug) logger.debug(`${buffered.response.status} from ${names().operation} in ${now() - startedAt} ms`);
-        if (hookContext) {
-          const after = options.afterResponse?.(buffered.response, source, hookContext);
-          if (after) await after;
-          if (hooks.onResponse) await hooks.onResponse(bufferedToResponse(buffered), hookContext);
-        }
-      }
-
-      response = 'buffered' in outcome ? outcome.buffered.response : undefined;
-      // A 304 answers a conditional request (the cache's revalidation); unsolicited, it is an error like any 3xx.
-      // The request's headers are read only when a 304 comes.
-      if (
-        'buffered' in outcome &&
-        response &&
-        (response.status < 300 ||
-          (response.status === 304 && (first.headers.has('if-none-match') || first.headers.has('if-modified-since'))))
-      ) {
-        const type = call.expectJson && response.status !== 204 ? response.headers.get('content-type') : null;
-        if (type && !/[/+]json\b/i.test(type)) {
-          const { operation, route } = names();
-          throw new ResponseParseError(operation, route, `is not JSON as its spec says (got ${type.split(';')[0]})`);
-        }
-        if (options.validateResponse) {
-          await options.validateResponse(bufferedToResponse(outcome.buffered), {
-            attempt,
-            ...names(),
-            signal: callerSignal ?? neverAborted(),
-          });
-        }
-        return finish ? finish(outcome.buffered) : outcome.buffered;
-      }
-      const trigger: RetryTrigger = response
-        ? { kind: 'response', status: response.status, headers: response.headers }
-        : { kind: 'failure' in outcome && outcome.failure !== 'too-large' ? outcome.failure : 'connection' };
-      const decision =
-        'failure' in outcome && outcome.failure === 'too-large'
-          ? ({ retry: false, reason: 'the response is too large' } as const)
-          : decideRetry({
-              method: first.method,
-              retriesSoFar,
-              trigger,
-              policy: { ...options.retryPolicy, maxRetries },
-              now,
-              random: options.random,
-            });
-      if (!decision.retry) {
-        if (debug) logger.debug(`Not retrying ${names().operation}: ${decision.reason}`);
-        if ('buffered' in outcome) throw await apiErrorFromResponse(bufferedToResponse(outcome.buffered), contextOf());
-        if (outcome.failure === 'too-large') throw outcome.cause;
-        if (outcome.failure === 'timeout') throw new APIConnectionTimeoutError(contextOf(), timeoutMs);
-        throw new APIConnectionError(contextOf(), { cause: outcome.cause });
-      }
-      const reason = trigger.kind === 'response' ? `status ${trigger.status}` : trigger.kind;
-      const { operation, route } = names();
-      logger.info(
-        `Retrying ${operation} after ${reason} in ${decision.delayMs} ms (retry ${attempt} of ${maxRetries})`,
-      );
-      await hooks.onRetry?.({
-        attempt,
-        operation,
-        route,
-        signal: callerSignal ?? neverAborted(),
-        delayMs: decision.delayMs,
-        reason,
-      });
-      try {
-        await wait(decision.delayMs, callerSignal);
-      } catch {
-        throw new APIUserAbortError(names());
-      }
-    }
-  };
+  ) => runCall(new CallState(settings, call, first), finish);
 
   const cache = options.cache || undefined;
   /** An answer the cache gave instead of the one sent (a hit, a revalidated copy), read into memory. */
@@ -500,70 +561,4 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
       return bufferedToResponse(await sendBuffered(call));
     },
   };
-}
-
-function isRedirect(response: Response): boolean {
-  return (
-    response.status >= 301 && response.status <= 308 && response.status !== 304 && response.headers.has('location')
-  );
-}
-
-/** A body being read past its first chunk: see {@link bodyBuffer}. */
-interface BodyBuffer {
-  /** Takes the next chunk; throws {@link ResponseTooLargeError} once the body passes the cap. */
-  add(chunk: Uint8Array): void;
-  /** Every byte taken, in one array. */
-  bytes(): Uint8Array;
-}
-
-/**
- * The `content-length` of `response` when it tells the size of the body as read, else NaN. The length of a
- * compressed body says nothing of its decoded size, so `content-encoding` is looked up only when the length would
- * count: past the cap, or large enough to size a buffer by.
- */
-function declaredLength(response: Response, maxBytes: number): number {
-  const { headers } = response;
-  const length = headers.get('content-length');
-  const declared = length === null ? Number.NaN : Number(length);
-  return declared > Math.min(maxBytes, SIZED_BODY_MIN_BYTES) && headers.has('content-encoding') ? Number.NaN : declared;
-}
-
-/**
- * The rest of `response`'s body after its `first` chunk, counted against `maxBytes` (after any decompression)
- * whatever the headers say: a `fetch` given by the caller (or an interceptor) can announce 10 bytes and stream
- * without end, and no HTTP layer checks it then. A large announced body (`declared`, see {@link declaredLength})
- * goes straight into one buffer of its size: no chunk list, no second copy.
- */
-function bodyBuffer(response: Response, maxBytes: number, declared: number, first: Uint8Array): BodyBuffer {
-  const sized =
-    Number.isInteger(declared) && declared > SIZED_BODY_MIN_BYTES && declared >= first.byteLength
-      ? new Uint8Array(declared)
-      : undefined;
-  const chunks: Uint8Array[] = [];
-  let inSized = 0;
-  let total = 0;
-  const buffer: BodyBuffer = {
-    add(chunk) {
-      total += chunk.byteLength;
-      if (total > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
-      if (sized && chunks.length === 0 && inSized + chunk.byteLength <= sized.byteLength) {
-        sized.set(chunk, inSized);
-        inSized += chunk.byteLength;
-      } else chunks.push(chunk);
-    },
-    bytes() {
-      // Past one chunk: the sized buffer alone, or everything joined (no single chunk is left to hand on as it is).
-      if (sized && chunks.length === 0) return sized.subarray(0, inSized);
-      const bytes = new Uint8Array(total);
-      if (sized) bytes.set(sized.subarray(0, inSized));
-      let offset = inSized;
-      for (const chunk of chunks) {
-        bytes.set(chunk, offset);
-        offset += chunk.byteLength;
-      }
-      return bytes;
-    },
-  };
-  buffer.add(first);
-  return buffer;
 }
