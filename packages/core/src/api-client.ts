@@ -60,7 +60,7 @@ export class ApiClient implements OperationClient {
    */
   constructor(options: ClientOptions, config: ServiceClientConfig) {
     const { client, baseUrl, basePathSuffix, authHeaders, credentials, loadTransportOptions, ...service } = config;
-    this.baseUrl = checkBaseUrl(client, baseUrl, basePathSuffix);
+    this.baseUrl = checkBaseUrl(client, baseUrl, { suffix: basePathSuffix });
     checkCredentials(client, credentials ?? {});
     const defaultHeaders = checkedHeaders(client, options.defaultHeaders);
     this.#settings = {

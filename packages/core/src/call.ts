@@ -1,11 +1,12 @@
 /**
  * `@agent-apis/core/call`: the parts of the call path a sibling package reuses, loaded with (or after) a client's
- * first call: the transport and its types, the building of errors from failed answers, redaction, the logger, the
- * limits that hold unless options say otherwise, the retry policy and timers. Never imported by `./client`: a client
- * loads this at its first call, the MCP tool clients when they load.
+ * first call: the transport and its types, the one bounded reader of bodies, the building of errors from failed
+ * answers, redaction, the logger, the limits that hold unless options say otherwise, the retry policy and timers.
+ * Never imported by `./client`: a client loads this at its first call, the MCP tool clients when they load.
  */
 
 export { onAbort } from './internal/call/abort.js';
+export { type BoundedBytes, boundedBytes, boundedResponse, readBoundedBody } from './internal/call/body-reader.js';
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, readEnv } from './internal/call/env.js';
 export { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
 export {
