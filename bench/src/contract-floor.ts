@@ -7,8 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { OPERATION_TABLES } from '@agent-apis/contract-tests/stand-ins/operations';
-import { operationMatcher } from '@agent-apis/core';
 import { finalSpecFile } from '@agent-apis/test-utils/final-specs';
+import { operationMatcher } from '@agent-apis/test-utils/operation-requests';
 import { startPrism } from '@agent-apis/test-utils/prism';
 import { runPool } from './measure.ts';
 import { WORK_DIR } from './paths.ts';

@@ -6,7 +6,8 @@
  * Each package's part runs on its own and reports `{ ok, detail }` or `{ ok: false, error }`, so one broken
  * package does not hide how the others fared.
  */
-import { AgentApiError, createTransport, NotFoundError, VERSION } from '@agent-apis/core';
+import { AgentApiError, NotFoundError, VERSION } from '@agent-apis/core';
+import { createTransport } from '@agent-apis/core/call';
 import { DirectoryClient } from '@agent-apis/directory';
 import { DirectoryTools } from '@agent-apis/mcp';
 import { StoreClient } from '@agent-apis/store';

@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@agent-apis\/core$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
-      { find: /^@agent-apis\/core\/client$/, replacement: fileURLToPath(new URL('./src/client.ts', import.meta.url)) },
+      { find: /^@agent-apis\/core\/([a-z-]+)$/, replacement: fileURLToPath(new URL('./src/$1.ts', import.meta.url)) },
     ],
   },
   test: { include: ['src/**/*.test.ts'] },

@@ -4,7 +4,7 @@
  * like `api`, `v1` stay), and a URL sent with the base replaced so. A reproduction names credentials as
  * environment variables, never their values.
  */
-import { isCredentialQueryParam } from '@agent-apis/core';
+import { isCredentialQueryParam } from '@agent-apis/core/call';
 
 const PLAIN_SEGMENT = /^(?:[a-z][a-z_-]{0,19}|v\d{1,3}(?:\.\d{1,3})?)$/i;
 

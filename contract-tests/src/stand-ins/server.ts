@@ -5,10 +5,11 @@
  * (clamped, ignored), both of which the contracts allow.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type Operation, operationMatcher } from '@agent-apis/core';
+import type { Operation } from '@agent-apis/core';
 import { listOperations, type OpenApiDocument } from '@agent-apis/specs/openapi';
 import type { ServiceName } from '@agent-apis/specs/services';
 import { readFinalSpecSync } from '@agent-apis/test-utils/final-specs';
+import { operationMatcher } from '@agent-apis/test-utils/operation-requests';
 import { OPERATION_TABLES } from './operations.ts';
 
 export interface LoggedRequest {

@@ -3,7 +3,8 @@
  * (negative_data_rejection sends what the client would refuse), or the credentials left out (ignored_auth). Path
  * and query serialisation and every other header stay the client's.
  */
-import { isCredentialHeader, isCredentialQueryParam, type Operation } from '@agent-apis/core';
+import type { Operation } from '@agent-apis/core';
+import { isCredentialHeader, isCredentialQueryParam } from '@agent-apis/core/call';
 
 /** The operation with its input rules lifted (what a raw request needs), serialisation rules kept. */
 export function withoutInputRules(operation: Operation): Operation {

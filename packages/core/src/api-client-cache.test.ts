@@ -11,11 +11,11 @@ describe('ApiClient with an HttpCache whose engine does not load', () => {
   it("loads a given HttpCache's engine with the call path, within the first call's timeout and signal", async () => {
     vi.resetModules();
     // The engine's chunk never arrives (a browser that cannot fetch it).
-    vi.doMock('./http-cache-engine.js', () => new Promise(() => undefined));
+    vi.doMock('./internal/fleet/http-cache-engine.js', () => new Promise(() => undefined));
     try {
       const { ApiClient: FreshClient } = await import('./api-client.js');
       const { HttpCache } = await import('./http-cache.js');
-      const errors = await import('./input-errors.js');
+      const errors = await import('./errors.js');
       const fetch = jsonFetch({ ok: true });
       const client = new FreshClient(
         { fetch, maxRetries: 0 },
@@ -29,7 +29,7 @@ describe('ApiClient with an HttpCache whose engine does not load', () => {
       await expect(call).rejects.toBeInstanceOf(errors.APIUserAbortError);
       expect(fetch).not.toHaveBeenCalled();
     } finally {
-      vi.doUnmock('./http-cache-engine.js');
+      vi.doUnmock('./internal/fleet/http-cache-engine.js');
       vi.resetModules();
     }
   });

@@ -4,13 +4,14 @@
  * serialised once, JSON decided once) and parses the answer.
  */
 
-import { onAbort } from './abort.js';
 import type { WithResponse } from './api-promise.js';
-import type * as CallPath from './call-path.js';
 import type { ClientOptions, ServiceTransport } from './client-options.js';
-import { DEFAULT_TIMEOUT_MS, MAX_TIMER_MS } from './env.js';
-import type { CreateFetchOptions, Transport } from './fetch.js';
-import { AgentApiError, APIUserAbortError, ConfigurationError, InvalidBaseUrlError } from './input-errors.js';
+import { AgentApiError, APIUserAbortError, ConfigurationError } from './errors.js';
+import { onAbort } from './internal/call/abort.js';
+import { checkBaseUrl, checkCredentials, checkedHeaders } from './internal/call/client-checks.js';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMER_MS } from './internal/call/env.js';
+import type * as CallPath from './internal/call/send-call.js';
+import type { CreateFetchOptions, Transport } from './internal/call/transport.js';
 import { type Operation, type OperationCallOptions, type OperationClient, routeOf } from './operations.js';
 
 /** What a service fixes when it builds its client. */
@@ -42,79 +43,6 @@ interface LoadedCallPath {
 /** What a service's {@link ServiceClientConfig.loadTransportOptions} may add to its transport. */
 export type LazyTransportOptions = Pick<CreateFetchOptions, 'beforeRequest' | 'afterResponse' | 'cache'>;
 
-/**
- * `raw` as a base URL without trailing slash. Throws {@link InvalidBaseUrlError} when it does not parse, has
- * no http(s) scheme, carries credentials (`user:pass@`), or does not end with `suffix` (asked of non-loopback
- * hosts only: local mocks serve the spec's paths at their root).
- */
-export function checkBaseUrl(client: string, raw: string, suffix?: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new InvalidBaseUrlError(
-      `${client} baseUrl must be an absolute http(s) URL such as https://api.example.com${suffix ?? ''}, got ${JSON.stringify(shownUrl(raw))}`,
-    );
-  }
-  if (url.username || url.password) {
-    throw new InvalidBaseUrlError(
-      `${client} baseUrl must not carry credentials (user:password@); pass them as the client's credential options`,
-    );
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new InvalidBaseUrlError(`${client} baseUrl must use http or https, got ${url.protocol}`);
-  }
-  const trimmed = url.href.replace(/\/+$/, '');
-  if (url.search || url.hash) {
-    throw new InvalidBaseUrlError(`${client} baseUrl must not have a query or fragment: ${shownUrl(trimmed)}`);
-  }
-  // Loopback mocks (Prism, stand-ins) serve the spec's paths at their root, so the suffix is asked of real hosts only.
-  if (suffix && !isLoopback(url.hostname) && !url.pathname.replace(/\/+$/, '').endsWith(suffix)) {
-    // A path holding `=`, `;` or `&` may carry a key: only the origin is shown then.
-    const shown = /[;=&%@]/.test(url.pathname) ? `${url.origin}/…` : trimmed;
-    throw new InvalidBaseUrlError(`${client} baseUrl must end with ${suffix} (the API root), got ${shown}`);
-  }
-  return trimmed;
-}
-
-/**
- * A base URL as an error may quote it: `user:password@` masked, and whatever follows `?` or `#` left out (a query
- * may carry a key); no redaction code is needed at construction.
- */
-function shownUrl(raw: string): string {
-  // Everything up to the last `@` is masked first (a password may hold `?`, `#` or `/`), then the query is cut.
-  const masked = raw.replace(/\/\/.*@/, '//***@');
-  const cut = masked.search(/[?#]/);
-  return cut < 0 ? masked : `${masked.slice(0, cut)}${masked[cut]}…`;
-}
-
-function isLoopback(hostname: string): boolean {
-  return (
-    hostname === 'localhost' ||
-    hostname.endsWith('.localhost') ||
-    hostname === '[::1]' ||
-    /^127\.\d+\.\d+\.\d+$/.test(hostname)
-  );
-}
-
-/** Throws when a credential holds CR, LF or NUL, which would break or smuggle headers; names the option only. */
-function checkCredentials(client: string, credentials: Readonly<Record<string, string>>): void {
-  for (const [name, value] of Object.entries(credentials)) {
-    if (/[\r\n\0]/.test(value)) {
-      throw new AgentApiError(`${client} ${name} contains a line break or NUL character, which no header can carry`);
-    }
-  }
-}
-
-function checkedHeaders(client: string, headers: ClientOptions['defaultHeaders']): ClientOptions['defaultHeaders'] {
-  if (headers === undefined) return undefined;
-  try {
-    return new Headers(headers);
-  } catch {
-    throw new AgentApiError(`${client} defaultHeaders holds a header name or value that cannot be sent`);
-  }
-}
-
 /** A configured client of one service: sends typed operation calls. */
 export class ApiClient implements OperationClient {
   /** The API root requests go to. */
@@ -132,7 +60,7 @@ export class ApiClient implements OperationClient {
    */
   constructor(options: ClientOptions, config: ServiceClientConfig) {
     const { client, baseUrl, basePathSuffix, authHeaders, credentials, loadTransportOptions, ...service } = config;
-    this.baseUrl = checkBaseUrl(client, baseUrl, basePathSuffix);
+    this.baseUrl = checkBaseUrl(client, baseUrl, { suffix: basePathSuffix });
     checkCredentials(client, credentials ?? {});
     const defaultHeaders = checkedHeaders(client, options.defaultHeaders);
     this.#settings = {
@@ -161,7 +89,7 @@ export class ApiClient implements OperationClient {
       this.#loading = (async () => {
         try {
           const [module, extras] = await Promise.all([
-            import('./call-path.js'),
+            import('./internal/call/send-call.js'),
             // Called in a then: a loader that throws at once rejects this load like one that rejects later.
             Promise.resolve().then(() => this.#loadTransportOptions?.()),
           ]);

@@ -1,19 +1,32 @@
 /**
- * What every service client accepts, and how those options (plus a service's own extras) become the
- * {@link createTransport} options of its transport.
+ * What every service client accepts ({@link ClientOptions}), what a service adds to build its transport
+ * ({@link ServiceTransport}), and the shape of the generated validators that `validateResponses` takes. Types only:
+ * `internal/call/transport-options.ts` turns them into the transport's options at the first call.
  */
 
-import { LOG_ENV_VAR } from './env.js';
-import type { CreateFetchOptions, TransportHooks } from './fetch.js';
-import type { HeadersInput } from './fetch-types.js';
-import { ConfigurationError } from './input-errors.js';
-
-export { LOG_ENV_VAR } from './env.js';
-
+import type { CreateFetchOptions, TransportHooks } from './internal/call/transport.js';
 import type { Logger, LogLevel } from './logger.js';
-import type { SpecValidatorSource, ValidatorsModule } from './schema-validation.js';
+import type { HeadersInput } from './operations.js';
 
-export type { OperationSchemas, ValidatorsModule } from './schema-validation.js';
+/** The part of a zod schema response validation uses (anything with the same `safeParse`). */
+export interface SchemaLike {
+  safeParse(value: unknown): {
+    success: boolean;
+    /** Set when `success` is false. */
+    error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } | undefined;
+  };
+}
+
+/** The schemas of one operation in a generated `validators.gen.ts`; response validation reads `response`. */
+export interface OperationSchemas {
+  readonly response?: SchemaLike;
+  readonly [schema: string]: unknown;
+}
+
+/** The part of a generated `validators.gen.ts` module that response validation reads. */
+export interface ValidatorsModule {
+  readonly validators: Readonly<Record<string, OperationSchemas>>;
+}
 
 /** Options common to every service client; each service adds its own (credentials, caching, …). */
 export interface ClientOptions {
@@ -65,47 +78,4 @@ export interface ServiceTransport
   loadValidators: () => Promise<unknown>;
   /** The package's validators subpath (`@agent-apis/store/validators`), named in the error when loading fails. */
   validatorsEntry: string;
-}
-
-/**
- * The {@link createTransport} options of a service client: the common options, the `AGENT_APIS_LOG` log level,
- * opt-in response validation against the lazily loaded validators, and the
- * service's extras (secrets to redact, hooks, cache, clock, redirects).
- */
-export function clientFetchOptions(options: ClientOptions, service: ServiceTransport): CreateFetchOptions {
-  const { loadValidators, validatorsEntry, ...extras } = service;
-  const validate = options.validateResponses;
-  return {
-    fetch: options.fetch,
-    timeout: options.timeout,
-    maxRetries: options.maxRetries,
-    defaultHeaders: options.defaultHeaders,
-    logger: options.logger,
-    logLevel: options.logLevel,
-    logEnvVar: LOG_ENV_VAR,
-    hooks: options.hooks,
-    maxResponseBytes: options.maxResponseBytes,
-    validateResponse: validate ? lazySpecValidator({ validate, loadValidators, validatorsEntry }) : undefined,
-    ...extras,
-  };
-}
-
-/**
- * The spec's response check, whose code (and the generated validators) loads with the first response to check, so
- * a client that never validates does not carry it.
- */
-function lazySpecValidator(source: SpecValidatorSource): NonNullable<CreateFetchOptions['validateResponse']> {
-  let check: Promise<NonNullable<CreateFetchOptions['validateResponse']>> | undefined;
-  return async (response, context) => {
-    check ??= import('./schema-validation.js').then(
-      (module) => module.specResponseValidator(source),
-      (cause: unknown) => {
-        check = undefined;
-        throw new ConfigurationError('validateResponses: the response validation module could not be loaded', {
-          cause,
-        });
-      },
-    );
-    return (await check)(response, context);
-  };
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { apiErrorFromResponse, createRequestContext } from './error-response.js';
 import {
   AgentApiError,
   APIConnectionError,
@@ -18,7 +17,8 @@ import {
   ResponseTooLargeError,
   UnprocessableEntityError,
 } from './errors.js';
-import { REDACTED } from './redact.js';
+import { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
+import { REDACTED } from './internal/call/redact.js';
 
 const productRequest = () =>
   new Request('https://store.example.test/v1/products/p1.json', { headers: { authorization: 'Bearer tok-abcdef123' } });
@@ -250,14 +250,25 @@ describe('MissingCredentialsError', () => {
 });
 
 describe('the ./errors entry', () => {
-  it('exports every error class', async () => {
+  it('holds every error class of every entry, the same class under the same name', async () => {
     const isErrorClass = (value: unknown) => typeof value === 'function' && value.prototype instanceof Error;
-    const errorClasses = [
-      ...Object.entries(await import('./errors.js')),
-      ...Object.entries(await import('./response-validation.js')),
-    ].filter(([, value]) => isErrorClass(value));
-    const entry = await import('./client-errors.js');
-    expect(errorClasses.length).toBeGreaterThan(10);
-    for (const [name, errorClass] of errorClasses) expect(entry, name).toHaveProperty(name, errorClass);
+    const entries = await Promise.all([
+      import('./index.js'),
+      import('./client.js'),
+      import('./call.js'),
+      import('./rate-limit.js'),
+      import('./fleet.js'),
+      import('./http-cache.js'),
+    ]);
+    const errorClasses = entries.flatMap((entry) => Object.entries(entry)).filter(([, value]) => isErrorClass(value));
+    const errors = await import('./errors.js');
+    expect(errorClasses.map(([name]) => name)).toContain('RedisUnavailableError');
+    for (const [name, errorClass] of errorClasses) expect(errors, name).toHaveProperty(name, errorClass);
+    for (const [name, value] of Object.entries(errors)) {
+      // Every throw is an AgentApiError: each class is the base or extends it.
+      if (isErrorClass(value))
+        expect(value === errors.AgentApiError || value.prototype instanceof errors.AgentApiError, name).toBe(true);
+      else expect(name).toBe('errorClassForStatus');
+    }
   });
 });

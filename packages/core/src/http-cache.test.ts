@@ -1,7 +1,7 @@
 import { scriptedFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { HttpCache } from './http-cache.js';
-import { CACHE_STATUS_HEADER, parseCacheControl } from './http-cache-engine.js';
+import { CACHE_STATUS_HEADER, parseCacheControl } from './internal/fleet/http-cache-engine.js';
 
 const URL_ = 'https://directory.example.test/v1/servers?limit=10';
 
@@ -211,14 +211,14 @@ describe('HttpCache engine loading', () => {
     vi.resetModules();
     let failLoad = true;
     let loads = 0;
-    vi.doMock('./http-cache-engine.js', async (importOriginal) => {
+    vi.doMock('./internal/fleet/http-cache-engine.js', async (importOriginal) => {
       loads++;
       if (failLoad) throw new Error('chunk could not be fetched');
       return importOriginal();
     });
     try {
       const { HttpCache: FreshCache } = await import('./http-cache.js');
-      const { ConfigurationError } = await import('./input-errors.js');
+      const { ConfigurationError } = await import('./errors.js');
       const cache = new FreshCache();
       expect(cache.size).toBe(0);
       expect(loads).toBe(0);
@@ -233,7 +233,7 @@ describe('HttpCache engine loading', () => {
       expect(cache.size).toBe(1);
       expect(loads).toBe(2);
     } finally {
-      vi.doUnmock('./http-cache-engine.js');
+      vi.doUnmock('./internal/fleet/http-cache-engine.js');
       vi.resetModules();
     }
   });
@@ -242,7 +242,7 @@ describe('HttpCache engine loading', () => {
 describe('HttpCache shared tier that cannot load', () => {
   it('caches in this process alone after one warning, with no unhandled rejection', async () => {
     vi.resetModules();
-    vi.doMock('./http-cache-redis.js', () => {
+    vi.doMock('./internal/fleet/http-cache-redis.js', () => {
       throw new Error('chunk could not be fetched');
     });
     try {
@@ -260,7 +260,7 @@ describe('HttpCache shared tier that cannot load', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('could not load its shared tier');
     } finally {
-      vi.doUnmock('./http-cache-redis.js');
+      vi.doUnmock('./internal/fleet/http-cache-redis.js');
       vi.resetModules();
     }
   });

@@ -3,14 +3,15 @@
  * revalidation, LRU eviction by entry count and bytes. The class holds the stored responses and the limits; what
  * it does with a request is its engine (`http-cache-engine.ts`), loaded at its first request.
  */
-import type { CachePlan, CacheRequest, CacheState, SharedCacheTier } from './cache-entry.js';
-import type * as Engine from './http-cache-engine.js';
-import { ConfigurationError } from './input-errors.js';
-import type { Logger } from './logger.js';
-import type { RedisClientLike } from './redis.js';
-import { toRequest } from './request.js';
 
-export type { CacheEntry, CachePlan, CacheRequest } from './cache-entry.js';
+import { ConfigurationError } from './errors.js';
+import { toRequest } from './internal/call/to-request.js';
+import type { CachePlan, CacheRequest, CacheState, SharedCacheTier } from './internal/fleet/cache-entry.js';
+import type * as Engine from './internal/fleet/http-cache-engine.js';
+import type { RedisClientLike } from './internal/fleet/redis.js';
+import type { Logger } from './logger.js';
+
+export type { CacheEntry, CachePlan, CacheRequest } from './internal/fleet/cache-entry.js';
 
 /** Entries kept unless configured otherwise. */
 export const DEFAULT_CACHE_ENTRIES = 200;
@@ -94,7 +95,7 @@ export class HttpCache {
       // out with one warning, as a Redis fault would be: the in-process tier goes on alone.
       shared:
         shared &&
-        import('./http-cache-redis.js').then(
+        import('./internal/fleet/http-cache-redis.js').then(
           (module) => new module.RedisCacheTier(shared.redis, shared.logger, now, shared.secret),
           (cause: unknown) => {
             shared.logger.warn(
@@ -164,7 +165,7 @@ export class HttpCache {
   }
 
   #load(): Promise<typeof Engine> {
-    this.#loading ??= import('./http-cache-engine.js').then(
+    this.#loading ??= import('./internal/fleet/http-cache-engine.js').then(
       (engine) => {
         this.#engine = engine;
         return engine;

@@ -1,162 +1,50 @@
 /**
- * @agent-apis/core: the runtime shared by the @agent-apis clients. Internal; applications use the service packages.
+ * @agent-apis/core: the runtime the @agent-apis clients share, as their users meet it: the client and its options,
+ * the operation row and the per-call options, `ApiPromise`, pagination, every error class, the logger, and the faces
+ * of the HTTP cache and the rate limiter. Applications use the service packages, which re-export what they need.
+ * The service packages take what they need before, at and after the first call from the `./client`, `./call`,
+ * `./rate-limit` and `./fleet` entries (see `src/internal/README.md`).
  */
 
-export { onAbort, raceWithSignal } from './abort.js';
-export { ApiClient, checkBaseUrl, type LazyTransportOptions, type ServiceClientConfig } from './api-client.js';
-export { ApiPromise, mapApiPromise, type WithResponse } from './api-promise.js';
-export { callHeaders, expandPath, serializeQuery } from './call-request.js';
-export * from './client-errors.js';
-export {
-  type ClientOptions,
-  clientFetchOptions,
-  LOG_ENV_VAR,
-  type OperationSchemas,
-  type ServiceTransport,
-  type ValidatorsModule,
+export { ApiClient, type LazyTransportOptions, type ServiceClientConfig } from './api-client.js';
+export { ApiPromise, type WithResponse } from './api-promise.js';
+export type {
+  ClientOptions,
+  OperationSchemas,
+  SchemaLike,
+  ServiceTransport,
+  ValidatorsModule,
 } from './client-options.js';
-export { readEnv } from './env.js';
-export { apiErrorFromResponse, createRequestContext } from './error-response.js';
+export * from './errors.js';
+export { DEFAULT_CACHE_BYTES, DEFAULT_CACHE_ENTRIES, HttpCache, type HttpCacheOptions } from './http-cache.js';
+export { LOG_ENV_VAR } from './internal/call/env.js';
+export type { AttemptContext, RetryEvent, TransportHooks } from './internal/call/transport.js';
+export { CACHE_STATUS_HEADER } from './internal/fleet/http-cache-engine.js';
+export type { RateLimitUpdate, RateLimitWindow } from './internal/fleet/rate-limiter.js';
+export type { RedisClientLike } from './internal/fleet/redis-client.js';
+export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
 export {
-  type ErrorResponse,
-  errorClassForStatus,
-  type MissingCredentials,
-  type OperationInfo,
-  type RequestContext,
-  type RequestValidationProblem,
-} from './errors.js';
-export {
-  type AttemptContext,
-  type BufferedResponse,
-  bufferedToResponse,
-  type CreateFetchOptions,
-  createTransport,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  type RequestHead,
-  type RetryEvent,
-  type Transport,
-  type TransportCall,
-  type TransportHooks,
-} from './fetch.js';
-export type { HeadersInput } from './fetch-types.js';
-export { fingerprint } from './fingerprint.js';
-export {
-  type CachePlan,
-  type CacheRequest,
-  DEFAULT_CACHE_BYTES,
-  DEFAULT_CACHE_ENTRIES,
-  DEFAULT_MAX_FRESHNESS_MS,
-  HttpCache,
-  type HttpCacheOptions,
-} from './http-cache.js';
-export { CACHE_STATUS_HEADER, parseCacheControl } from './http-cache-engine.js';
-export { validateOperationInput } from './input-validation.js';
-export {
-  createLogger,
-  type Logger,
-  type LoggerOptions,
-  type LogLevel,
-  parseLogLevel,
-  resolveLogLevel,
-} from './logger.js';
-export {
-  type BoundOperation,
   type BoundOperations,
   bindOperations,
   type CallHeaders,
-  type CallOptions,
+  type HeadersInput,
   type HttpMethod,
   type Operation,
   type OperationCallOptions,
   type OperationClient,
   type OperationInput,
   type OperationOptions,
-  type OperationShape,
-  operationMatcher,
-  type PageNumberListingOptions,
-  pageNumberListing,
   type QueryConstraint,
   type RequestOptions,
-  routeOf,
   sendOperation,
 } from './operations.js';
 export {
   type CursorScheme,
-  type OffsetCursorOptions,
   type OffsetPage,
   offsetCursor,
-  type PageNumberOptions,
   type PaginateOptions,
   type Paginator,
-  pageNumberCursor,
   paginate,
   type ToArrayOptions,
 } from './pagination.js';
-export {
-  RateLimiter,
-  type RateLimiterOptions,
-  type RateLimitGate,
-  type RateLimitReader,
-  type RateLimitUpdate,
-  type RateLimitWindow,
-  rateLimitHooks,
-  readRateLimitHeaders,
-  resetSharedRateLimiters,
-  sharedRateLimiter,
-  WaiterQueue,
-} from './rate-limit.js';
-export {
-  describeRequest,
-  isCredentialHeader,
-  isCredentialQueryParam,
-  MIN_SECRET_LENGTH,
-  REDACTED,
-  type RedactValueOptions,
-  type RequestDescription,
-  redactError,
-  redactHeaders,
-  redactText,
-  redactUrl,
-  redactValue,
-  secretsFromRequest,
-} from './redact.js';
-export { type RedirectHop, redirectHop } from './redirect.js';
-export {
-  assertRedisClient,
-  hmacSha256Hex,
-  REDIS_COMMAND_TIMEOUT_MS,
-  REDIS_RETRY_MS,
-  type RedisClientLike,
-  RedisHealth,
-  RedisUnavailableError,
-  sha256Hex,
-  withDeadline,
-} from './redis.js';
-export {
-  getBounded,
-  keyedName,
-  openValue,
-  runScript,
-  sealValue,
-  signValue,
-  verifyValue,
-} from './redis-values.js';
-export type { SchemaLike } from './response-validation.js';
-export {
-  backoffDelayMs,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_RETRY_POLICY,
-  decideRetry,
-  IDEMPOTENT_METHODS,
-  isIdempotentMethod,
-  RETRYABLE_STATUSES,
-  type RetryDecision,
-  type RetryPolicy,
-  type RetryQuestion,
-  type RetryTrigger,
-} from './retry.js';
-export { retryAfterMs } from './retry-after.js';
-export { schemaResponseValidator } from './schema-validation.js';
-export { type Sleep, sleep, startDeadline, timerDelay } from './timers.js';
 export { VERSION } from './version.js';

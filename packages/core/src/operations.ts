@@ -1,13 +1,17 @@
 /**
- * Operations as the runtime sees them: the descriptor codegen emits for each one, the checks of a call's inputs
- * against it before anything is sent, and how its URL is built.
+ * Operations as the runtime sees them: the row codegen emits for each one (what the input check and the wire
+ * encoding read), the per-call options every method takes ({@link RequestOptions}), and how a row is sent
+ * (`sendOperation`, `bindOperations`).
  */
 import { ApiPromise, type WithResponse } from './api-promise.js';
 import type { OperationInfo } from './errors.js';
-import type { RequestOptions as TransportOptions } from './fetch.js';
-import type { HeadersInput } from './fetch-types.js';
-import { ResponseParseError } from './input-errors.js';
-import { type CursorScheme, type Paginator, pageNumberCursor, paginate } from './pagination.js';
+
+/**
+ * Headers as every option and call takes them: a `Headers`, `[name, value]` pairs, or a record. Declared here (not
+ * `HeadersInit`, which comes with the DOM lib only) so that the published `.d.ts` files compile for a Node-only
+ * consumer (`lib: ["ES2023"]`, `types: ["node"]`, `skipLibCheck: false`).
+ */
+export type HeadersInput = Headers | [string, string][] | Record<string, string>;
 
 /** How the runtime checks one query parameter (the shape `operations.gen.ts` emits). */
 export interface QueryConstraint {
@@ -67,45 +71,6 @@ export interface OperationInput {
   body?: unknown;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * Names the operation a request belongs to, from its method and URL path: `{ id, route }`, for code that sees
- * raw requests (test servers, benchmarks). A template matches at the end of the URL path, so any base path
- * (`/v1`, `/api`) in front of it is fine; literal paths win over templated ones.
- */
-export function operationMatcher(
-  operations: Readonly<Record<string, Pick<OperationShape, 'method' | 'path'>>>,
-): (request: Request) => OperationInfo | undefined {
-  const routes = Object.entries(operations)
-    .map(([id, { method, path }]) => {
-      const variables = path.match(/\{[^}]+\}/g)?.length ?? 0;
-      const source = path
-        .split(/\{[^}]+\}/)
-        .map(escapeRegExp)
-        .join('[^/]+');
-      return {
-        id,
-        method: method.toUpperCase(),
-        route: `${method.toUpperCase()} ${path}`,
-        variables,
-        regex: new RegExp(`${source}$`),
-      };
-    })
-    .sort((a, b) => a.variables - b.variables);
-  return (request) => {
-    const method = request.method.toUpperCase();
-    const pathname = new URL(request.url).pathname;
-    const match = routes.find((route) => route.method === method && route.regex.test(pathname));
-    return match ? { id: match.id, route: match.route } : undefined;
-  };
-}
-
-/** Per-call overrides of the client's timeout and retries. */
-export type CallOptions = Pick<TransportOptions, 'timeout' | 'maxRetries'>;
-
 /** Header values a call may pass: `undefined` leaves the header out. */
 export type CallHeaders = HeadersInput | Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -113,7 +78,11 @@ export type CallHeaders = HeadersInput | Readonly<Record<string, string | number
  * The per-call options of every method of every client (resource methods, `api.*`, directory, trust): extra
  * headers, an abort signal, and the client's timeout and retries overridden for this call.
  */
-export interface RequestOptions extends CallOptions {
+export interface RequestOptions {
+  /** This call's per-attempt timeout in ms, instead of the client's. */
+  timeout?: number | undefined;
+  /** This call's retries after the first attempt (0 disables retrying), instead of the client's. */
+  maxRetries?: number | undefined;
   /** Extra request headers; `undefined` values are left out. */
   headers?: CallHeaders | undefined;
   /** Aborts the call (for a listing: the walk and the page request in flight). */
@@ -165,43 +134,6 @@ export function bindOperations<Functions, Ops extends Readonly<Record<string, Op
     bound[id] = (options) => new ApiPromise(client.request(operation, options));
   }
   return bound as unknown as BoundOperations<Functions, Extract<keyof Ops, string>>;
-}
-
-/** Options of {@link pageNumberListing}. */
-export interface PageNumberListingOptions {
-  /** Page size when the call sets no `query.limit`. */
-  pageSize: number;
-  /** Maps each record of a page (e.g. out of its envelope); default: as it is. */
-  item?: ((record: unknown) => unknown) | undefined;
-}
-
-/**
- * Every record of a page/limit listing (`?page=N&limit=L` answered with a plain array), fetched lazily one page
- * at a time through `client.request(operation, …)`; a page shorter than `limit` is the last. `limit` is always
- * sent, so that a short page reliably marks the end. Pages are yielded with their records already mapped.
- */
-export function pageNumberListing<TItem>(
-  client: OperationClient,
-  operation: Operation,
-  options: OperationCallOptions = {},
-  { pageSize, item }: PageNumberListingOptions,
-): Paginator<TItem[], TItem> {
-  const given = options.query?.limit;
-  const limit = typeof given === 'number' ? given : pageSize;
-  const cursor = pageNumberCursor({ limit }) as CursorScheme<TItem[], number>;
-  return paginate({
-    ...cursor,
-    fetchPage: async (page, signal) => {
-      const query = { ...options.query, limit: given ?? limit, page };
-      const { data } = await client.request(operation, { ...options, query, signal });
-      if (!Array.isArray(data)) throw new ResponseParseError(operation.id, routeOf(operation), 'is not an array');
-      const records: unknown[] = data;
-      return (item ? records.map(item) : records) as TItem[];
-    },
-    items: (page) => page,
-    signal: options.signal ?? undefined,
-    operation: operation.id,
-  });
 }
 
 /** `GET /products/{id}.json` for errors and logs. */

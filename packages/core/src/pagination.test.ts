@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { APIUserAbortError } from './errors.js';
-import { type OffsetPage, offsetCursor, pageNumberCursor, paginate } from './pagination.js';
+import { APIUserAbortError, ResponseParseError } from './errors.js';
+import type { OperationClient } from './operations.js';
+import { type OffsetPage, offsetCursor, pageNumberCursor, pageNumberListing, paginate } from './pagination.js';
 
 const RECORDS = Array.from({ length: 53 }, (_, index) => `record-${index}`);
 
@@ -149,5 +150,61 @@ describe('abort and safety', () => {
       next: (_page, cursor) => cursor,
     });
     await expect(listing.toArray({ max: 100 })).rejects.toThrow('Pagination cursor did not advance past 0');
+  });
+});
+
+describe('pageNumberListing', () => {
+  const listProducts = {
+    id: 'listProducts',
+    method: 'GET',
+    path: '/products.json',
+    query: { page: { type: 'integer' }, limit: { type: 'integer', maximum: 100 } },
+  } as const;
+  const pagesOf = (records: number) => {
+    const queries: unknown[] = [];
+    const client: OperationClient = {
+      request: async (_operation, options) => {
+        const { page, limit } = (options?.query ?? {}) as { page: number; limit: number };
+        queries.push(options?.query);
+        const from = (page - 1) * limit;
+        const data = Array.from({ length: Math.max(0, Math.min(limit, records - from)) }, (_, i) => ({
+          product: { id: from + i + 1 },
+        }));
+        return { data, response: new Response() };
+      },
+    };
+    return { client, queries };
+  };
+
+  it('walks pages until a short one, sending limit every time, and yields mapped records in items and pages', async () => {
+    const { client, queries } = pagesOf(5);
+    const listing = pageNumberListing<{ id: number }>(
+      client,
+      listProducts,
+      { query: { limit: 2 } },
+      { pageSize: 50, item: (record) => (record as { product: { id: number } }).product },
+    );
+    const pages: { id: number }[][] = [];
+    for await (const page of listing.pages()) pages.push(page);
+    expect(pages).toEqual([[{ id: 1 }, { id: 2 }], [{ id: 3 }, { id: 4 }], [{ id: 5 }]]);
+    expect(queries).toEqual([
+      { limit: 2, page: 1 },
+      { limit: 2, page: 2 },
+      { limit: 2, page: 3 },
+    ]);
+    expect((await listing.toArray({ max: 10 })).map((item) => item.id)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('sends the given page size when the call sets none', async () => {
+    const { client, queries } = pagesOf(1);
+    await pageNumberListing(client, listProducts, {}, { pageSize: 50 }).toArray({ max: 5 });
+    expect(queries).toEqual([{ limit: 50, page: 1 }]);
+  });
+
+  it('refuses a page that is not an array instead of ending the listing quietly', async () => {
+    const client: OperationClient = { request: async () => ({ data: { error: 'x' }, response: new Response() }) };
+    await expect(pageNumberListing(client, listProducts, {}, { pageSize: 50 }).toArray({ max: 5 })).rejects.toThrow(
+      ResponseParseError,
+    );
   });
 });

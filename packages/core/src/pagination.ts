@@ -1,7 +1,9 @@
 /**
- * Lazy, async-iterable pagination over any cursor scheme, plus the two cursor schemes the services use.
+ * Lazy, async-iterable pagination over any cursor scheme, the two cursor schemes the services use, and the
+ * page/limit listing of an operation ({@link pageNumberListing}).
  */
-import { APIUserAbortError } from './input-errors.js';
+import { APIUserAbortError, ResponseParseError } from './errors.js';
+import { type Operation, type OperationCallOptions, type OperationClient, routeOf } from './operations.js';
 
 /** Options of {@link paginate}. */
 export interface PaginateOptions<TPage, TItem, TCursor> {
@@ -151,4 +153,41 @@ export function pageNumberCursor(options: PageNumberOptions): CursorScheme<reado
     first: options.first ?? 1,
     next: (page, pageNumber) => (page.length < options.limit ? undefined : pageNumber + 1),
   };
+}
+
+/** Options of {@link pageNumberListing}. */
+export interface PageNumberListingOptions {
+  /** Page size when the call sets no `query.limit`. */
+  pageSize: number;
+  /** Maps each record of a page (e.g. out of its envelope); default: as it is. */
+  item?: ((record: unknown) => unknown) | undefined;
+}
+
+/**
+ * Every record of a page/limit listing (`?page=N&limit=L` answered with a plain array), fetched lazily one page
+ * at a time through `client.request(operation, …)`; a page shorter than `limit` is the last. `limit` is always
+ * sent, so that a short page reliably marks the end. Pages are yielded with their records already mapped.
+ */
+export function pageNumberListing<TItem>(
+  client: OperationClient,
+  operation: Operation,
+  options: OperationCallOptions = {},
+  { pageSize, item }: PageNumberListingOptions,
+): Paginator<TItem[], TItem> {
+  const given = options.query?.limit;
+  const limit = typeof given === 'number' ? given : pageSize;
+  const cursor = pageNumberCursor({ limit }) as CursorScheme<TItem[], number>;
+  return paginate({
+    ...cursor,
+    fetchPage: async (page, signal) => {
+      const query = { ...options.query, limit: given ?? limit, page };
+      const { data } = await client.request(operation, { ...options, query, signal });
+      if (!Array.isArray(data)) throw new ResponseParseError(operation.id, routeOf(operation), 'is not an array');
+      const records: unknown[] = data;
+      return (item ? records.map(item) : records) as TItem[];
+    },
+    items: (page) => page,
+    signal: options.signal ?? undefined,
+    operation: operation.id,
+  });
 }

@@ -3,10 +3,10 @@
  * imports one operation does not carry the cache until it sends.
  */
 import type { ClientOptions, RedisClientLike } from '@agent-apis/core';
+// Through core's entries, not its index: Node loads every module an index names, and the first call waits for them.
+import { createLogger, parseLogLevel } from '@agent-apis/core/call';
 import { LOG_ENV_VAR, readEnv } from '@agent-apis/core/client';
 import { HttpCache } from '@agent-apis/core/http-cache';
-// Through core's entries, not its index: Node loads every module an index names, and the first call waits for them.
-import { createLogger, parseLogLevel } from '@agent-apis/core/logger';
 
 /**
  * A new in-memory cache, or, given a Redis client and the fleet's secret, one whose answers every process of the

@@ -11,7 +11,8 @@ import type {
   RequestOptions,
   ServiceClientConfig,
 } from '@agent-apis/core';
-import { AgentApiError, ApiClient, assertRedisClient, bindOperations, readEnv } from '@agent-apis/core/client';
+import { ApiClient, assertRedisClient, bindOperations, readEnv } from '@agent-apis/core/client';
+import { AgentApiError } from '@agent-apis/core/errors';
 import type * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import type {
@@ -89,7 +90,7 @@ export type Plugins = DirectoryResource<PluginFilters, PluginListItem, PluginLis
 export type Skills = DirectoryResource<SkillFilters, SkillListItem, SkillList, GetSkillData['path'], Skill>;
 
 /** The environment variable holding the fleet's secret when `cache.secret` is not given. */
-export const FLEET_SECRET_ENV = 'AGENT_APIS_FLEET_SECRET';
+export const FLEET_SECRET_ENV_VAR = 'AGENT_APIS_FLEET_SECRET';
 
 /**
  * The cache option checked now, and built at the first call (its code loads with the transport): a new in-memory
@@ -110,10 +111,10 @@ function cacheConfig(options: DirectoryClientOptions): Pick<ServiceClientConfig,
     return { cache: cache as HttpCache };
   assertRedisClient('DirectoryClient cache.redis', (cache as { redis?: unknown }).redis);
   const { redis } = cache as { redis: RedisClientLike };
-  const secret = (cache as { secret?: unknown }).secret ?? readEnv(FLEET_SECRET_ENV);
+  const secret = (cache as { secret?: unknown }).secret ?? readEnv(FLEET_SECRET_ENV_VAR);
   if (typeof secret !== 'string' || secret.length < 16) {
     throw new AgentApiError(
-      `DirectoryClient cache.secret (or ${FLEET_SECRET_ENV}) must be a string of at least 16 characters`,
+      `DirectoryClient cache.secret (or ${FLEET_SECRET_ENV_VAR}) must be a string of at least 16 characters`,
     );
   }
   return {

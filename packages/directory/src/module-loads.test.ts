@@ -20,11 +20,13 @@ describe('what Node loads for the built client', () => {
     const loadedAtImport = packageModules(atImport);
     const loadedByFirstCall = packageModules(firstCall);
     expect(loadedAtImport).toContain('directory/index.js');
-    expect(loadedAtImport).not.toContain('core/call-path.js');
+    expect(loadedAtImport).not.toContain('core/internal/call/send-call.js');
     // The first call loads the transport and the default HTTP cache, and with them nothing of core it does not use:
     // Node loads every module an index names (the rate limiter, Redis, response validation), and the call waits.
-    expect(loadedByFirstCall).toEqual(expect.arrayContaining(['core/call-path.js', 'directory/cache.js']));
+    expect(loadedByFirstCall).toEqual(
+      expect.arrayContaining(['core/internal/call/send-call.js', 'directory/cache.js']),
+    );
     expect([...loadedAtImport, ...loadedByFirstCall]).not.toContain('core/index.js');
-    expect(loadedByFirstCall).not.toContain('core/rate-limit.js');
+    expect(loadedByFirstCall).not.toContain('core/internal/fleet/rate-limiter.js');
   });
 });

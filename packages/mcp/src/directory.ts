@@ -1,4 +1,5 @@
-import { AgentApiError, readEnv } from '@agent-apis/core';
+import { readEnv } from '@agent-apis/core/client';
+import { AgentApiError } from '@agent-apis/core/errors';
 import { DirectoryToolMethods } from './gen/directory.gen.js';
 import type { ToolClientOptions } from './tool-client.js';
 

@@ -1,4 +1,5 @@
-import { AgentApiError, redactText, redactValue } from '@agent-apis/core';
+import { redactText, redactValue } from '@agent-apis/core/call';
+import { AgentApiError } from '@agent-apis/core/errors';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const MAX_DETAIL_LENGTH = 300;

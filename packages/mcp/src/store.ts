@@ -1,4 +1,5 @@
-import { AgentApiError, MissingCredentialsError, readEnv } from '@agent-apis/core';
+import { readEnv } from '@agent-apis/core/client';
+import { AgentApiError, MissingCredentialsError } from '@agent-apis/core/errors';
 import { StoreToolMethods } from './gen/store.gen.js';
 import type { ToolClientOptions } from './tool-client.js';
 

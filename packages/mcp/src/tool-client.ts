@@ -9,21 +9,22 @@
  * schema compiler is never used, so nothing is compiled or kept per `listTools()`.
  */
 import {
+  apiErrorFromResponse,
+  boundedResponse,
+  createRequestContext,
+  DEFAULT_MAX_RESPONSE_BYTES,
+} from '@agent-apis/core/call';
+import { checkBaseUrl, checkedHeaders, DEFAULT_TIMEOUT_MS } from '@agent-apis/core/client';
+import {
   AgentApiError,
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
-  apiErrorFromResponse,
-  createRequestContext,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  InvalidBaseUrlError,
   type RequestContext,
   RequestValidationError,
   ResponseParseError,
-  ResponseTooLargeError,
   ResponseValidationError,
-  redactUrl,
-} from '@agent-apis/core';
+} from '@agent-apis/core/errors';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -60,8 +61,8 @@ export const MAX_TOOL_LIST_PAGES = 100;
 /** A tool as the server lists it. */
 export type ToolDescription = Tool;
 
-/** Default time a request may take, in ms. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Default time a request may take, in ms: the HTTP clients' (`@agent-apis/core`). */
+export { DEFAULT_TIMEOUT_MS };
 
 /** Options every tool client takes. */
 export interface ToolClientOptions {
@@ -158,112 +159,6 @@ function requestIdOf(init: RequestInit | undefined): string | number | undefined
   }
 }
 
-/**
- * `response` with its body counted as it is read: past `maxBytes` it errors with {@link ResponseTooLargeError}
- * (given to `onTooLarge` first) and cancels the source; when `signal` aborts it is cancelled too, whatever the
- * `fetch` that produced it does with signals.
- */
-function boundedResponse(
-  response: Response,
-  maxBytes: number,
-  signal: AbortSignal,
-  onTooLarge: (error: ResponseTooLargeError) => void,
-): Response {
-  if (!response.body) return response;
-  const tooLarge = () => {
-    const error = new ResponseTooLargeError(response.url, maxBytes);
-    onTooLarge(error);
-    return error;
-  };
-  const declared = Number(response.headers.get('content-length'));
-  if (!response.headers.has('content-encoding') && Number.isFinite(declared) && declared > maxBytes) {
-    response.body.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const source = response.body.getReader();
-  let total = 0;
-  let stopped: (() => void) | undefined;
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      stopped = () => {
-        controller.error(signal.reason);
-        source.cancel(signal.reason).catch(() => undefined);
-      };
-      if (signal.aborted) stopped();
-      else signal.addEventListener('abort', stopped, { once: true });
-    },
-    async pull(controller) {
-      try {
-        const { done, value } = await source.read();
-        if (done) {
-          signal.removeEventListener('abort', stopped as () => void);
-          controller.close();
-          return;
-        }
-        total += value.byteLength;
-        if (total > maxBytes) {
-          signal.removeEventListener('abort', stopped as () => void);
-          controller.error(tooLarge());
-          await source.cancel().catch(() => undefined);
-          return;
-        }
-        controller.enqueue(value);
-      } catch (error) {
-        signal.removeEventListener('abort', stopped as () => void);
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      signal.removeEventListener('abort', stopped as () => void);
-      return source.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/**
- * The tool server URL, checked: absolute http(s), no `user:password@` (which `fetch` refuses with a message that
- * quotes it). Errors show the URL only when it parses, with any credentials masked.
- */
-function checkedUrl(client: string, raw: string): string {
-  const shown = () => redactUrl(String(raw).replace(/\/\/[^/@]*@/, '//***@'));
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    // Not quoted: where a credential sits in a string that does not parse cannot be told.
-    throw new InvalidBaseUrlError(`${client} url must be an absolute http(s) URL; the value given does not parse`);
-  }
-  if (url.username || url.password) {
-    throw new InvalidBaseUrlError(
-      `${client} url must not carry credentials (user:password@), got ${shown()}; pass them as the client's options`,
-    );
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new InvalidBaseUrlError(`${client} url must use http or https, got ${url.protocol}`);
-  }
-  return raw;
-}
-
-/** Headers checked for what no HTTP header can carry (CR, LF, NUL, …); errors name the header, never its value. */
-function checkedHeaders(client: string, headers: Readonly<Record<string, string>>): Record<string, string> {
-  const checked: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) {
-      throw new AgentApiError(
-        `${client} header ${name} holds a line break or NUL character, which no header can carry`,
-      );
-    }
-    try {
-      new Headers([[name, value]]);
-    } catch {
-      throw new AgentApiError(`${client} header ${JSON.stringify(name)} has a name or value that cannot be sent`);
-    }
-    checked[name] = value;
-  }
-  return checked;
-}
-
 /** The issues of a zod error, as `ResponseValidationError` lists them. */
 function zodIssues(error: unknown): { path: string; message: string }[] | undefined {
   if (!(error instanceof Error) || error.name !== 'ZodError') return undefined;
@@ -292,12 +187,18 @@ export class ToolServerClient<Name extends string = string> {
     outputSchemas?: Readonly<Partial<Record<Name, JsonSchema>>>,
   ) {
     const client = new.target.name || 'ToolServerClient';
-    this.url = checkedUrl(client, connection.url);
+    // Checked as the HTTP clients check a base URL (a query is let through: a tool server's URL is used as given).
+    checkBaseUrl(client, connection.url, { option: 'url', allowQuery: true });
+    this.url = connection.url;
     const maxResponseBytes = connection.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
       throw new AgentApiError(`${client} maxResponseBytes must be a positive whole number of bytes`);
     }
-    this.#connection = { ...connection, maxResponseBytes, headers: checkedHeaders(client, connection.headers) };
+    this.#connection = {
+      ...connection,
+      maxResponseBytes,
+      headers: Object.fromEntries(checkedHeaders(client, connection.headers, 'headers') ?? []),
+    };
     this.#inputSchemas = inputSchemas;
     this.#outputSchemas = outputSchemas ?? {};
   }

@@ -20,11 +20,15 @@ describe('what Node loads for the built client', () => {
     const loadedAtImport = packageModules(atImport);
     const loadedByFirstCall = packageModules(firstCall);
     expect(loadedAtImport).toContain('store/index.js');
-    expect(loadedAtImport).not.toContain('core/call-path.js');
+    expect(loadedAtImport).not.toContain('core/internal/call/send-call.js');
     // The first call loads the transport, the limiter and the ban guard, and with them nothing of core it does not
     // use: Node loads every module an index names (the HTTP cache, Redis, response validation), and the call waits.
     expect(loadedByFirstCall).toEqual(
-      expect.arrayContaining(['core/call-path.js', 'store/rate-limit.js', 'core/rate-limit.js']),
+      expect.arrayContaining([
+        'core/internal/call/send-call.js',
+        'store/rate-limit.js',
+        'core/internal/fleet/rate-limiter.js',
+      ]),
     );
     expect([...loadedAtImport, ...loadedByFirstCall]).not.toContain('core/index.js');
     expect(loadedByFirstCall).not.toContain('core/http-cache.js');

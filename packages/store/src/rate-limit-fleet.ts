@@ -5,25 +5,11 @@
  * down, slow or lost, each process keeps to a conservative share of the budget until it returns.
  */
 
-import {
-  sleep as defaultSleep,
-  fingerprint,
-  type Logger,
-  RateLimiter,
-  type RateLimitGate,
-  type RateLimitUpdate,
-  type RateLimitWindow,
-  type RedisClientLike,
-  RedisHealth,
-  RedisUnavailableError,
-  runScript,
-  type Sleep,
-  sha256Hex,
-  signValue,
-  verifyValue,
-  WaiterQueue,
-  withDeadline,
-} from '@agent-apis/core';
+import type { Logger, RateLimitUpdate, RateLimitWindow, RedisClientLike } from '@agent-apis/core';
+import { sleep as defaultSleep, type Sleep } from '@agent-apis/core/call';
+import { RedisUnavailableError } from '@agent-apis/core/errors';
+import { RedisHealth, runScript, sha256Hex, signValue, verifyValue, withDeadline } from '@agent-apis/core/fleet';
+import { fingerprint, RateLimiter, type RateLimitGate, WaiterQueue } from '@agent-apis/core/rate-limit';
 import type { StoreCredentials } from './auth.js';
 import {
   DEFAULT_FLEET_WORKERS,

@@ -2,17 +2,16 @@
  * The store's request budget (20 a second and 800 a minute per store), kept client-side so callers do not
  * meet 429 in normal use, and adapted to the `Jumpseller-*RateLimit-*` headers the store sends back.
  */
-import type { ClientOptions, CreateFetchOptions } from '@agent-apis/core';
+// Through core's entries, not its index: Node loads every module an index names, and the first call waits for them.
+import type { ClientOptions, Logger, RateLimitUpdate, RateLimitWindow } from '@agent-apis/core';
+import type { CreateFetchOptions } from '@agent-apis/core/call';
+import { createLogger, parseLogLevel } from '@agent-apis/core/call';
 import { LOG_ENV_VAR, readEnv } from '@agent-apis/core/client';
 import { RateLimitBanError } from '@agent-apis/core/errors';
-// Through core's entries, not its index: Node loads every module an index names, and the first call waits for them.
-import { createLogger, type Logger, parseLogLevel } from '@agent-apis/core/logger';
 import {
   fingerprint,
   RateLimiter,
   type RateLimitGate,
-  type RateLimitUpdate,
-  type RateLimitWindow,
   rateLimitHooks,
   sharedRateLimiter,
 } from '@agent-apis/core/rate-limit';

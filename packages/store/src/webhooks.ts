@@ -23,7 +23,8 @@
  * response objects): it refuses an unsigned request before reading its body, caps each body and the bytes held
  * across all bodies, cuts off a body that does not arrive in time, and never lets a broken connection throw.
  */
-import { AgentApiError } from '@agent-apis/core/client';
+import { type BoundedBytes, boundedBytes } from '@agent-apis/core/call';
+import { AgentApiError } from '@agent-apis/core/errors';
 import type { CustomerFields, HookEditFields, OrderFields, ProductFields } from './gen/types.gen.js';
 
 /** The header carrying the signature. */
@@ -402,16 +403,6 @@ function positive(value: number | undefined, fallback: number, option: string): 
   return value;
 }
 
-function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
-
 /**
  * A `node:http` request listener that receives deliveries: `createServer(createWebhookListener({ token, onEvent }))`.
  * A request without a well-formed signature header is answered 401 before any of its body is read; then the body
@@ -430,8 +421,8 @@ export function createWebhookListener(
   const arriving = new Set<{ claim: () => number; refuse: () => void }>();
 
   return (request, response) => {
-    const chunks: Uint8Array[] = [];
-    let held = 0;
+    /** The body so far, counted against `maxBodyBytes` (core's bounded reader); dropped once reading stops. */
+    let body: BoundedBytes | undefined = boundedBytes(maxBodyBytes);
     let claimed = 0;
     let reading = true;
     const self = {
@@ -457,8 +448,7 @@ export function createWebhookListener(
       clearTimeout(deadline);
       pendingBytes -= claimed;
       claimed = 0;
-      held = 0;
-      chunks.length = 0;
+      body = undefined;
     };
     const send = (status: number, text: string, thenClose: boolean) => {
       try {
@@ -500,11 +490,13 @@ export function createWebhookListener(
     if (!claim(Number.isSafeInteger(declared) && declared > 0 ? declared : 0)) return;
 
     request.on('data', (chunk) => {
-      if (!reading) return;
-      held += chunk.byteLength;
-      if (held > maxBodyBytes) return refuse(413, `the body is larger than ${maxBodyBytes} bytes`);
-      chunks.push(chunk);
-      if (held > claimed) claim(held);
+      if (!reading || !body) return;
+      try {
+        body.add(chunk);
+      } catch {
+        return refuse(413, `the body is larger than ${maxBodyBytes} bytes`);
+      }
+      if (body.size > claimed) claim(body.size);
     });
     request.on('end', () => {
       if (!reading) return;
@@ -512,8 +504,9 @@ export function createWebhookListener(
       reading = false;
       arriving.delete(self);
       clearTimeout(deadline);
-      const body = joinChunks(chunks.splice(0), held);
-      handle({ body, headers: request.headers, url: request.url ?? '/' })
+      const bytes = body?.bytes() ?? new Uint8Array(0);
+      body = undefined;
+      handle({ body: bytes, headers: request.headers, url: request.url ?? '/' })
         .then(
           (answer) => send(answer.status, answer.body, false),
           () => send(500, 'the delivery could not be handled', false),

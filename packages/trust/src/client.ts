@@ -4,21 +4,23 @@
  */
 import type { BoundOperations, ClientOptions, RedisClientLike, RequestOptions, WithResponse } from '@agent-apis/core';
 import {
-  AgentApiError,
-  APIUserAbortError,
   ApiClient,
   ApiPromise,
   assertRedisClient,
   bindOperations,
-  ConfigurationError,
   LOG_ENV_VAR,
-  MissingCredentialsError,
-  RequestValidationError,
   raceWithSignal,
   readEnv,
+  redirectHop,
   routeOf,
 } from '@agent-apis/core/client';
-import { redirectHop } from '@agent-apis/core/redirect';
+import {
+  AgentApiError,
+  APIUserAbortError,
+  ConfigurationError,
+  MissingCredentialsError,
+  RequestValidationError,
+} from '@agent-apis/core/errors';
 import {
   assertValidDecideRequest,
   type CompleteDecideRequest,
@@ -70,10 +72,14 @@ function redirectTarget(request: Request, response: Response): Request | undefin
 /** The server every official SDK uses. */
 export const DEFAULT_BASE_URL = 'https://entropy0.ai/api';
 /** Environment variable read when `apiKey` is not given. */
-export const API_KEY_ENV = 'ENTROPY0_API_KEY';
+export const API_KEY_ENV_VAR = 'ENTROPY0_API_KEY';
 /** Environment variable read when `baseUrl` is not given. */
-export const BASE_URL_ENV = 'TRUST_BASE_URL';
-/** Environment variable holding the log level. */
+export const BASE_URL_ENV_VAR = 'TRUST_BASE_URL';
+/** @deprecated Use {@link API_KEY_ENV_VAR} (every package names environment variables `*_ENV_VAR`). */
+export const API_KEY_ENV = API_KEY_ENV_VAR;
+/** @deprecated Use {@link BASE_URL_ENV_VAR}. */
+export const BASE_URL_ENV = BASE_URL_ENV_VAR;
+/** @deprecated Use `LOG_ENV_VAR`, the variable every client reads its log level from. */
 export const LOG_LEVEL_ENV = LOG_ENV_VAR;
 
 /** Options of {@link TrustClient}. */
@@ -314,7 +320,7 @@ function sharedDecisions(options: TrustClientOptions, baseUrl: string): Pick<Sha
     throw new AgentApiError('TrustClient decisionCache must be an object such as { redis }');
   }
   assertRedisClient('TrustClient decisionCache.redis', decisionCache.redis);
-  const apiKey = options.apiKey ?? readEnv(API_KEY_ENV) ?? '';
+  const apiKey = options.apiKey ?? readEnv(API_KEY_ENV_VAR) ?? '';
   // Everything is taken from the options now, as at construction; only the logger is built once the module loads.
   const { redis } = decisionCache;
   const { logger: sink, logLevel, now } = options;
@@ -344,13 +350,13 @@ function sharedDecisions(options: TrustClientOptions, baseUrl: string): Pick<Sha
  * `MissingCredentialsError` without a key.
  */
 export function createTrustClient(options: TrustClientOptions = {}): ApiClient {
-  const apiKey = options.apiKey ?? readEnv(API_KEY_ENV);
+  const apiKey = options.apiKey ?? readEnv(API_KEY_ENV_VAR);
   if (!apiKey) {
-    throw new MissingCredentialsError({ client: 'TrustClient', options: ['apiKey'], envVars: [API_KEY_ENV] });
+    throw new MissingCredentialsError({ client: 'TrustClient', options: ['apiKey'], envVars: [API_KEY_ENV_VAR] });
   }
   return new ApiClient(options, {
     client: 'TrustClient',
-    baseUrl: options.baseUrl ?? readEnv(BASE_URL_ENV) ?? DEFAULT_BASE_URL,
+    baseUrl: options.baseUrl ?? readEnv(BASE_URL_ENV_VAR) ?? DEFAULT_BASE_URL,
     // The API lives under /api: a real host's base URL must end with it, and a 404 from one without it says so.
     basePathSuffix: '/api',
     authHeaders: options.authScheme === 'bearer' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey },

@@ -8,25 +8,24 @@
  * or one longer than any holder sets, is stale and taken over. Any Redis fault falls back to the in-process cache:
  * a Redis error can cost a scan, never change a decision.
  */
+import type { Logger, RedisClientLike } from '@agent-apis/core';
+import { createRequestContext } from '@agent-apis/core/call';
+import { APIConnectionTimeoutError } from '@agent-apis/core/errors';
 import {
-  APIConnectionTimeoutError,
-  createRequestContext,
   getBounded,
   keyedName,
-  type Logger,
   openValue,
-  type RedisClientLike,
   RedisHealth,
   runScript,
   sealValue,
   withDeadline,
-} from '@agent-apis/core';
+} from '@agent-apis/core/fleet';
 import { TrustDecision } from './decision.js';
 import { expiryOf } from './decision-cache.js';
 import type { DecisionResult } from './gen/types.gen.js';
 
 // The client builds the warning logger of a shared cache only once this module is loaded.
-export { createLogger, parseLogLevel } from '@agent-apis/core';
+export { createLogger, parseLogLevel } from '@agent-apis/core/call';
 
 /** How long a lock on one decision is held before it must be renewed (the holder renews it while it waits). */
 const LOCK_MS = 5_000;

@@ -4,10 +4,13 @@
  */
 
 export type { ApiPromise, Logger, LogLevel, RequestOptions, WithResponse } from '@agent-apis/core';
+export { LOG_ENV_VAR } from '@agent-apis/core/client';
 export * from '@agent-apis/core/errors';
 export {
   API_KEY_ENV,
+  API_KEY_ENV_VAR,
   BASE_URL_ENV,
+  BASE_URL_ENV_VAR,
   createTrustClient,
   DEFAULT_BASE_URL,
   LOG_LEVEL_ENV,

@@ -1,0 +1,152 @@
+/**
+ * The masking half of the errors, loaded with the call path: the request context an error is built from (the
+ * operation, the redacted request, the secrets to mask) and the reading of a failed response into its
+ * {@link APIError} subclass.
+ */
+
+import {
+  type APIError,
+  type ErrorResponse,
+  errorClassForStatus,
+  type OperationInfo,
+  type RequestContext,
+} from '../../errors.js';
+import { operationLabel } from './operation-label.js';
+import { describeRequest, redactError, redactHeaders, redactText, redactValue, secretsFromRequest } from './redact.js';
+
+/** Builds the {@link RequestContext} of a request: names the operation and collects the secrets it carries. */
+export function createRequestContext(
+  request: Request,
+  operation: OperationInfo = {},
+  secrets: readonly string[] = [],
+): RequestContext {
+  const allSecrets = [...secrets, ...secretsFromRequest(request)];
+  const route = operation.route ?? `${request.method.toUpperCase()} ${new URL(request.url).pathname}`;
+  return {
+    operation: operation.id ?? route,
+    route,
+    request: describeRequest(request, allSecrets),
+    secrets: allSecrets,
+    ...(operation.basePath ? { basePath: operation.basePath } : {}),
+    redactCause: (cause) =>
+      cause instanceof Error
+        ? redactError(cause, allSecrets)
+        : redactValue(cause, allSecrets, { maskCredentialKeys: true }),
+  };
+}
+
+/**
+ * Reads the body of a failed response (JSON when it parses, text otherwise), masks secrets in it and in the
+ * headers, and returns the {@link APIError} subclass that matches the status.
+ */
+export async function apiErrorFromResponse(response: Response, context: RequestContext): Promise<APIError> {
+  const text = await response.text().catch(() => '');
+  const errorClass = errorClassForStatus(response.status);
+  const redacted: ErrorResponse = {
+    status: response.status,
+    statusText: response.statusText,
+    headers: new Headers(redactHeaders(response.headers, context.secrets)),
+    body: parseBody(text, context.secrets),
+  };
+  return new errorClass(context, redacted, errorMessage(context, redacted));
+}
+
+/**
+ * `404 Not Found on getProduct (GET /v1/products/{id}.json) at <url>: <detail>`, with a hint when the URL lacks
+ * the path the API lives under.
+ */
+export function errorMessage(context: RequestContext, response: ErrorResponse): string {
+  const statusText = response.statusText || REASON_PHRASES[response.status] || '';
+  const detail = detailOf(response.body);
+  return `${response.status}${statusText ? ` ${statusText}` : ''} on ${operationLabel(context)} at ${context.request.url}${detail ? `: ${detail}` : ''}${basePathHint(context, response.status)}`;
+}
+
+const REASON_PHRASES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+const MAX_DETAIL_LENGTH = 300;
+
+/** The human-readable part of an error body: a `message`/`error`/`detail`/`title` string, or the body itself. */
+function detailOf(body: unknown): string {
+  if (body === undefined || body === null || body === '') return '';
+  if (typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    const nested = record.error as Record<string, unknown> | undefined;
+    const problems = fieldProblems(record.errors ?? nested?.errors);
+    for (const candidate of [record.message, record.error, nested?.message, record.detail, record.title]) {
+      if (typeof candidate === 'string' && candidate.length > 0) {
+        return truncate(problems ? `${candidate} (${problems})` : candidate);
+      }
+    }
+    if (problems) return truncate(problems);
+  }
+  return truncate(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+/**
+ * A server's validation messages as one line: `{ name: ["can't be blank"], price: ["is not a number"] }` →
+ * `name can't be blank; price is not a number`; a list of strings or of `{ field, message }` records likewise.
+ */
+function fieldProblems(errors: unknown): string {
+  if (!errors || typeof errors !== 'object') return typeof errors === 'string' ? errors : '';
+  const entries: [string, unknown][] = Array.isArray(errors)
+    ? errors.map((entry) =>
+        typeof entry === 'string' ? ['', entry] : [String(entry?.field ?? entry?.path ?? ''), entry?.message],
+      )
+    : Object.entries(errors);
+  return entries
+    .map(([field, messages]) => {
+      const text = [messages]
+        .flat()
+        .filter((message) => typeof message === 'string')
+        .join(', ');
+      return text && (field ? `${field} ${text}` : text);
+    })
+    .filter(Boolean)
+    .join('; ');
+}
+
+function truncate(text: string): string {
+  const singleLine = text.replace(/\s+/g, ' ').trim();
+  return singleLine.length > MAX_DETAIL_LENGTH ? `${singleLine.slice(0, MAX_DETAIL_LENGTH)}…` : singleLine;
+}
+
+/**
+ * What to try when a 404's URL lacks the path the API lives under (a base URL without `/v1`): every call of
+ * such a client is a 404, and the message says so instead of blaming the record.
+ */
+function basePathHint(context: RequestContext, status: number): string {
+  const base = context.basePath;
+  if (status !== 404 || !base) return '';
+  // URL.parse is newer than the Node 20 the packages support.
+  const url = URL.canParse(context.request.url) ? new URL(context.request.url) : undefined;
+  return url && !url.pathname.includes(`${base}/`)
+    ? ` (hint: the URL has no ${base}; the API lives under it, so the base URL probably needs it: ${url.origin}${base})`
+    : '';
+}
+
+function parseBody(text: string, secrets: readonly string[]): unknown {
+  if (text === '') return undefined;
+  try {
+    return redactValue(JSON.parse(text), secrets);
+  } catch {
+    return redactText(text, secrets);
+  }
+}
