@@ -162,6 +162,7 @@ function chunkPlan(
   const plan = new Map<string, string | null>();
   /** Seams that need a named group: some module goes with them that rolldown would put elsewhere. */
   const grouped = new Set<string>();
+  const rootShared = new Map<string, string[]>();
   for (const id of modules.keys()) {
     if (heads.has(id)) continue;
     const byEntries = [...entryReach].filter(([, reached]) => reached.has(id)).map(([entry]) => entry);
@@ -171,10 +172,13 @@ function chunkPlan(
     const seam = bySeams[0];
     if (atImport) {
       if (byEntries.length === 1 && bySeams.length === 0) plan.set(id, null);
-      // Used at import by the root alone and by its seams: a module of its own, as a bundler of the application
+      // Used at import by the root alone and by its seams: apart from the root, as a bundler of the application
       // would keep it, so that what only a seam uses of it stays out of what the application loads at import.
-      else if (byEntries.every((entry) => entry === rootId)) plan.set(id, chunkName(id));
-      else if (bySeams.length === 0 || (mainEntry !== undefined && byEntries.includes(mainEntry)))
+      else if (byEntries.every((entry) => entry === rootId)) {
+        const key = bySeams.join('\n');
+        const group = rootShared.get(key) ?? [];
+        rootShared.set(key, [...group, id]);
+      } else if (bySeams.length === 0 || (mainEntry !== undefined && byEntries.includes(mainEntry)))
         plan.set(id, SHARED_CHUNK);
       else plan.set(id, SHARED_BY_SEAMS_CHUNK);
     } else if (seam === undefined) plan.set(id, null);
@@ -183,6 +187,12 @@ function chunkPlan(
       if (bySeams.length > 1 || byEntries.length > 0) grouped.add(seam);
       plan.set(id, seam);
     }
+  }
+  // Modules the root and the same seams use form one chunk, named after the first of them: an application's bundler
+  // would keep them together too (they are loaded, or left to the seams, by the same imports).
+  for (const group of rootShared.values()) {
+    const name = chunkName([...group].sort()[0] as string);
+    for (const id of group) plan.set(id, name);
   }
   for (const id of heads) plan.set(id, grouped.has(id) ? chunkName(id) : null);
   for (const [id, seam] of plan) {

@@ -281,24 +281,16 @@ export async function oneOperationAtImport(): Promise<BundleRow[]> {
 }
 
 /**
- * Modules that only a call loads: the transport and what only it uses (input checks, wire encoding, retries,
- * timers, redaction of headers and values, logging, reading failed responses, response validation, the HTTP
- * cache's engine) and each
- * service's lazily built parts. esbuild keeps at import every module a package entry reaches through its imports,
- * so one of these at import means a module loaded with the client (a package index or `@agent-apis/core/client`)
- * imports it.
+ * The built modules (chunks of `scripts/build-package.ts`) that only a call loads: core's call path (the transport and
+ * what only it uses: input checks, wire encoding, error building, redirects), the logger, response validation, the
+ * rate limiter, the HTTP cache's engine and Redis tier, and each service's lazily built parts. esbuild keeps at
+ * import every module a package entry reaches through its imports, so one of these at import means a module loaded
+ * with the client (a package index or `@agent-apis/core/client`) imports it. What several entries share (retries,
+ * timers, redaction, the error classes) sits in core's `shared-entries.js`, which the errors entry loads at import.
  */
 export const CALL_PATH_MODULES: readonly string[] = [
   'core/dist/call-path.js',
-  'core/dist/fetch.js',
-  'core/dist/input-validation.js',
-  'core/dist/call-request.js',
-  'core/dist/client-options.js',
-  'core/dist/retry.js',
-  'core/dist/timers.js',
   'core/dist/logger.js',
-  'core/dist/redact.js',
-  'core/dist/error-response.js',
   'core/dist/schema-validation.js',
   'core/dist/rate-limit.js',
   'core/dist/http-cache-engine.js',
