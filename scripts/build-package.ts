@@ -1,5 +1,6 @@
 /**
- * `node ../../scripts/build-package.ts`: the `build` of every published package, run in the package's folder.
+ * `node ../../scripts/build-package.ts`: the `build` of every published package, run in the package's folder after
+ * `scripts/clean-dist.ts` has emptied its `dist`.
  *
  * 1. Entries: every `exports` target and `bin` of its package.json, `./dist/<name>.js` built from `src/<name>.ts`
  *    (derived here, never listed by hand, so a renamed or added entry builds as it is declared).
@@ -355,8 +356,8 @@ async function main(packageDir: string): Promise<void> {
   for (const [name, source] of Object.entries(entries)) {
     if (!existsSync(join(packageDir, source))) throw new Error(`${manifest.name}: entry ${name} has no ${source}`);
   }
+  // `scripts/clean-dist.ts` has emptied `dist` before this runs (the package's `build` line).
   const dist = join(packageDir, 'dist');
-  await rm(dist, { recursive: true, force: true });
 
   const { chunks, entryExports } = await bundle(packageDir, entries, rootEntryOf(manifest));
   const problems = checkChunks(chunks, entryExports);
