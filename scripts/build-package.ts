@@ -19,7 +19,7 @@ import { readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { type ChunkingContext, type OutputChunk, rolldown } from 'rolldown';
+import { type ChunkingContext, type OutputChunk, type Plugin, RUNTIME_MODULE_ID, rolldown } from 'rolldown';
 import { reachableModules } from './tarball-size.ts';
 
 const run = promisify(execFile);
@@ -242,6 +242,44 @@ function chunkName(id: string): string {
 /** `export * from './x.js'` (not `export * as x`): the re-exports `ModuleInfo.exports` leaves out. */
 const STAR_RE_EXPORT = /export\s*\*\s*from\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
+/**
+ * rolldown's helpers (`__exportAll`, which builds the namespace object a seam's `import()` resolves to when the
+ * seam's chunk holds more than the seam) come as a module of their own, one more file for the first call to load.
+ * This copies them into each chunk that imports them instead: a few lines of plain functions, no class, no state.
+ */
+function inlineRuntimeHelpers(): Plugin {
+  return {
+    name: 'inline-runtime-helpers',
+    generateBundle(_options, output) {
+      const runtime = Object.values(output).find(
+        (item): item is OutputChunk =>
+          item.type === 'chunk' && item.moduleIds.length > 0 && item.moduleIds.every((id) => id === RUNTIME_MODULE_ID),
+      );
+      if (!runtime) return;
+      const exported = /^export \{ ([\w$, ]+) \};\s*$/m.exec(runtime.code);
+      if (!exported) throw new Error(`${runtime.fileName}: unexpected shape of rolldown's helpers`);
+      const helpers = runtime.code.replace(exported[0], '').trim();
+      for (const chunk of Object.values(output)) {
+        if (chunk.type !== 'chunk' || !chunk.imports.includes(runtime.fileName)) continue;
+        let specifier = posix.relative(posix.dirname(chunk.fileName), runtime.fileName);
+        if (!specifier.startsWith('.')) specifier = `./${specifier}`;
+        const line = new RegExp(
+          `^import \\{ ([\\w$, ]+) \\} from "${specifier.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}";\\n`,
+          'm',
+        );
+        const imported = line.exec(chunk.code);
+        const names = imported?.[1]?.split(', ') ?? [];
+        const available = new Set(exported[1]?.split(', '));
+        if (!imported || names.some((name) => !available.has(name)))
+          throw new Error(`${chunk.fileName}: cannot inline rolldown's helpers (${imported?.[0] ?? 'no import line'})`);
+        chunk.code = chunk.code.replace(imported[0], `${helpers}\n`);
+        chunk.imports = chunk.imports.filter((file) => file !== runtime.fileName);
+      }
+      delete output[runtime.fileName];
+    },
+  };
+}
+
 interface Bundle {
   chunks: OutputChunk[];
   /** The names each entry module exports, as rolldown read them. */
@@ -266,6 +304,7 @@ async function bundle(packageDir: string, entries: Record<string, string>, root:
     // exactly the exports it declares, so no internal name leaks onto a public module.
     preserveEntrySignatures: 'allow-extension',
     plugins: [
+      inlineRuntimeHelpers(),
       {
         name: 'entry-exports',
         buildEnd() {
@@ -378,6 +417,7 @@ async function main(packageDir: string): Promise<void> {
   for (const file of files.keys()) {
     if (file === 'package/package.json' || reached.has(file)) continue;
     dropped.push(file);
+
     await rm(join(packageDir, file.slice('package/'.length)));
   }
   await removeEmptyFolders(dist);
@@ -391,7 +431,10 @@ async function main(packageDir: string): Promise<void> {
   console.log(
     `${manifest.name}: ${Object.keys(entries).length} entries → ${modules.length} modules ` +
       `(${(sizes.reduce((sum, size) => sum + size, 0) / 1000).toFixed(1)} kB), ` +
-      `${shipped.filter((file) => file.endsWith('.d.ts')).length} declarations (${dropped.length} unreached left out)`,
+      `${shipped.filter((file) => file.endsWith('.d.ts')).length} declarations` +
+      (dropped.length > 0
+        ? `; left out, reached by no entry: ${dropped.map((file) => file.slice('package/dist/'.length)).join(', ')}`
+        : ''),
   );
   const lazy = new Set(chunks.flatMap((chunk) => chunk.dynamicImports));
   for (const [index, file] of modules.entries()) {
