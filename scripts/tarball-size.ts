@@ -41,7 +41,8 @@ function exportTargets(exports: unknown): string[] {
   return Object.values(exports).flatMap(exportTargets);
 }
 
-const RELATIVE_IMPORT = /(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+/** A relative specifier after `from`, `import` or `import(`, in any quotes (a minifier writes `` import(`./x.js`) ``). */
+const RELATIVE_IMPORT = /(?:from\s*|import\s*\(\s*|import\s*)['"`](\.{1,2}\/[^'"`]+)['"`]/g;
 
 /** Every target of a `bin` field (a path, or a map of command names to paths). */
 function binTargets(bin: unknown): string[] {

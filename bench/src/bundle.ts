@@ -281,31 +281,20 @@ export async function oneOperationAtImport(): Promise<BundleRow[]> {
 }
 
 /**
- * Modules that only a call loads: the transport and what only it uses (input checks, wire encoding, retries,
- * timers, redaction of headers and values, logging, reading failed responses, response validation, the HTTP
- * cache's engine) and each
- * service's lazily built parts. esbuild keeps at import every module a package entry reaches through its imports,
- * so one of these at import means a module loaded with the client (a package index or `@agent-apis/core/client`)
- * imports it.
+ * The built modules (chunks of `scripts/build-package.ts`) that only a call loads: core's call path (the transport and
+ * what only it uses: input checks, wire encoding, error building, redirects), the logger, response validation, the
+ * rate limiter, the HTTP cache's engine and Redis tier, and each service's lazily built parts. esbuild keeps at
+ * import every module a package entry reaches through its imports, so one of these at import means a module loaded
+ * with the client (a package index or `@agent-apis/core/client`) imports it. What several entries share (retries,
+ * timers, redaction, the error classes) sits in core's `shared-entries.js`, which the errors entry loads at import.
  */
 export const CALL_PATH_MODULES: readonly string[] = [
-  'core/dist/internal/call/send-call.js',
-  'core/dist/internal/call/transport.js',
-  'core/dist/internal/call/attempt.js',
-  'core/dist/internal/call/body-reader.js',
-  'core/dist/internal/call/input-check.js',
-  'core/dist/internal/call/wire-encoding.js',
-  'core/dist/internal/call/response-body.js',
-  'core/dist/internal/call/transport-options.js',
-  'core/dist/internal/call/retry.js',
-  'core/dist/internal/call/timers.js',
+  'core/dist/call-path.js',
   'core/dist/logger.js',
-  'core/dist/internal/call/redact.js',
-  'core/dist/internal/call/error-response.js',
-  'core/dist/internal/call/schema-validation.js',
-  'core/dist/internal/fleet/rate-limiter.js',
-  'core/dist/internal/fleet/http-cache-engine.js',
-  'core/dist/internal/fleet/http-cache-redis.js',
+  'core/dist/schema-validation.js',
+  'core/dist/rate-limit.js',
+  'core/dist/http-cache-engine.js',
+  'core/dist/http-cache-redis.js',
   'directory/dist/cache.js',
   'store/dist/rate-limit.js',
   'store/dist/rate-limit-fleet.js',

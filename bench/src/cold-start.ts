@@ -3,6 +3,8 @@
  * against plain `fetch` (nothing to load) and openapi-fetch. Each run is a new Node process against the canned
  * loopback server; the child times itself from just before the `import()` to the parsed first answer, so Node's
  * own start-up (the same for every variant) is left out. Variants take turns run by run; figures are medians.
+ * Beside the time, the number of module files the import and the first call make Node load, counted in one more
+ * process per variant (untimed: the counting hook slows every load it sees).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -89,6 +91,21 @@ async function coldRun(origin: string, variant: ColdVariant): Promise<number> {
   return Number(stdout.trim().split('\n').at(-1));
 }
 
+/**
+ * The module files (`file:` URLs: the packages' and their dependencies', not Node's built-ins) that the import and
+ * the first call make Node load, recorded by a synchronous `load` hook registered before the import.
+ */
+async function modulesLoadedBy(origin: string, variant: ColdVariant): Promise<number> {
+  const script = `import { registerHooks } from 'node:module';
+let modules = 0;
+registerHooks({ load(url, context, next) { if (url.startsWith('file:')) modules++; return next(url, context); } });
+const origin = ${JSON.stringify(origin)};
+${variant.code}
+console.log(modules);`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: BENCH_DIR });
+  return Number(stdout.trim().split('\n').at(-1));
+}
+
 export interface ColdStartRow {
   group: string;
   variant: string;
@@ -96,12 +113,15 @@ export interface ColdStartRow {
   medianMs: number;
   perRequestUs: number;
   ratioToRaw: number;
+  /** Module files Node loaded for the import and the first call. */
+  modulesLoaded: number;
 }
 
 export async function measureColdStart(): Promise<ColdStartRow[]> {
   const server = await startCannedServer();
   const variants = coldVariants();
   const samples = new Map<ColdVariant, number[]>(variants.map((variant) => [variant, []]));
+  const modules = new Map<ColdVariant, number>();
   try {
     for (let runIndex = -1; runIndex < RUNS; runIndex++) {
       for (const variant of variants) {
@@ -110,6 +130,7 @@ export async function measureColdStart(): Promise<ColdStartRow[]> {
         if (runIndex >= 0) samples.get(variant)?.push(ms);
       }
     }
+    for (const variant of variants) modules.set(variant, await modulesLoadedBy(server.origin, variant));
   } finally {
     server.stop();
   }
@@ -123,6 +144,7 @@ export async function measureColdStart(): Promise<ColdStartRow[]> {
       medianMs: round(own),
       perRequestUs: round(own * 1_000),
       ratioToRaw: ratio(own, median(samples.get(baseline) ?? [])),
+      modulesLoaded: modules.get(variant) ?? Number.NaN,
     };
   });
 }

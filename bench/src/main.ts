@@ -71,6 +71,7 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
             group: 'service',
             variant: 'through',
             medianMs: 'ms',
+            modulesLoaded: 'modules loaded',
             ratioToRaw: 'ratio to fetch',
             ratioToPeer: 'ratio to openapi-fetch',
           },

@@ -4,6 +4,7 @@ import type { BuildRow } from './build.ts';
 import type { BundleRow } from './bundle.ts';
 import type { ContractResult } from './contract.ts';
 import type { McpToolsRow } from './mcp-tools.ts';
+import { ratio } from './measure.ts';
 import type { OverheadRow } from './overhead.ts';
 import type { RateLimitResult } from './rate-limit.ts';
 import type { TrustGuardResult } from './trust-guard.ts';
@@ -36,6 +37,8 @@ const MAX_RATIO_TO_OPENAPI_FETCH = 1;
 /** 4 kB as size-limit counts it (1 kB = 1,000 bytes). */
 export const MAX_ONE_OPERATION_GZIP_BYTES = 4_000;
 const MAX_WHOLE_STORE_GZIP_BYTES = 20_000;
+/** Import plus first call in a fresh process against openapi-fetch's, same run (issue 31). */
+const MAX_COLD_START_RATIO_TO_OPENAPI_FETCH = 1.15;
 /** Peak memory of one large answer, as a multiple of the response size cap. */
 const MAX_LARGE_RESPONSE_RATIO_TO_CAP = 3;
 const MAX_WARM_SHARE_OF_COLD = 0.05;
@@ -87,6 +90,19 @@ export function evaluateTargets(results: SectionResults): TargetCheck[] {
       `own work per call ≤ ${MAX_RATIO_TO_OPENAPI_FETCH}× openapi-fetch's (in-memory fetch, every client)`,
       peerRatios?.length ? peerRatios.map((entry) => `${entry.group} ${entry.ratio}`).join(', ') : undefined,
       peerRatios?.length ? peerRatios.every((entry) => entry.ratio <= MAX_RATIO_TO_OPENAPI_FETCH) : undefined,
+    ),
+  );
+
+  const cold = results.overhead?.filter((row) => row.mode === 'cold start') ?? [];
+  const coldRatios = cold.filter(isClient).flatMap((row) => {
+    const peer = cold.find((other) => other.group === row.group && other.variant.startsWith('openapi-fetch'));
+    return peer ? [{ group: row.group, ratio: ratio(row.medianMs, peer.medianMs) }] : [];
+  });
+  checks.push(
+    check(
+      `cold start (import + first call, fresh process) ≤ ${MAX_COLD_START_RATIO_TO_OPENAPI_FETCH}× openapi-fetch's (every client)`,
+      coldRatios.length ? coldRatios.map((entry) => `${entry.group} ${entry.ratio}`).join(', ') : undefined,
+      coldRatios.length ? coldRatios.every((entry) => entry.ratio <= MAX_COLD_START_RATIO_TO_OPENAPI_FETCH) : undefined,
     ),
   );
 

@@ -129,9 +129,10 @@ describe('package builds', () => {
     // A copy laid out like the repository, sharing core's installed dependencies.
     const root = await mkdtemp(join(tmpdir(), 'agent-apis-clean-dist-'));
     const core = join(root, 'packages', 'core');
-    await mkdir(join(root, 'scripts'), { recursive: true });
-    await cp(join(REPO_ROOT, 'scripts', 'clean-dist.ts'), join(root, 'scripts', 'clean-dist.ts'));
+    await cp(join(REPO_ROOT, 'scripts'), join(root, 'scripts'), { recursive: true });
     await cp(join(REPO_ROOT, 'tsconfig.base.json'), join(root, 'tsconfig.base.json'));
+    // The build script's own dependencies (rolldown) resolve from the root, as in the repository.
+    await symlink(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
     for (const file of ['package.json', 'tsconfig.build.json', 'src']) {
       await cp(join(REPO_ROOT, 'packages', 'core', file), join(core, file), { recursive: true });
     }

@@ -1,0 +1,453 @@
+/**
+ * `node ../../scripts/build-package.ts`: the `build` of every published package, run in the package's folder after
+ * `scripts/clean-dist.ts` has emptied its `dist`.
+ *
+ * 1. Entries: every `exports` target and `bin` of its package.json, `./dist/<name>.js` built from `src/<name>.ts`
+ *    (derived here, never listed by hand, so a renamed or added entry builds as it is declared).
+ * 2. rolldown bundles them into `dist/` as ES modules: one module per entry, one per lazy seam (each dynamic
+ *    `import()` of the package's own code: the call path, caches, Redis tiers, limiters), and shared chunks only
+ *    where several of those use the same code (one copy of each class per package, so `instanceof` holds across
+ *    its entries). Every bare import stays external: sibling `@agent-apis/*` packages (their errors stay one class
+ *    across packages), npm dependencies, `node:` built-ins. Chunks are named after their first module, without a
+ *    hash, and sit beside the entries, so a relative `import()` written in the source still resolves.
+ * 3. `tsc -p tsconfig.build.json` (`emitDeclarationOnly`) writes the declarations; those that no entry's
+ *    declaration reaches are removed, with whatever else no entry reaches, so `dist` holds what is shipped.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
+import { dirname, isAbsolute, join, posix, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { type ChunkingContext, type OutputChunk, type Plugin, RUNTIME_MODULE_ID, rolldown } from 'rolldown';
+import { reachableModules } from './tarball-size.ts';
+
+const run = promisify(execFile);
+
+interface Manifest {
+  name?: string;
+  exports?: unknown;
+  bin?: unknown;
+}
+
+/** Every string target of an `exports` map (conditions and subpaths flattened). */
+function exportTargets(exports: unknown): string[] {
+  if (typeof exports === 'string') return [exports];
+  if (exports === null || typeof exports !== 'object') return [];
+  return Object.values(exports).flatMap(exportTargets);
+}
+
+/** Every path of a `bin` field (one path, or a map of command names to paths). */
+function binTargets(bin: unknown): string[] {
+  if (typeof bin === 'string') return [bin];
+  if (bin === null || typeof bin !== 'object') return [];
+  return Object.values(bin).filter((target): target is string => typeof target === 'string');
+}
+
+const BUILT_MODULE = /^\.\/dist\/(.+)\.js$/;
+
+/**
+ * The entries of a package: `./dist/<name>.js` of its `exports` and `bin` → `src/<name>.ts`, keyed by `<name>`.
+ * Declarations (`.d.ts`) and `./package.json` are no entries; any other target outside `./dist/*.js` is an error.
+ */
+export function entriesOf(manifest: Manifest): Record<string, string> {
+  const entries: Record<string, string> = {};
+  for (const target of [...exportTargets(manifest.exports), ...binTargets(manifest.bin)]) {
+    if (target.endsWith('.d.ts') || target === './package.json') continue;
+    const name = BUILT_MODULE.exec(target)?.[1];
+    if (name === undefined) throw new Error(`${manifest.name}: entry ${target} is not ./dist/<name>.js`);
+    entries[name] = `src/${name}.ts`;
+  }
+  return entries;
+}
+
+/** The entry name of the package root (`.`), the face that re-exports the rest: `index` by the convention. */
+function rootEntryOf(manifest: Manifest): string | undefined {
+  const exports = manifest.exports;
+  const root = typeof exports === 'string' ? exports : (exports as Record<string, unknown> | undefined)?.['.'];
+  const target = exportTargets(root).find((file) => !file.endsWith('.d.ts'));
+  return target === undefined ? undefined : BUILT_MODULE.exec(target)?.[1];
+}
+
+/** A bare specifier (a package or a built-in): left to the consumer's resolver. */
+function isExternal(id: string): boolean {
+  return !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0');
+}
+
+const NODE_BUILTINS = new Set(builtinModules);
+
+/** Files under `dir`, as paths relative to it with `/` separators. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split('\\').join('/'));
+}
+
+/** Removes the folders under `dir` left empty (deepest first). */
+async function removeEmptyFolders(dir: string): Promise<void> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const folders = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort((a, b) => b.length - a.length);
+  for (const folder of folders) if ((await readdir(folder)).length === 0) await rmdir(folder);
+}
+
+/** The chunk of code that entries load at import and share: one per package, so each class is defined once. */
+export const SHARED_CHUNK = 'shared';
+export const SHARED_BY_SEAMS_CHUNK = 'shared-entries';
+
+interface GraphModule {
+  imports: string[];
+  dynamicImports: string[];
+}
+
+/**
+ * Where each module of the package goes, from its import graph: a chunk name, or `null` to leave the module where
+ * rolldown puts it by itself (inside the one entry or the one seam that uses it). Heads are the entries and the
+ * seams (each target of a dynamic `import()` of the package's own code); each head is a module of its own.
+ * - Loaded at import (reached by an entry other than the root, or by the root when no seam that also reaches it is
+ *   loaded by another entry) and used by more than one head: the shared chunk. Used by one entry alone: that entry.
+ * - Otherwise used by seams only (the root may re-export it, as core's index does; the other entries must not load
+ *   it at import): the seam that reaches most of the package, which keeps the seam's own name. A seam is named by
+ *   its path under `src/` (`call-path`, `cache`, `rate-limit-fleet`, …), so it is written where its source sits.
+ * - Reached by the root alone: the root.
+ */
+function chunkPlan(
+  entryIds: ReadonlySet<string>,
+  rootId: string | undefined,
+  lookup: ChunkingContext['getModuleInfo'],
+): Map<string, string | null> {
+  const modules = new Map<string, GraphModule>();
+  const queue = [...entryIds];
+  while (queue.length > 0) {
+    const id = queue.pop() as string;
+    if (modules.has(id) || isExternal(id)) continue;
+    const info = lookup(id);
+    if (!info) continue;
+    const imports = info.importedIds.filter((imported) => !isExternal(imported));
+    const dynamicImports = info.dynamicallyImportedIds.filter((imported) => !isExternal(imported));
+    modules.set(id, { imports, dynamicImports });
+    queue.push(...imports, ...dynamicImports);
+  }
+  const seams = new Set([...modules.values()].flatMap((module) => module.dynamicImports));
+  for (const id of entryIds) seams.delete(id);
+  const heads = new Set([...entryIds, ...seams]);
+  /** What loads with `head`: its static imports, not going into another head (a module of its own). */
+  const closure = (head: string): Set<string> => {
+    const reached = new Set<string>();
+    const visit = (id: string) => {
+      if (reached.has(id)) return;
+      reached.add(id);
+      for (const imported of modules.get(id)?.imports ?? []) if (!heads.has(imported)) visit(imported);
+    };
+    visit(head);
+    return reached;
+  };
+  const entryReach = new Map([...entryIds].map((id) => [id, closure(id)]));
+  const seamReach = new Map(
+    [...seams]
+      .map((id) => [id, closure(id)] as const)
+      .sort(([a, reachedA], [b, reachedB]) => reachedB.size - reachedA.size || (a < b ? -1 : 1)),
+  );
+  const servedEntries = entriesServed(seams, modules, entryReach, seamReach);
+  const servesRootAlone = (seam: string) => [...(servedEntries.get(seam) ?? [])].every((entry) => entry === rootId);
+
+  // The main entry: of the entries (root aside) that load seams, the one that loads most (core's `client`).
+  const seamOwners = new Set([...servedEntries.values()].flatMap((entries) => [...entries]));
+  seamOwners.delete(rootId as string);
+  const mainEntry = [...seamOwners].sort(
+    (a, b) => (entryReach.get(b)?.size ?? 0) - (entryReach.get(a)?.size ?? 0) || (a < b ? -1 : 1),
+  )[0];
+  const plan = new Map<string, string | null>();
+  /** Seams that need a named group: some module goes with them that rolldown would put elsewhere. */
+  const grouped = new Set<string>();
+  const rootShared = new Map<string, string[]>();
+  for (const id of modules.keys()) {
+    if (heads.has(id)) continue;
+    const byEntries = [...entryReach].filter(([, reached]) => reached.has(id)).map(([entry]) => entry);
+    const bySeams = [...seamReach].filter(([, reached]) => reached.has(id)).map(([seam]) => seam);
+    const atImport =
+      byEntries.some((entry) => entry !== rootId) || (byEntries.length > 0 && bySeams.every(servesRootAlone));
+    const seam = bySeams[0];
+    if (atImport) {
+      if (byEntries.length === 1 && bySeams.length === 0) plan.set(id, null);
+      // Used at import by the root alone and by its seams: apart from the root, as a bundler of the application
+      // would keep it, so that what only a seam uses of it stays out of what the application loads at import.
+      else if (byEntries.every((entry) => entry === rootId)) {
+        const key = bySeams.join('\n');
+        const group = rootShared.get(key) ?? [];
+        rootShared.set(key, [...group, id]);
+      } else if (bySeams.length === 0 || (mainEntry !== undefined && byEntries.includes(mainEntry)))
+        plan.set(id, SHARED_CHUNK);
+      else plan.set(id, SHARED_BY_SEAMS_CHUNK);
+    } else if (seam === undefined) plan.set(id, null);
+    else {
+      // rolldown puts a module one seam uses in that seam's chunk, unless the root uses it too (then in the root).
+      if (bySeams.length > 1 || byEntries.length > 0) grouped.add(seam);
+      plan.set(id, seam);
+    }
+  }
+  // Modules the root and the same seams use form one chunk, named after the first of them: an application's bundler
+  // would keep them together too (they are loaded, or left to the seams, by the same imports).
+  for (const group of rootShared.values()) {
+    const name = chunkName([...group].sort()[0] as string);
+    for (const id of group) plan.set(id, name);
+  }
+  for (const id of heads) plan.set(id, grouped.has(id) ? chunkName(id) : null);
+  for (const [id, seam] of plan) {
+    if (seam !== null && seam !== SHARED_CHUNK && heads.has(seam))
+      plan.set(id, grouped.has(seam) ? chunkName(seam) : null);
+  }
+  return plan;
+}
+
+/** For each seam, the entries that load it: whose code, or whose seams' code, imports it dynamically. */
+function entriesServed(
+  seams: ReadonlySet<string>,
+  modules: ReadonlyMap<string, GraphModule>,
+  entryReach: ReadonlyMap<string, Set<string>>,
+  seamReach: ReadonlyMap<string, Set<string>>,
+): Map<string, Set<string>> {
+  const served = new Map([...seams].map((seam) => [seam, new Set<string>()]));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const seam of seams) {
+      const serves = served.get(seam) as Set<string>;
+      const before = serves.size;
+      const importers = [...modules].filter(([, module]) => module.dynamicImports.includes(seam)).map(([id]) => id);
+      for (const importer of importers) {
+        for (const [entry, reached] of entryReach) if (reached.has(importer)) serves.add(entry);
+        for (const [other, reached] of seamReach) {
+          if (other !== seam && reached.has(importer)) for (const entry of served.get(other) ?? []) serves.add(entry);
+        }
+      }
+      if (serves.size !== before) changed = true;
+    }
+  }
+  return served;
+}
+
+let sourceDir = '';
+
+/** A seam's chunk: its path under `src/` without the extension, so it lands where its source sits. */
+function chunkName(id: string): string {
+  return relative(sourceDir, id)
+    .replace(/\.[cm]?tsx?$/, '')
+    .split('\\')
+    .join('/');
+}
+
+/** `export * from './x.js'` (not `export * as x`): the re-exports `ModuleInfo.exports` leaves out. */
+const STAR_RE_EXPORT = /export\s*\*\s*from\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/**
+ * rolldown's helpers (`__exportAll`, which builds the namespace object a seam's `import()` resolves to when the
+ * seam's chunk holds more than the seam) come as a module of their own, one more file for the first call to load.
+ * This copies them into each chunk that imports them instead: a few lines of plain functions, no class, no state.
+ */
+function inlineRuntimeHelpers(): Plugin {
+  return {
+    name: 'inline-runtime-helpers',
+    generateBundle(_options, output) {
+      const runtime = Object.values(output).find(
+        (item): item is OutputChunk =>
+          item.type === 'chunk' && item.moduleIds.length > 0 && item.moduleIds.every((id) => id === RUNTIME_MODULE_ID),
+      );
+      if (!runtime) return;
+      const exported = /^export \{ ([\w$, ]+) \};\s*$/m.exec(runtime.code);
+      if (!exported) throw new Error(`${runtime.fileName}: unexpected shape of rolldown's helpers`);
+      const helpers = runtime.code.replace(exported[0], '').trim();
+      for (const chunk of Object.values(output)) {
+        if (chunk.type !== 'chunk' || !chunk.imports.includes(runtime.fileName)) continue;
+        let specifier = posix.relative(posix.dirname(chunk.fileName), runtime.fileName);
+        if (!specifier.startsWith('.')) specifier = `./${specifier}`;
+        const line = new RegExp(
+          `^import \\{ ([\\w$, ]+) \\} from "${specifier.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}";\\n`,
+          'm',
+        );
+        const imported = line.exec(chunk.code);
+        const names = imported?.[1]?.split(', ') ?? [];
+        const available = new Set(exported[1]?.split(', '));
+        if (!imported || names.some((name) => !available.has(name)))
+          throw new Error(`${chunk.fileName}: cannot inline rolldown's helpers (${imported?.[0] ?? 'no import line'})`);
+        chunk.code = chunk.code.replace(imported[0], `${helpers}\n`);
+        chunk.imports = chunk.imports.filter((file) => file !== runtime.fileName);
+      }
+      delete output[runtime.fileName];
+    },
+  };
+}
+
+interface Bundle {
+  chunks: OutputChunk[];
+  /** The names each entry module exports, as rolldown read them. */
+  entryExports: Map<string, string[]>;
+}
+
+async function bundle(packageDir: string, entries: Record<string, string>, root: string | undefined): Promise<Bundle> {
+  sourceDir = join(packageDir, 'src');
+  const entryIds = new Set(Object.values(entries).map((source) => join(packageDir, source)));
+  const rootSource = root === undefined ? undefined : entries[root];
+  const rootId = rootSource === undefined ? undefined : join(packageDir, rootSource);
+  let plan: Map<string, string | null> | undefined;
+  const entryExports = new Map<string, string[]>();
+  const build = await rolldown({
+    cwd: packageDir,
+    input: entries,
+    platform: 'neutral',
+    external: (id) => isExternal(id),
+    tsconfig: join(packageDir, 'tsconfig.build.json'),
+    transform: { target: 'es2023' },
+    // Required by the chunk plan (rolldown moves no module by itself); `checkChunks` then holds every entry to
+    // exactly the exports it declares, so no internal name leaks onto a public module.
+    preserveEntrySignatures: 'allow-extension',
+    plugins: [
+      inlineRuntimeHelpers(),
+      {
+        name: 'entry-exports',
+        buildEnd() {
+          const exportsOf = (id: string, seen: Set<string>): string[] => {
+            if (seen.has(id)) return [];
+            seen.add(id);
+            const info = this.getModuleInfo(id);
+            // `exports` leaves out what `export * from './x.js'` passes on: add the exports of each such module.
+            const starred = [...(info?.code ?? '').matchAll(STAR_RE_EXPORT)].flatMap(([, specifier]) => {
+              const source = join(dirname(id), specifier as string).replace(/\.js$/, '.ts');
+              return exportsOf(source, seen);
+            });
+            return [...(info?.exports ?? []), ...starred];
+          };
+          for (const id of entryIds) entryExports.set(id, exportsOf(id, new Set()));
+        },
+      },
+    ],
+  });
+  try {
+    const { output } = await build.write({
+      dir: join(packageDir, 'dist'),
+      format: 'es',
+      entryFileNames: '[name].js',
+      chunkFileNames: '[name].js',
+      codeSplitting: {
+        includeDependenciesRecursively: false,
+        groups: [
+          {
+            debugName: 'chunk plan',
+            name: (id, context) => {
+              plan ??= chunkPlan(entryIds, rootId, (moduleId) => context.getModuleInfo(moduleId));
+              return plan.has(id) ? (plan.get(id) ?? null) : SHARED_CHUNK;
+            },
+          },
+        ],
+      },
+      // Readable output: the declarations carry the documentation, the code keeps its names.
+      minify: false,
+      minifyInternalExports: false,
+      comments: { legal: true, annotation: true, jsdoc: false },
+      sourcemap: false,
+    });
+    return { chunks: output.filter((item): item is OutputChunk => item.type === 'chunk'), entryExports };
+  } finally {
+    await build.close();
+  }
+}
+
+/**
+ * What the output must hold to: stable names (a chunk written under another name than its own, e.g. `shared2.js`,
+ * means two chunks claimed one name), entries exporting exactly what their module declares, no cycle of static
+ * imports between chunks (the order modules run in stays the source's), built-ins imported as `node:`.
+ */
+export function checkChunks(chunks: readonly OutputChunk[], entryExports: ReadonlyMap<string, string[]>): string[] {
+  const problems: string[] = [];
+  for (const chunk of chunks) {
+    if (chunk.fileName !== `${chunk.name}.js`) problems.push(`${chunk.fileName} is not named ${chunk.name}.js`);
+    if (chunk.isEntry && chunk.facadeModuleId !== null) {
+      const declared = new Set(entryExports.get(chunk.facadeModuleId) ?? []);
+      const extra = chunk.exports.filter((name) => !declared.has(name));
+      if (extra.length > 0) problems.push(`${chunk.fileName} exports more than its module: ${extra.join(', ')}`);
+    }
+    for (const imported of [...chunk.imports, ...chunk.dynamicImports]) {
+      if (NODE_BUILTINS.has(imported) && !imported.startsWith('node:'))
+        problems.push(`${chunk.fileName} imports the built-in ${imported} without node: (Deno and Workers need it)`);
+    }
+  }
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'visiting') {
+      problems.push(`static imports go round: ${[...path.slice(path.indexOf(file)), file].join(' → ')}`);
+      return;
+    }
+    state.set(file, 'visiting');
+    for (const imported of byFile.get(file)?.imports ?? []) if (byFile.has(imported)) visit(imported, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of byFile.keys()) visit(file, []);
+  return problems;
+}
+
+async function main(packageDir: string): Promise<void> {
+  const manifest = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as Manifest;
+  const entries = entriesOf(manifest);
+  for (const [name, source] of Object.entries(entries)) {
+    if (!existsSync(join(packageDir, source))) throw new Error(`${manifest.name}: entry ${name} has no ${source}`);
+  }
+  // `scripts/clean-dist.ts` has emptied `dist` before this runs (the package's `build` line).
+  const dist = join(packageDir, 'dist');
+
+  const { chunks, entryExports } = await bundle(packageDir, entries, rootEntryOf(manifest));
+  const problems = checkChunks(chunks, entryExports);
+  if (problems.length > 0) throw new Error(`${manifest.name}: the bundle breaks a rule:\n  ${problems.join('\n  ')}`);
+
+  const tsc = join(packageDir, 'node_modules', '.bin', 'tsc');
+  await run(tsc, ['-p', 'tsconfig.build.json', '--emitDeclarationOnly'], { cwd: packageDir }).catch((error) => {
+    throw new Error(`${manifest.name}: tsc failed\n${(error as { stdout?: string }).stdout ?? error}`);
+  });
+
+  // Keep what the entries reach (the reach check of `lint:pkg` on the built folder): drop the rest.
+  const files = new Map<string, string>([['package/package.json', JSON.stringify(manifest)]]);
+  for (const file of await filesUnder(dist)) {
+    files.set(posix.join('package/dist', file), await readFile(join(dist, file), 'utf8'));
+  }
+  const reached = reachableModules(files);
+  const dropped: string[] = [];
+  for (const file of files.keys()) {
+    if (file === 'package/package.json' || reached.has(file)) continue;
+    dropped.push(file);
+
+    await rm(join(packageDir, file.slice('package/'.length)));
+  }
+  await removeEmptyFolders(dist);
+  for (const name of Object.keys(entries)) {
+    if (!existsSync(join(dist, `${name}.d.ts`))) throw new Error(`${manifest.name}: tsc wrote no dist/${name}.d.ts`);
+  }
+
+  const shipped = await filesUnder(dist);
+  const modules = shipped.filter((file) => file.endsWith('.js')).sort();
+  const sizes = await Promise.all(modules.map(async (file) => (await stat(join(dist, file))).size));
+  console.log(
+    `${manifest.name}: ${Object.keys(entries).length} entries → ${modules.length} modules ` +
+      `(${(sizes.reduce((sum, size) => sum + size, 0) / 1000).toFixed(1)} kB), ` +
+      `${shipped.filter((file) => file.endsWith('.d.ts')).length} declarations` +
+      (dropped.length > 0
+        ? `; left out, reached by no entry: ${dropped.map((file) => file.slice('package/dist/'.length)).join(', ')}`
+        : ''),
+  );
+  const lazy = new Set(chunks.flatMap((chunk) => chunk.dynamicImports));
+  for (const [index, file] of modules.entries()) {
+    const chunk = chunks.find((candidate) => candidate.fileName === file);
+    const kind = chunk?.isEntry
+      ? 'entry'
+      : lazy.has(file)
+        ? 'lazy'
+        : chunk?.moduleIds.every((id) => id.startsWith('\0'))
+          ? 'helper'
+          : 'shared';
+    console.log(`  ${kind.padEnd(6)} ${file} ${((sizes[index] ?? 0) / 1000).toFixed(1)} kB`);
+  }
+}
+
+if (import.meta.main) await main(process.cwd());
