@@ -4,7 +4,7 @@
  * deadline, and the values kept in Redis, signed or sealed and read size-bounded (Redis is not a trusted party).
  */
 
-export { RedisUnavailableError } from './errors.js';
+export { RedisUnavailableError } from './internal/call/request-errors.js';
 export { fingerprint } from './internal/fleet/fingerprint.js';
 export {
   hmacSha256Hex,

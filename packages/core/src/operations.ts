@@ -4,7 +4,7 @@
  * (`sendOperation`, `bindOperations`).
  */
 import { ApiPromise, type WithResponse } from './api-promise.js';
-import type { OperationInfo } from './errors.js';
+import type { OperationInfo } from './internal/call/answer-errors.js';
 
 /**
  * Headers as every option and call takes them: a `Headers`, `[name, value]` pairs, or a record. Declared here (not

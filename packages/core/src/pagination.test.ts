@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { APIUserAbortError, ResponseParseError } from './errors.js';
+import { APIUserAbortError, ResponseParseError } from './internal/call/request-errors.js';
 import type { OperationClient } from './operations.js';
 import { type OffsetPage, offsetCursor, pageNumberCursor, pageNumberListing, paginate } from './pagination.js';
 

@@ -11,7 +11,6 @@ import {
   LOG_ENV_VAR,
   raceWithSignal,
   readEnv,
-  redirectHop,
   routeOf,
 } from '@agent-apis/core/client';
 import {
@@ -21,6 +20,7 @@ import {
   MissingCredentialsError,
   RequestValidationError,
 } from '@agent-apis/core/errors';
+import { redirectHop } from '@agent-apis/core/redirect';
 import {
   assertValidDecideRequest,
   type CompleteDecideRequest,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, InvalidBaseUrlError } from '../../errors.js';
 import { checkBaseUrl, checkedHeaders } from './client-checks.js';
+import { AgentApiError, InvalidBaseUrlError } from './request-errors.js';
 
 function thrown(run: () => unknown): Error {
   try {

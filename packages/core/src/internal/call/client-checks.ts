@@ -5,8 +5,9 @@
  * client with credentials refuses a plain-http base URL to a host that is not loopback unless `allowInsecureHttp`
  * says so).
  */
-import { AgentApiError, InvalidBaseUrlError } from '../../errors.js';
+
 import type { HeadersInput } from '../../operations.js';
+import { AgentApiError, InvalidBaseUrlError } from './request-errors.js';
 
 /** How {@link checkBaseUrl} words and checks one URL option. */
 export interface BaseUrlRules {

@@ -10,7 +10,7 @@ import {
   errorClassForStatus,
   type OperationInfo,
   type RequestContext,
-} from '../../errors.js';
+} from './answer-errors.js';
 import { operationLabel } from './operation-label.js';
 import { describeRequest, redactError, redactHeaders, redactText, redactValue, secretsFromRequest } from './redact.js';
 

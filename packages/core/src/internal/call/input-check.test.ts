@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../errors.js';
 import type { OperationShape } from '../../operations.js';
 import { validateOperationInput } from './input-check.js';
+import { RequestValidationError } from './request-errors.js';
 import { expandPath } from './wire-encoding.js';
 
 const listProducts = {

@@ -2,8 +2,9 @@
  * The check of a call's inputs against its operation's constraints, run before anything is sent. It loads with the
  * transport at a client's first call, so importing an operation does not carry it.
  */
-import { ConfigurationError, RequestValidationError } from '../../errors.js';
+
 import type { OperationInput, OperationShape, QueryConstraint, RequestOptions } from '../../operations.js';
+import { ConfigurationError, RequestValidationError } from './request-errors.js';
 
 /** The value at a dotted path of `root`, or undefined where a step is missing. */
 function valueAt(root: unknown, path: string): unknown {

@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiClient } from '../../api-client.js';
 import type { ClientOptions, ServiceTransport, ValidatorsModule } from '../../client-options.js';
-import { ConfigurationError, NotFoundError, ResponseValidationError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { NotFoundError, ResponseValidationError } from './answer-errors.js';
 import { REDACTED } from './redact.js';
+import { ConfigurationError } from './request-errors.js';
 
 const getServer = {
   id: 'getServer',
