@@ -96,7 +96,6 @@ async function removeEmptyFolders(dir: string): Promise<void> {
 
 /** The chunk of code that entries load at import and share: one per package, so each class is defined once. */
 export const SHARED_CHUNK = 'shared';
-export const SHARED_BY_SEAMS_CHUNK = 'shared-entries';
 
 interface GraphModule {
   imports: string[];
@@ -108,7 +107,10 @@ interface GraphModule {
  * rolldown puts it by itself (inside the one entry or the one seam that uses it). Heads are the entries and the
  * seams (each target of a dynamic `import()` of the package's own code); each head is a module of its own.
  * - Loaded at import (reached by an entry other than the root, or by the root when no seam that also reaches it is
- *   loaded by another entry) and used by more than one head: the shared chunk. Used by one entry alone: that entry.
+ *   loaded by another entry) and used by more than one head: the shared chunk when the main entry (the one that
+ *   loads most of the seams' users, core's `client`) loads it; else a chunk for the heads that use it, named after
+ *   its first module, so an entry that needs a little of the call path does not load the rest with it. Used by one
+ *   entry alone: that entry.
  * - Otherwise used by seams only (the root may re-export it, as core's index does; the other entries must not load
  *   it at import): the seam that reaches most of the package, which keeps the seam's own name. A seam is named by
  *   its path under `src/` (`call-path`, `cache`, `rate-limit-fleet`, …), so it is written where its source sits.
@@ -133,7 +135,10 @@ function chunkPlan(
   }
   const seams = new Set([...modules.values()].flatMap((module) => module.dynamicImports));
   for (const id of entryIds) seams.delete(id);
-  const heads = new Set([...entryIds, ...seams]);
+  // An entry that the package's own code imports too (core's `errors.ts`) is no head: its module goes where its users
+  // put it, and its entry file re-exports it from there, so no two chunks import each other.
+  const importedEntries = new Set([...modules.values()].flatMap((module) => module.imports));
+  const heads = new Set([...[...entryIds].filter((id) => !importedEntries.has(id)), ...seams]);
   /** What loads with `head`: its static imports, not going into another head (a module of its own). */
   const closure = (head: string): Set<string> => {
     const reached = new Set<string>();
@@ -179,9 +184,15 @@ function chunkPlan(
         const key = bySeams.join('\n');
         const group = rootShared.get(key) ?? [];
         rootShared.set(key, [...group, id]);
-      } else if (bySeams.length === 0 || (mainEntry !== undefined && byEntries.includes(mainEntry)))
+      } else if (mainEntry === undefined ? bySeams.length === 0 : byEntries.includes(mainEntry))
         plan.set(id, SHARED_CHUNK);
-      else plan.set(id, SHARED_BY_SEAMS_CHUNK);
+      else {
+        // Loaded at import by other entries only: grouped by the heads that use it, so an entry that needs a little
+        // of the call path (trust's guard) does not load what only the call path and another entry share.
+        const key = [...byEntries, ...bySeams].join('\n');
+        const group = rootShared.get(key) ?? [];
+        rootShared.set(key, [...group, id]);
+      }
     } else if (seam === undefined) plan.set(id, null);
     else {
       // rolldown puts a module one seam uses in that seam's chunk, unless the root uses it too (then in the root).
