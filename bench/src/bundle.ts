@@ -285,12 +285,15 @@ export async function oneOperationAtImport(): Promise<BundleRow[]> {
  * what only it uses: input checks, wire encoding, error building, redirects), the logger, response validation, the
  * rate limiter, the HTTP cache's engine and Redis tier, and each service's lazily built parts. esbuild keeps at
  * import every module a package entry reaches through its imports, so one of these at import means a module loaded
- * with the client (a package index or `@agent-apis/core/client`) imports it. What several entries share (retries,
- * timers, redaction, the error classes) sits in core's `shared-entries.js`, which the errors entry loads at import.
+ * with the client (a package index or `@agent-apis/core/client`) imports it. What other entries (`./call`) share with
+ * the call path sits in chunks named after their first module (`internal/call/attempt.js`, the transport, …).
  */
 export const CALL_PATH_MODULES: readonly string[] = [
-  'core/dist/call-path.js',
-  'core/dist/logger.js',
+  'core/dist/send-call.js',
+  'core/dist/internal/call/attempt.js',
+  'core/dist/internal/call/redact.js',
+  'core/dist/internal/call/retry.js',
+  'core/dist/internal/call/timers.js',
   'core/dist/schema-validation.js',
   'core/dist/rate-limit.js',
   'core/dist/http-cache-engine.js',

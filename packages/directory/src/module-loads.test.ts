@@ -20,13 +20,14 @@ describe('what Node loads for the built client', () => {
     const loadedAtImport = packageModules(atImport);
     const loadedByFirstCall = packageModules(firstCall);
     expect(loadedAtImport).toContain('directory/index.js');
-    expect(loadedAtImport).not.toContain('core/internal/call/send-call.js');
+    expect(loadedAtImport).not.toContain('core/send-call.js');
+    expect(loadedAtImport).not.toContain('core/internal/call/attempt.js');
     // The first call loads the transport and the default HTTP cache, and with them nothing of core it does not use:
     // Node loads every module an index names (the rate limiter, Redis, response validation), and the call waits.
     expect(loadedByFirstCall).toEqual(
-      expect.arrayContaining(['core/internal/call/send-call.js', 'directory/cache.js']),
+      expect.arrayContaining(['core/send-call.js', 'core/internal/call/attempt.js', 'directory/cache.js']),
     );
     expect([...loadedAtImport, ...loadedByFirstCall]).not.toContain('core/index.js');
-    expect(loadedByFirstCall).not.toContain('core/internal/fleet/rate-limiter.js');
+    expect(loadedByFirstCall).not.toContain('core/rate-limit.js');
   });
 });

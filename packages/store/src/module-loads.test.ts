@@ -20,14 +20,16 @@ describe('what Node loads for the built client', () => {
     const loadedAtImport = packageModules(atImport);
     const loadedByFirstCall = packageModules(firstCall);
     expect(loadedAtImport).toContain('store/index.js');
-    expect(loadedAtImport).not.toContain('core/internal/call/send-call.js');
+    expect(loadedAtImport).not.toContain('core/send-call.js');
+    expect(loadedAtImport).not.toContain('core/internal/call/attempt.js');
     // The first call loads the transport, the limiter and the ban guard, and with them nothing of core it does not
     // use: Node loads every module an index names (the HTTP cache, Redis, response validation), and the call waits.
     expect(loadedByFirstCall).toEqual(
       expect.arrayContaining([
-        'core/internal/call/send-call.js',
+        'core/send-call.js',
+        'core/internal/call/attempt.js',
         'store/rate-limit.js',
-        'core/internal/fleet/rate-limiter.js',
+        'core/rate-limit.js',
       ]),
     );
     expect([...loadedAtImport, ...loadedByFirstCall]).not.toContain('core/index.js');
