@@ -175,9 +175,20 @@ function caseFields(bundleCase: BundleCase): Pick<BundleRow, 'package' | 'import
  * fails to build under them; the one-operation cases import none.
  */
 const ROOT_RE_EXPORTED: Readonly<Record<string, string>> = {
-  '@agent-apis/core/errors': 'export {};',
+  '@agent-apis/core/errors': '',
   '@agent-apis/core/http-cache': 'export const HttpCache = undefined;',
 };
+
+/**
+ * The bundled roots also import a few error classes for their own checks (`AgentApiError`, …): each name of core's
+ * errors entry becomes an empty class, so the row still shows what the re-export of the real classes costs.
+ */
+async function errorStubs(): Promise<string> {
+  const errors = await import('@agent-apis/core/errors');
+  return Object.keys(errors)
+    .map((name) => `export class ${name} {}`)
+    .join('\n');
+}
 
 /**
  * A what-if of the API, not a way to ship: the service roots (`packages/<service>/dist/index.js`) re-export nothing of
@@ -195,8 +206,8 @@ function cutRootReExports(): Plugin {
       esbuild.onResolve({ filter: /^@agent-apis\/core\/(errors|http-cache)$/ }, (args) =>
         /packages\/[^/]+\/dist\/index\.js$/.test(args.importer) ? { path: args.path, namespace: 'cut' } : undefined,
       );
-      esbuild.onLoad({ filter: /.*/, namespace: 'cut' }, (args) => ({
-        contents: ROOT_RE_EXPORTED[args.path] ?? 'export {};',
+      esbuild.onLoad({ filter: /.*/, namespace: 'cut' }, async (args) => ({
+        contents: ROOT_RE_EXPORTED[args.path] || (args.path.endsWith('/errors') ? await errorStubs() : 'export {};'),
         loader: 'js',
       }));
     },
