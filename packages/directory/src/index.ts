@@ -29,5 +29,6 @@ export {
   type Skills,
 } from './client.js';
 export * from './gen/api.gen.js';
+export { type OperationId, operations } from './gen/operations.gen.js';
 export type * from './gen/types.gen.js';
 export { DirectoryResource, type ListPage, type ListQuery } from './resource.js';

@@ -27,6 +27,7 @@ export {
 } from './decide-request.js';
 export { TrustDecision } from './decision.js';
 export * from './gen/api.gen.js';
+export { type OperationId, operations } from './gen/operations.gen.js';
 export type * from './gen/types.gen.js';
 export {
   type GuardContext,
