@@ -28,6 +28,40 @@ interface Manifest {
   name?: string;
   exports?: unknown;
   bin?: unknown;
+  /** How the package's entries are loaded by the packages that use them: see {@link LoadHints}. */
+  'agent-apis'?: { load?: { withMainEntry?: string[]; withFirstCall?: string[] } };
+}
+
+/**
+ * What the import graph cannot tell: which entries the sibling packages load together. Entry names as in `exports`
+ * (`errors` for `./errors`), turned into module ids.
+ * - `withMainEntry`: loaded at import whenever the main entry is (core's `errors` beside `client`): what they reach
+ *   goes into the shared chunk, one module fewer for every cold start instead of a chunk of its own.
+ * - `withFirstCall`: loaded only once a call is under way, by the siblings' own seams (core's `call`, `rate-limit`,
+ *   `fleet`): what they share with the call path goes into the call path's chunk, so the first call loads one
+ *   module where it loaded one per group of users. An entry a sibling loads at import must not be listed here: it
+ *   would load the call path at import.
+ */
+interface LoadHints {
+  withMainEntry: ReadonlySet<string>;
+  withFirstCall: ReadonlySet<string>;
+}
+
+/** The load hints of a package, as module ids; an unknown entry name is an error. */
+function loadHintsOf(manifest: Manifest, entries: Record<string, string>, packageDir: string): LoadHints {
+  const load = manifest['agent-apis']?.load ?? {};
+  const ids = (names: string[] | undefined, field: string) =>
+    new Set(
+      (names ?? []).map((name) => {
+        const source = entries[name];
+        if (source === undefined) throw new Error(`${manifest.name}: agent-apis.load.${field} names no entry ${name}`);
+        return join(packageDir, source);
+      }),
+    );
+  return {
+    withMainEntry: ids(load.withMainEntry, 'withMainEntry'),
+    withFirstCall: ids(load.withFirstCall, 'withFirstCall'),
+  };
 }
 
 /** Every string target of an `exports` map (conditions and subpaths flattened). */
@@ -97,6 +131,12 @@ async function removeEmptyFolders(dir: string): Promise<void> {
 /** The chunk of code that entries load at import and share: one per package, so each class is defined once. */
 export const SHARED_CHUNK = 'shared';
 
+/**
+ * A module this small (source characters) that only code loaded after the first call uses goes into the call
+ * path's chunk instead of a chunk of its own: Node spends about as long loading a module as pre-parsing some 20 kB.
+ */
+const SMALL_MODULE_CHARS = 2_000;
+
 interface GraphModule {
   imports: string[];
   dynamicImports: string[];
@@ -119,6 +159,7 @@ interface GraphModule {
 function chunkPlan(
   entryIds: ReadonlySet<string>,
   rootId: string | undefined,
+  hints: LoadHints,
   lookup: ChunkingContext['getModuleInfo'],
 ): Map<string, string | null> {
   const modules = new Map<string, GraphModule>();
@@ -169,10 +210,29 @@ function chunkPlan(
   /** Seams that need a named group: some module goes with them that rolldown would put elsewhere. */
   const grouped = new Set<string>();
   const rootShared = new Map<string, string[]>();
+  const mainGroup = new Set([mainEntry, ...hints.withMainEntry]);
+  /** The seam that reaches most of the package (core's call path): where the first-call entries' code goes. */
+  const firstCallSeam = [...seamReach.keys()][0];
   for (const id of modules.keys()) {
     if (heads.has(id)) continue;
-    const byEntries = [...entryReach].filter(([, reached]) => reached.has(id)).map(([entry]) => entry);
+    const reachedBy = [...entryReach].filter(([, reached]) => reached.has(id)).map(([entry]) => entry);
+    // A first-call entry is loaded with the call path, so it counts as a user of that seam, not as an import.
+    const byEntries = reachedBy.filter((entry) => !hints.withFirstCall.has(entry));
+    const byFirstCallEntries = reachedBy.length - byEntries.length;
     const bySeams = [...seamReach].filter(([, reached]) => reached.has(id)).map(([seam]) => seam);
+    if (
+      byEntries.length === 0 &&
+      byFirstCallEntries > 0 &&
+      firstCallSeam !== undefined &&
+      !bySeams.includes(firstCallSeam)
+    ) {
+      // Only first-call entries and other seams use it. A small one joins the call path's chunk: a module of its own
+      // costs a cold process more to load than its code; a large one is left where rolldown keeps it, with them.
+      const small = (lookup(id)?.code?.length ?? Number.POSITIVE_INFINITY) <= SMALL_MODULE_CHARS;
+      if (small) grouped.add(firstCallSeam);
+      plan.set(id, small ? firstCallSeam : null);
+      continue;
+    }
     const atImport =
       byEntries.some((entry) => entry !== rootId) || (byEntries.length > 0 && bySeams.every(servesRootAlone));
     const seam = bySeams[0];
@@ -184,8 +244,9 @@ function chunkPlan(
         const key = bySeams.join('\n');
         const group = rootShared.get(key) ?? [];
         rootShared.set(key, [...group, id]);
-      } else if (mainEntry === undefined ? bySeams.length === 0 : byEntries.includes(mainEntry))
-        plan.set(id, SHARED_CHUNK);
+      } else if (mainEntry === undefined ? bySeams.length === 0 : byEntries.some((entry) => mainGroup.has(entry)))
+        // An entry's own module stays its chunk (rolldown would otherwise make the shared chunk that entry).
+        plan.set(id, entryIds.has(id) ? null : SHARED_CHUNK);
       else {
         // Loaded at import by other entries only: grouped by the heads that use it, so an entry that needs a little
         // of the call path (trust's guard) does not load what only the call path and another entry share.
@@ -195,8 +256,8 @@ function chunkPlan(
       }
     } else if (seam === undefined) plan.set(id, null);
     else {
-      // rolldown puts a module one seam uses in that seam's chunk, unless the root uses it too (then in the root).
-      if (bySeams.length > 1 || byEntries.length > 0) grouped.add(seam);
+      // rolldown puts a module one seam uses in that seam's chunk, unless the root or a first-call entry uses it too.
+      if (bySeams.length > 1 || byEntries.length > 0 || byFirstCallEntries > 0) grouped.add(seam);
       plan.set(id, seam);
     }
   }
@@ -297,7 +358,12 @@ interface Bundle {
   entryExports: Map<string, string[]>;
 }
 
-async function bundle(packageDir: string, entries: Record<string, string>, root: string | undefined): Promise<Bundle> {
+async function bundle(
+  packageDir: string,
+  entries: Record<string, string>,
+  root: string | undefined,
+  hints: LoadHints,
+): Promise<Bundle> {
   sourceDir = join(packageDir, 'src');
   const entryIds = new Set(Object.values(entries).map((source) => join(packageDir, source)));
   const rootSource = root === undefined ? undefined : entries[root];
@@ -347,7 +413,7 @@ async function bundle(packageDir: string, entries: Record<string, string>, root:
           {
             debugName: 'chunk plan',
             name: (id, context) => {
-              plan ??= chunkPlan(entryIds, rootId, (moduleId) => context.getModuleInfo(moduleId));
+              plan ??= chunkPlan(entryIds, rootId, hints, (moduleId) => context.getModuleInfo(moduleId));
               return plan.has(id) ? (plan.get(id) ?? null) : SHARED_CHUNK;
             },
           },
@@ -409,7 +475,12 @@ async function main(packageDir: string): Promise<void> {
   // `scripts/clean-dist.ts` has emptied `dist` before this runs (the package's `build` line).
   const dist = join(packageDir, 'dist');
 
-  const { chunks, entryExports } = await bundle(packageDir, entries, rootEntryOf(manifest));
+  const { chunks, entryExports } = await bundle(
+    packageDir,
+    entries,
+    rootEntryOf(manifest),
+    loadHintsOf(manifest, entries, packageDir),
+  );
   const problems = checkChunks(chunks, entryExports);
   if (problems.length > 0) throw new Error(`${manifest.name}: the bundle breaks a rule:\n  ${problems.join('\n  ')}`);
 

@@ -119,7 +119,7 @@ function cacheConfig(options: DirectoryClientOptions): Pick<ServiceClientConfig,
   }
   return {
     loadTransportOptions: () =>
-      import('./cache.js').then((module) => ({ cache: module.directoryCache({ redis, secret, options }) })),
+      import('./cache.js').then((module) => module.sharedDirectoryCache({ redis, secret, options })),
   };
 }
 
