@@ -1,15 +1,11 @@
 /**
- * The directory client's HTTP cache, built at its first call: kept out of the import of the client, so code that
- * imports one operation does not carry the cache until it sends.
+ * The directory client's shared HTTP cache (a Redis tier under the in-memory one), built at its first call: kept out
+ * of the import of the client, so code that imports one operation does not carry it until it sends. The default
+ * in-memory cache needs no module of its own (`client.ts` builds it from core's `HttpCache`).
  */
 import type { ClientOptions, RedisClientLike } from '@agent-apis/core';
 import { LOG_ENV_VAR, readEnv } from '@agent-apis/core/client';
 import { HttpCache } from '@agent-apis/core/http-cache';
-
-/** A new in-memory cache honouring `s-maxage`: the directory is keyless and public, so its answers are everyone's. */
-export function directoryCache(): HttpCache {
-  return new HttpCache({ sharedMaxAge: true });
-}
 
 /**
  * The transport's cache whose answers every process of the fleet shares through Redis, sealed with the fleet's

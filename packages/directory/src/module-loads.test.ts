@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
 describe('what Node loads for the built client', () => {
-  it("loads seven modules at import and four more at the first call, never core's index", async () => {
+  it("loads seven modules at import and three more at the first call, never core's index", async () => {
     // Segments: the loopback server's start, the import and construction, the first call.
     const [, atImport = [], firstCall = []] = await modulesLoaded(
       packageDir,
@@ -21,7 +21,7 @@ describe('what Node loads for the built client', () => {
     const loadedByFirstCall = packageModules(firstCall);
     // A cold process pays for every module it loads (about as much as for pre-parsing 20 kB of code), so the
     // exact lists are the guarantee: the client, core's client entry and the shared chunk behind it, the errors
-    // (the classes of answers apart, so that a bundler can leave them to the first call), the cache class; then the call path in one chunk, the redirect rule, the cache and its engine.
+    // (the classes of answers apart, so that a bundler can leave them to the first call), the cache class; then the call path in one chunk, the redirect rule, the cache's engine.
     expect(loadedAtImport.sort()).toEqual(
       [
         'core/client.js',
@@ -34,7 +34,7 @@ describe('what Node loads for the built client', () => {
       ].sort(),
     );
     expect(loadedByFirstCall.sort()).toEqual(
-      ['core/http-cache-engine.js', 'core/internal/call/send-call.js', 'core/redirect.js', 'directory/cache.js'].sort(),
+      ['core/http-cache-engine.js', 'core/internal/call/send-call.js', 'core/redirect.js'].sort(),
     );
     // Never core's index (Node loads every module an index names), nor the rate limiter the directory does not use.
     expect([...loadedAtImport, ...loadedByFirstCall]).not.toContain('core/index.js');
