@@ -7,7 +7,8 @@
  * 2. rolldown bundles them into `dist/` as ES modules: one module per entry, one per lazy seam (each dynamic
  *    `import()` of the package's own code: the call path, caches, Redis tiers, limiters), and shared chunks only
  *    where several of those use the same code (one copy of each class per package, so `instanceof` holds across
- *    its entries). Every bare import stays external: sibling `@agent-apis/*` packages (their errors stay one class
+ *    its entries). A cold Node process pays for each module it loads, so entries that load only with a first call
+ *    (`agent-apis.load.withFirstCall` in package.json) share the call path's chunk instead of splitting it. Every bare import stays external: sibling `@agent-apis/*` packages (their errors stay one class
  *    across packages), npm dependencies, `node:` built-ins. Chunks are named after their first module, without a
  *    hash, and sit beside the entries, so a relative `import()` written in the source still resolves.
  * 3. `tsc -p tsconfig.build.json` (`emitDeclarationOnly`) writes the declarations; those that no entry's
@@ -29,21 +30,18 @@ interface Manifest {
   exports?: unknown;
   bin?: unknown;
   /** How the package's entries are loaded by the packages that use them: see {@link LoadHints}. */
-  'agent-apis'?: { load?: { withMainEntry?: string[]; withFirstCall?: string[] } };
+  'agent-apis'?: { load?: { withFirstCall?: string[] } };
 }
 
 /**
- * What the import graph cannot tell: which entries the sibling packages load together. Entry names as in `exports`
- * (`errors` for `./errors`), turned into module ids.
- * - `withMainEntry`: loaded at import whenever the main entry is (core's `errors` beside `client`): what they reach
- *   goes into the shared chunk, one module fewer for every cold start instead of a chunk of its own.
+ * What the import graph cannot tell: when the sibling packages load an entry. Entry names as in `exports` (`call`
+ * for `./call`), turned into module ids.
  * - `withFirstCall`: loaded only once a call is under way, by the siblings' own seams (core's `call`, `rate-limit`,
  *   `fleet`): what they share with the call path goes into the call path's chunk, so the first call loads one
  *   module where it loaded one per group of users. An entry a sibling loads at import must not be listed here: it
- *   would load the call path at import.
+ *   would load the call path at import (the bench's esbuild check of one operation at import catches it).
  */
 interface LoadHints {
-  withMainEntry: ReadonlySet<string>;
   withFirstCall: ReadonlySet<string>;
 }
 
@@ -58,10 +56,7 @@ function loadHintsOf(manifest: Manifest, entries: Record<string, string>, packag
         return join(packageDir, source);
       }),
     );
-  return {
-    withMainEntry: ids(load.withMainEntry, 'withMainEntry'),
-    withFirstCall: ids(load.withFirstCall, 'withFirstCall'),
-  };
+  return { withFirstCall: ids(load.withFirstCall, 'withFirstCall') };
 }
 
 /** Every string target of an `exports` map (conditions and subpaths flattened). */
@@ -153,7 +148,11 @@ interface GraphModule {
  *   entry alone: that entry.
  * - Otherwise used by seams only (the root may re-export it, as core's index does; the other entries must not load
  *   it at import): the seam that reaches most of the package, which keeps the seam's own name. A seam is named by
- *   its path under `src/` (`call-path`, `cache`, `rate-limit-fleet`, …), so it is written where its source sits.
+ *   its path under `src/` (`internal/call/send-call`, `cache`, `rate-limit-fleet`, …), so it is written where its
+ *   source sits.
+ * - An entry of `hints.withFirstCall` counts as a user of the seam that reaches most of the package (the call
+ *   path), not as an import: what it shares with that seam goes into the seam's chunk, and a small module only such
+ *   entries and other seams use joins it too (`SMALL_MODULE_CHARS`).
  * - Reached by the root alone: the root.
  */
 function chunkPlan(
@@ -210,7 +209,6 @@ function chunkPlan(
   /** Seams that need a named group: some module goes with them that rolldown would put elsewhere. */
   const grouped = new Set<string>();
   const rootShared = new Map<string, string[]>();
-  const mainGroup = new Set([mainEntry, ...hints.withMainEntry]);
   /** The seam that reaches most of the package (core's call path): where the first-call entries' code goes. */
   const firstCallSeam = [...seamReach.keys()][0];
   for (const id of modules.keys()) {
@@ -244,9 +242,8 @@ function chunkPlan(
         const key = bySeams.join('\n');
         const group = rootShared.get(key) ?? [];
         rootShared.set(key, [...group, id]);
-      } else if (mainEntry === undefined ? bySeams.length === 0 : byEntries.some((entry) => mainGroup.has(entry)))
-        // An entry's own module stays its chunk (rolldown would otherwise make the shared chunk that entry).
-        plan.set(id, entryIds.has(id) ? null : SHARED_CHUNK);
+      } else if (mainEntry === undefined ? bySeams.length === 0 : byEntries.includes(mainEntry))
+        plan.set(id, SHARED_CHUNK);
       else {
         // Loaded at import by other entries only: grouped by the heads that use it, so an entry that needs a little
         // of the call path (trust's guard) does not load what only the call path and another entry share.
