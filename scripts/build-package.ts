@@ -7,7 +7,8 @@
  * 2. rolldown bundles them into `dist/` as ES modules: one module per entry, one per lazy seam (each dynamic
  *    `import()` of the package's own code: the call path, caches, Redis tiers, limiters), and shared chunks only
  *    where several of those use the same code (one copy of each class per package, so `instanceof` holds across
- *    its entries). Every bare import stays external: sibling `@agent-apis/*` packages (their errors stay one class
+ *    its entries). A cold Node process pays for each module it loads, so entries that load only with a first call
+ *    (`agent-apis.load.withFirstCall` in package.json) share the call path's chunk instead of splitting it. Every bare import stays external: sibling `@agent-apis/*` packages (their errors stay one class
  *    across packages), npm dependencies, `node:` built-ins. Chunks are named after their first module, without a
  *    hash, and sit beside the entries, so a relative `import()` written in the source still resolves.
  * 3. `tsc -p tsconfig.build.json` (`emitDeclarationOnly`) writes the declarations; those that no entry's
@@ -28,6 +29,34 @@ interface Manifest {
   name?: string;
   exports?: unknown;
   bin?: unknown;
+  /** How the package's entries are loaded by the packages that use them: see {@link LoadHints}. */
+  'agent-apis'?: { load?: { withFirstCall?: string[] } };
+}
+
+/**
+ * What the import graph cannot tell: when the sibling packages load an entry. Entry names as in `exports` (`call`
+ * for `./call`), turned into module ids.
+ * - `withFirstCall`: loaded only once a call is under way, by the siblings' own seams (core's `call`, `rate-limit`,
+ *   `fleet`): what they share with the call path goes into the call path's chunk, so the first call loads one
+ *   module where it loaded one per group of users. An entry a sibling loads at import must not be listed here: it
+ *   would load the call path at import (the bench's esbuild check of one operation at import catches it).
+ */
+interface LoadHints {
+  withFirstCall: ReadonlySet<string>;
+}
+
+/** The load hints of a package, as module ids; an unknown entry name is an error. */
+function loadHintsOf(manifest: Manifest, entries: Record<string, string>, packageDir: string): LoadHints {
+  const load = manifest['agent-apis']?.load ?? {};
+  const ids = (names: string[] | undefined, field: string) =>
+    new Set(
+      (names ?? []).map((name) => {
+        const source = entries[name];
+        if (source === undefined) throw new Error(`${manifest.name}: agent-apis.load.${field} names no entry ${name}`);
+        return join(packageDir, source);
+      }),
+    );
+  return { withFirstCall: ids(load.withFirstCall, 'withFirstCall') };
 }
 
 /** Every string target of an `exports` map (conditions and subpaths flattened). */
@@ -97,6 +126,12 @@ async function removeEmptyFolders(dir: string): Promise<void> {
 /** The chunk of code that entries load at import and share: one per package, so each class is defined once. */
 export const SHARED_CHUNK = 'shared';
 
+/**
+ * A module this small (source characters) that only code loaded after the first call uses goes into the call
+ * path's chunk instead of a chunk of its own: Node spends about as long loading a module as pre-parsing some 20 kB.
+ */
+const SMALL_MODULE_CHARS = 2_000;
+
 interface GraphModule {
   imports: string[];
   dynamicImports: string[];
@@ -113,12 +148,17 @@ interface GraphModule {
  *   entry alone: that entry.
  * - Otherwise used by seams only (the root may re-export it, as core's index does; the other entries must not load
  *   it at import): the seam that reaches most of the package, which keeps the seam's own name. A seam is named by
- *   its path under `src/` (`call-path`, `cache`, `rate-limit-fleet`, …), so it is written where its source sits.
+ *   its path under `src/` (`internal/call/send-call`, `cache`, `rate-limit-fleet`, …), so it is written where its
+ *   source sits.
+ * - An entry of `hints.withFirstCall` counts as a user of the seam that reaches most of the package (the call
+ *   path), not as an import: what it shares with that seam goes into the seam's chunk, and a small module only such
+ *   entries and other seams use joins it too (`SMALL_MODULE_CHARS`).
  * - Reached by the root alone: the root.
  */
 function chunkPlan(
   entryIds: ReadonlySet<string>,
   rootId: string | undefined,
+  hints: LoadHints,
   lookup: ChunkingContext['getModuleInfo'],
 ): Map<string, string | null> {
   const modules = new Map<string, GraphModule>();
@@ -169,10 +209,28 @@ function chunkPlan(
   /** Seams that need a named group: some module goes with them that rolldown would put elsewhere. */
   const grouped = new Set<string>();
   const rootShared = new Map<string, string[]>();
+  /** The seam that reaches most of the package (core's call path): where the first-call entries' code goes. */
+  const firstCallSeam = [...seamReach.keys()][0];
   for (const id of modules.keys()) {
     if (heads.has(id)) continue;
-    const byEntries = [...entryReach].filter(([, reached]) => reached.has(id)).map(([entry]) => entry);
+    const reachedBy = [...entryReach].filter(([, reached]) => reached.has(id)).map(([entry]) => entry);
+    // A first-call entry is loaded with the call path, so it counts as a user of that seam, not as an import.
+    const byEntries = reachedBy.filter((entry) => !hints.withFirstCall.has(entry));
+    const byFirstCallEntries = reachedBy.length - byEntries.length;
     const bySeams = [...seamReach].filter(([, reached]) => reached.has(id)).map(([seam]) => seam);
+    if (
+      byEntries.length === 0 &&
+      byFirstCallEntries > 0 &&
+      firstCallSeam !== undefined &&
+      !bySeams.includes(firstCallSeam)
+    ) {
+      // Only first-call entries and other seams use it. A small one joins the call path's chunk: a module of its own
+      // costs a cold process more to load than its code; a large one is left where rolldown keeps it, with them.
+      const small = (lookup(id)?.code?.length ?? Number.POSITIVE_INFINITY) <= SMALL_MODULE_CHARS;
+      if (small) grouped.add(firstCallSeam);
+      plan.set(id, small ? firstCallSeam : null);
+      continue;
+    }
     const atImport =
       byEntries.some((entry) => entry !== rootId) || (byEntries.length > 0 && bySeams.every(servesRootAlone));
     const seam = bySeams[0];
@@ -195,8 +253,8 @@ function chunkPlan(
       }
     } else if (seam === undefined) plan.set(id, null);
     else {
-      // rolldown puts a module one seam uses in that seam's chunk, unless the root uses it too (then in the root).
-      if (bySeams.length > 1 || byEntries.length > 0) grouped.add(seam);
+      // rolldown puts a module one seam uses in that seam's chunk, unless the root or a first-call entry uses it too.
+      if (bySeams.length > 1 || byEntries.length > 0 || byFirstCallEntries > 0) grouped.add(seam);
       plan.set(id, seam);
     }
   }
@@ -297,7 +355,12 @@ interface Bundle {
   entryExports: Map<string, string[]>;
 }
 
-async function bundle(packageDir: string, entries: Record<string, string>, root: string | undefined): Promise<Bundle> {
+async function bundle(
+  packageDir: string,
+  entries: Record<string, string>,
+  root: string | undefined,
+  hints: LoadHints,
+): Promise<Bundle> {
   sourceDir = join(packageDir, 'src');
   const entryIds = new Set(Object.values(entries).map((source) => join(packageDir, source)));
   const rootSource = root === undefined ? undefined : entries[root];
@@ -347,7 +410,7 @@ async function bundle(packageDir: string, entries: Record<string, string>, root:
           {
             debugName: 'chunk plan',
             name: (id, context) => {
-              plan ??= chunkPlan(entryIds, rootId, (moduleId) => context.getModuleInfo(moduleId));
+              plan ??= chunkPlan(entryIds, rootId, hints, (moduleId) => context.getModuleInfo(moduleId));
               return plan.has(id) ? (plan.get(id) ?? null) : SHARED_CHUNK;
             },
           },
@@ -409,7 +472,12 @@ async function main(packageDir: string): Promise<void> {
   // `scripts/clean-dist.ts` has emptied `dist` before this runs (the package's `build` line).
   const dist = join(packageDir, 'dist');
 
-  const { chunks, entryExports } = await bundle(packageDir, entries, rootEntryOf(manifest));
+  const { chunks, entryExports } = await bundle(
+    packageDir,
+    entries,
+    rootEntryOf(manifest),
+    loadHintsOf(manifest, entries, packageDir),
+  );
   const problems = checkChunks(chunks, entryExports);
   if (problems.length > 0) throw new Error(`${manifest.name}: the bundle breaks a rule:\n  ${problems.join('\n  ')}`);
 

@@ -296,19 +296,17 @@ export async function oneOperationAtImport(): Promise<BundleRow[]> {
  * what only it uses: input checks, wire encoding, error building, redirects), the logger, response validation, the
  * rate limiter, the HTTP cache's engine and Redis tier, and each service's lazily built parts. esbuild keeps at
  * import every module a package entry reaches through its imports, so one of these at import means a module loaded
- * with the client (a package index or `@agent-apis/core/client`) imports it. What other entries (`./call`) share with
- * the call path sits in chunks named after their first module (`internal/call/attempt.js`, the transport, …).
+ * with the client (a package index or `@agent-apis/core/client`) imports it. What the first-call entries (`./call`,
+ * `./rate-limit`, `./fleet`) share with the call path sits in its chunk (`internal/call/send-call.js`).
  */
 export const CALL_PATH_MODULES: readonly string[] = [
-  'core/dist/send-call.js',
-  'core/dist/internal/call/attempt.js',
-  'core/dist/internal/call/redact.js',
-  'core/dist/internal/call/retry.js',
-  'core/dist/internal/call/timers.js',
+  'core/dist/internal/call/send-call.js',
+  'core/dist/call.js',
   'core/dist/schema-validation.js',
   'core/dist/rate-limit.js',
   'core/dist/http-cache-engine.js',
   'core/dist/http-cache-redis.js',
+  'core/dist/redis-values.js',
   'directory/dist/cache.js',
   'store/dist/rate-limit.js',
   'store/dist/rate-limit-fleet.js',

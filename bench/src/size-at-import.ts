@@ -5,8 +5,17 @@
  * esbuild with code splitting (as tsup uses it), which keeps at import every module a package entry reaches, must
  * leave every module of the call path out of what loads at import. Needs the packages built.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { CALL_PATH_MODULES, oneOperationAtImport } from './bundle.ts';
+import { REPO_ROOT } from './paths.ts';
 import { MAX_ONE_OPERATION_GZIP_BYTES } from './targets.ts';
+
+// A name the build no longer writes would make the check below pass without checking anything.
+const unbuilt = CALL_PATH_MODULES.filter((module) => !existsSync(join(REPO_ROOT, 'packages', module)));
+if (unbuilt.length > 0) {
+  throw new Error(`CALL_PATH_MODULES names modules the build does not write: ${unbuilt.join(', ')}`);
+}
 
 const rows = await oneOperationAtImport();
 let over = 0;

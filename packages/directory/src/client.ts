@@ -99,8 +99,15 @@ export const FLEET_SECRET_ENV_VAR = 'AGENT_APIS_FLEET_SECRET';
 function cacheConfig(options: DirectoryClientOptions): Pick<ServiceClientConfig, 'cache' | 'loadTransportOptions'> {
   const { cache } = options;
   if (cache === false) return {};
+  // Honouring `s-maxage`: the directory is keyless and public, so its answers are everyone's. Its class comes from
+  // core's entry, which the client's index has loaded already (it re-exports the class): no module of ours to load.
   if (cache === undefined || cache === true) {
-    return { loadTransportOptions: () => import('./cache.js').then((module) => ({ cache: module.directoryCache() })) };
+    return {
+      loadTransportOptions: () =>
+        import('@agent-apis/core/http-cache').then(({ HttpCache }) => ({
+          cache: new HttpCache({ sharedMaxAge: true }),
+        })),
+    };
   }
   if (typeof cache !== 'object' || cache === null) {
     throw new AgentApiError('DirectoryClient cache must be true, false, an HttpCache or { redis, secret }');
@@ -119,7 +126,7 @@ function cacheConfig(options: DirectoryClientOptions): Pick<ServiceClientConfig,
   }
   return {
     loadTransportOptions: () =>
-      import('./cache.js').then((module) => ({ cache: module.directoryCache({ redis, secret, options }) })),
+      import('./cache.js').then((module) => module.sharedDirectoryCache({ redis, secret, options })),
   };
 }
 

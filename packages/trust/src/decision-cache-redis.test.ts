@@ -88,7 +88,7 @@ describe.skipIf(!redisServer)(
       return connection;
     };
 
-    it('8 processes asking for 5 domains at the same moment: 5 scans in all, every decision right', async () => {
+    it('8 processes asking for 5 domains at the same moment: one scan per domain (one more per worker Redis failed), every decision right', async () => {
       service = await startDecideStandIn({ latencyMs: 300 });
       const outcomes = await runWorkers<WorkerResult>(
         WORKER,
@@ -101,7 +101,16 @@ describe.skipIf(!redisServer)(
         // Redis stays up; on a loaded machine a command can still miss its deadline, which is one warning at most.
         expect(outcome.result?.warnings.length).toBeLessThanOrEqual(1);
       }
-      expect(Object.fromEntries(service.scans)).toEqual(Object.fromEntries(DOMAINS.map((domain) => [domain, 1])));
+      // One scan per domain for the whole fleet. A worker whose Redis command missed its deadline (a busy machine, not
+      // a fault: it warned above) asks the API itself rather than wait, so it may add one scan of a domain; a scan
+      // no warning explains is the shared lock failing.
+      const warned = outcomes.filter((outcome) => (outcome.result?.warnings.length ?? 0) > 0).length;
+      for (const domain of DOMAINS) {
+        const scans = service.scans.get(domain) ?? 0;
+        expect(scans, `scans of ${domain}, ${warned} worker(s) warned`).toBeGreaterThanOrEqual(1);
+        expect(scans, `scans of ${domain}, ${warned} worker(s) warned`).toBeLessThanOrEqual(1 + warned);
+      }
+      expect([...service.scans.keys()].sort()).toEqual([...DOMAINS].sort());
     }, 90_000);
 
     it('keys entries by an HMAC and seals them: no target, action or score in clear, no forged entry used (finding: trust entries in clear)', async () => {
