@@ -23,7 +23,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASE_URL_ENV_VAR as DIRECTORY_BASE_URL_ENV_VAR } from '@agent-apis/directory';
-import { DIRECTORY_MCP_URL_ENV, STORE_MCP_ENV } from '@agent-apis/mcp';
+import { DIRECTORY_MCP_URL_ENV_VAR, STORE_MCP_ENV_VARS } from '@agent-apis/mcp';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { CREDENTIAL_ENV_VARS, BASE_URL_ENV_VAR as STORE_BASE_URL_ENV_VAR } from '@agent-apis/store';
 import { readFinalSpec } from '@agent-apis/test-utils/final-specs';
@@ -270,15 +270,15 @@ export async function startMocks(
               service: 'store tools (MCP)',
               url: storeTools.url,
               env: {
-                [STORE_MCP_ENV.url]: storeTools.url,
-                [STORE_MCP_ENV.loginKey]: MOCK_CREDENTIALS.storeLogin,
-                [STORE_MCP_ENV.authToken]: MOCK_CREDENTIALS.storeAuthToken,
+                [STORE_MCP_ENV_VARS.url]: storeTools.url,
+                [STORE_MCP_ENV_VARS.loginKey]: MOCK_CREDENTIALS.storeLogin,
+                [STORE_MCP_ENV_VARS.authToken]: MOCK_CREDENTIALS.storeAuthToken,
               },
             });
             running.push({
               service: 'directory tools (MCP)',
               url: directoryTools.url,
-              env: { [DIRECTORY_MCP_URL_ENV]: directoryTools.url },
+              env: { [DIRECTORY_MCP_URL_ENV_VAR]: directoryTools.url },
             });
             break;
           }
