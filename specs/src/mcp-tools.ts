@@ -75,7 +75,7 @@ export interface McpToolList {
  * How to reach each tool server from the environment: a variable that overrides the lock's source URL, and the
  * variables holding the credential headers.
  */
-export const TOOL_SERVER_ENV: Record<McpServiceName, { url: string; headers: Record<string, string> }> = {
+export const TOOL_SERVER_ENV_VARS: Record<McpServiceName, { url: string; headers: Record<string, string> }> = {
   directory: { url: 'DIRECTORY_MCP_URL', headers: {} },
   store: {
     url: 'STORE_MCP_URL',
@@ -134,7 +134,7 @@ export function missingServerAccess(
   lock: McpToolsLock,
   env: Record<string, string | undefined> = process.env,
 ): string[] {
-  const access = TOOL_SERVER_ENV[lock.service as McpServiceName];
+  const access = TOOL_SERVER_ENV_VARS[lock.service as McpServiceName];
   const missing: string[] = [];
   if (!env[access.url]) {
     for (const [, name] of lock.source.matchAll(/\{([A-Z][A-Z0-9_]*)\}/g)) if (name && !env[name]) missing.push(name);
@@ -148,7 +148,7 @@ export function toolServerAccess(
   lock: McpToolsLock,
   env: Record<string, string | undefined> = process.env,
 ): { url: string; headers: Record<string, string> } {
-  const access = TOOL_SERVER_ENV[lock.service as McpServiceName];
+  const access = TOOL_SERVER_ENV_VARS[lock.service as McpServiceName];
   const override = env[access.url];
   const url = override ? override.replace(/\/+$/, '') : resolveSourceUrl(lock, env, MIRROR_FILE);
   const headers: Record<string, string> = {};

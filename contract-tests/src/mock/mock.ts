@@ -22,13 +22,16 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BASE_URL_ENV_VAR as DIRECTORY_BASE_URL_ENV } from '@agent-apis/directory';
-import { DIRECTORY_MCP_URL_ENV, STORE_MCP_ENV } from '@agent-apis/mcp';
+import { BASE_URL_ENV_VAR as DIRECTORY_BASE_URL_ENV_VAR } from '@agent-apis/directory';
+import { DIRECTORY_MCP_URL_ENV_VAR, STORE_MCP_ENV_VARS } from '@agent-apis/mcp';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
-import { CREDENTIAL_ENV_VARS, BASE_URL_ENV_VAR as STORE_BASE_URL_ENV } from '@agent-apis/store';
+import { CREDENTIAL_ENV_VARS, BASE_URL_ENV_VAR as STORE_BASE_URL_ENV_VAR } from '@agent-apis/store';
 import { readFinalSpec } from '@agent-apis/test-utils/final-specs';
 import { startPrism } from '@agent-apis/test-utils/prism';
-import { API_KEY_ENV, BASE_URL_ENV as TRUST_BASE_URL_ENV } from '@agent-apis/trust';
+import {
+  API_KEY_ENV_VAR as TRUST_API_KEY_ENV_VAR,
+  BASE_URL_ENV_VAR as TRUST_BASE_URL_ENV_VAR,
+} from '@agent-apis/trust';
 import { startToolServer } from '../mcp/mcp-server.ts';
 import { startDirectoryStandIn } from '../stand-ins/directory.ts';
 import type { StandIn } from '../stand-ins/server.ts';
@@ -224,13 +227,13 @@ export async function startMocks(
         switch (service) {
           case 'directory': {
             const url = await rest('directory');
-            running.push({ service, url, env: { [DIRECTORY_BASE_URL_ENV]: url } });
+            running.push({ service, url, env: { [DIRECTORY_BASE_URL_ENV_VAR]: url } });
             break;
           }
           case 'store': {
             const url = await rest('store');
             const env = {
-              [STORE_BASE_URL_ENV]: url,
+              [STORE_BASE_URL_ENV_VAR]: url,
               [CREDENTIAL_ENV_VARS.login]: MOCK_CREDENTIALS.storeLogin,
               [CREDENTIAL_ENV_VARS.authToken]: MOCK_CREDENTIALS.storeAuthToken,
             };
@@ -242,7 +245,7 @@ export async function startMocks(
             running.push({
               service,
               url,
-              env: { [TRUST_BASE_URL_ENV]: url, [API_KEY_ENV]: MOCK_CREDENTIALS.trustApiKey },
+              env: { [TRUST_BASE_URL_ENV_VAR]: url, [TRUST_API_KEY_ENV_VAR]: MOCK_CREDENTIALS.trustApiKey },
             });
             break;
           }
@@ -267,15 +270,15 @@ export async function startMocks(
               service: 'store tools (MCP)',
               url: storeTools.url,
               env: {
-                [STORE_MCP_ENV.url]: storeTools.url,
-                [STORE_MCP_ENV.loginKey]: MOCK_CREDENTIALS.storeLogin,
-                [STORE_MCP_ENV.authToken]: MOCK_CREDENTIALS.storeAuthToken,
+                [STORE_MCP_ENV_VARS.url]: storeTools.url,
+                [STORE_MCP_ENV_VARS.loginKey]: MOCK_CREDENTIALS.storeLogin,
+                [STORE_MCP_ENV_VARS.authToken]: MOCK_CREDENTIALS.storeAuthToken,
               },
             });
             running.push({
               service: 'directory tools (MCP)',
               url: directoryTools.url,
-              env: { [DIRECTORY_MCP_URL_ENV]: directoryTools.url },
+              env: { [DIRECTORY_MCP_URL_ENV_VAR]: directoryTools.url },
             });
             break;
           }

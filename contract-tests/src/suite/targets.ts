@@ -15,7 +15,7 @@
  * records the run creates itself (meant for a sandbox store only); CONTRACT_ALLOW_DANGEROUS=<operationId>,…
  * names dangerous operations one by one; see `live/live.ts` and `live/budget.ts`.
  */
-import { STORE_MCP_ENV, STORE_MCP_ENV_ALIASES } from '@agent-apis/mcp';
+import { STORE_MCP_ALIAS_ENV_VARS, STORE_MCP_ENV_VARS } from '@agent-apis/mcp';
 
 export interface ServiceTarget {
   service: 'directory' | 'store' | 'trust';
@@ -105,10 +105,12 @@ export function mockToolServerTargets(): Record<ToolServerTarget['service'], Too
 export function liveToolServerTargets(
   env: Record<string, string | undefined>,
 ): Record<ToolServerTarget['service'], ToolServerTarget> {
-  // The names the clients read (`STORE_MCP_ENV` of @agent-apis/mcp: STORE_LOGIN + STORE_AUTH_TOKEN), unless the tool
-  // server's own pair (its earlier names) is set whole.
+  // The names the clients read (`STORE_MCP_ENV_VARS` of @agent-apis/mcp: STORE_LOGIN + STORE_AUTH_TOKEN), unless the
+  // tool server's own pair (its earlier names) is set whole.
   const names =
-    env[STORE_MCP_ENV_ALIASES.loginKey] && env[STORE_MCP_ENV_ALIASES.authToken] ? STORE_MCP_ENV_ALIASES : STORE_MCP_ENV;
+    env[STORE_MCP_ALIAS_ENV_VARS.loginKey] && env[STORE_MCP_ALIAS_ENV_VARS.authToken]
+      ? STORE_MCP_ALIAS_ENV_VARS
+      : STORE_MCP_ENV_VARS;
   const loginKey = env[names.loginKey];
   const authToken = env[names.authToken];
   return {
@@ -122,7 +124,7 @@ export function liveToolServerTargets(
         : {
             service: 'store',
             credentials: {},
-            skipReason: `no credentials (${STORE_MCP_ENV.loginKey} + ${STORE_MCP_ENV.authToken}, or ${STORE_MCP_ENV_ALIASES.loginKey} + ${STORE_MCP_ENV_ALIASES.authToken})`,
+            skipReason: `no credentials (${STORE_MCP_ENV_VARS.loginKey} + ${STORE_MCP_ENV_VARS.authToken}, or ${STORE_MCP_ALIAS_ENV_VARS.loginKey} + ${STORE_MCP_ALIAS_ENV_VARS.authToken})`,
           },
     directory: env.DIRECTORY_MCP_URL
       ? { service: 'directory', url: env.DIRECTORY_MCP_URL, credentials: {} }

@@ -1,35 +1,8 @@
+import { createProduct, getProduct, listProducts } from '@agent-apis/test-utils/operation-fixtures';
 import { operationMatcher } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ApiPromise } from './api-promise.js';
-import { bindOperations, type OperationClient, type OperationShape, sendOperation } from './operations.js';
-
-const listProducts = {
-  method: 'GET',
-  path: '/products.json',
-  pathParams: [],
-  query: {
-    limit: { required: false, type: 'integer', minimum: 1, maximum: 100 },
-    status: { required: false, type: 'string', enum: ['available', 'disabled'] },
-    q: { required: true, type: 'string' },
-  },
-  bodyRequired: false,
-} as const satisfies OperationShape;
-
-const getProduct = {
-  method: 'GET',
-  path: '/products/{id}.json',
-  pathParams: ['id'],
-  query: {},
-  bodyRequired: false,
-} as const satisfies OperationShape;
-
-const createProduct = {
-  method: 'POST',
-  path: '/products.json',
-  pathParams: [],
-  query: {},
-  bodyRequired: true,
-} as const satisfies OperationShape;
+import { bindOperations, type OperationClient, sendOperation } from './operations.js';
 
 describe('operationMatcher', () => {
   const match = operationMatcher({

@@ -7,20 +7,32 @@ import { parseArgs } from 'node:util';
 import { SERVICES, STORE_RESOURCES } from './catalog.js';
 import type { HttpServerOptions } from './http.js';
 import type { ServiceName } from './operation.js';
-import { ALLOW_DANGEROUS_ENV, ALLOW_WRITES_ENV, listOf } from './safety.js';
+import { ALLOW_DANGEROUS_ENV_VAR, ALLOW_WRITES_ENV_VAR, listOf } from './safety.js';
 
-export const SERVICES_ENV = 'AGENT_APIS_MCP_SERVICES';
-export const STORE_TOOLSETS_ENV = 'AGENT_APIS_MCP_STORE_TOOLSETS';
-export const MAX_ANSWER_BYTES_ENV = 'AGENT_APIS_MCP_MAX_ANSWER_BYTES';
-export const REDIS_URL_ENV = 'AGENT_APIS_REDIS_URL';
+/** Environment variable read when `--services` is not given (comma-separated services). */
+export const SERVICES_ENV_VAR = 'AGENT_APIS_MCP_SERVICES';
+/** Environment variable read when `--store-toolsets` is not given (comma-separated resources, or `all`). */
+export const STORE_TOOLSETS_ENV_VAR = 'AGENT_APIS_MCP_STORE_TOOLSETS';
+/** Environment variable read when `--max-answer-bytes` is not given. */
+export const MAX_ANSWER_BYTES_ENV_VAR = 'AGENT_APIS_MCP_MAX_ANSWER_BYTES';
+/** Environment variable read when `--redis` is not given. */
+export const REDIS_URL_ENV_VAR = 'AGENT_APIS_REDIS_URL';
+/** @deprecated Use {@link SERVICES_ENV_VAR} (every package names environment variables `*_ENV_VAR`). */
+export const SERVICES_ENV = SERVICES_ENV_VAR;
+/** @deprecated Use {@link STORE_TOOLSETS_ENV_VAR}. */
+export const STORE_TOOLSETS_ENV = STORE_TOOLSETS_ENV_VAR;
+/** @deprecated Use {@link MAX_ANSWER_BYTES_ENV_VAR}. */
+export const MAX_ANSWER_BYTES_ENV = MAX_ANSWER_BYTES_ENV_VAR;
+/** @deprecated Use {@link REDIS_URL_ENV_VAR}. */
+export const REDIS_URL_ENV = REDIS_URL_ENV_VAR;
 export const DEFAULT_HTTP_PORT = 3333;
 
 export const USAGE = `usage: agent-apis-mcp-server [--http] [--host <address>] [--port <n>] [--allow-writes <services>]
        [--allow-dangerous <service.operationId,...>] [--store-toolsets <resources>|all] [--services <services>]
        [--max-answer-bytes <n>] [--redis <url>]
   stdio by default; --http serves streamable HTTP at http://127.0.0.1:${DEFAULT_HTTP_PORT}/mcp (loopback unless --host).
-  Read-only by default. Environment: ${ALLOW_WRITES_ENV}, ${ALLOW_DANGEROUS_ENV}, ${STORE_TOOLSETS_ENV},
-  ${SERVICES_ENV}, ${MAX_ANSWER_BYTES_ENV}, ${REDIS_URL_ENV}; the clients' own STORE_LOGIN, STORE_AUTH_TOKEN,
+  Read-only by default. Environment: ${ALLOW_WRITES_ENV_VAR}, ${ALLOW_DANGEROUS_ENV_VAR}, ${STORE_TOOLSETS_ENV_VAR},
+  ${SERVICES_ENV_VAR}, ${MAX_ANSWER_BYTES_ENV_VAR}, ${REDIS_URL_ENV_VAR}; the clients' own STORE_LOGIN, STORE_AUTH_TOKEN,
   STORE_ACCESS_TOKEN, STORE_BASE_URL, ENTROPY0_API_KEY, TRUST_BASE_URL, DIRECTORY_BASE_URL.`;
 
 export interface CliConfig extends HttpServerOptions {
@@ -72,13 +84,13 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
     throw new ConfigError((error as Error).message);
   }
   const pick = (flag: string, name: string) => (values[flag] as string | undefined) ?? env[name];
-  const toolsets = pick('store-toolsets', STORE_TOOLSETS_ENV);
+  const toolsets = pick('store-toolsets', STORE_TOOLSETS_ENV_VAR);
   const storeToolsets = toolsets === 'all' ? ('all' as const) : toolsets === undefined ? undefined : listOf(toolsets);
   if (Array.isArray(storeToolsets)) {
     const unknown = storeToolsets.filter((name) => !STORE_RESOURCES.includes(name));
     if (unknown.length > 0) throw new ConfigError(`unknown store tool set ${unknown.join(', ')}`);
   }
-  const dangerous = listOf(pick('allow-dangerous', ALLOW_DANGEROUS_ENV));
+  const dangerous = listOf(pick('allow-dangerous', ALLOW_DANGEROUS_ENV_VAR));
   const malformed = dangerous.filter((name) => !/^(directory|store|trust)\.\w+$/.test(name));
   if (malformed.length > 0) {
     throw new ConfigError(`--allow-dangerous takes <service>.<operationId> names, not ${malformed.join(', ')}`);
@@ -88,11 +100,11 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
     host: values.host as string | undefined,
     // --port 0: any free port (printed on stderr).
     port: positiveInteger(values.port as string | undefined, '--port', 0) ?? DEFAULT_HTTP_PORT,
-    allowWrites: services(pick('allow-writes', ALLOW_WRITES_ENV), '--allow-writes') ?? [],
+    allowWrites: services(pick('allow-writes', ALLOW_WRITES_ENV_VAR), '--allow-writes') ?? [],
     allowDangerous: dangerous,
     storeToolsets,
-    services: services(pick('services', SERVICES_ENV), '--services'),
-    maxAnswerBytes: positiveInteger(pick('max-answer-bytes', MAX_ANSWER_BYTES_ENV), '--max-answer-bytes'),
-    redisUrl: pick('redis', REDIS_URL_ENV),
+    services: services(pick('services', SERVICES_ENV_VAR), '--services'),
+    maxAnswerBytes: positiveInteger(pick('max-answer-bytes', MAX_ANSWER_BYTES_ENV_VAR), '--max-answer-bytes'),
+    redisUrl: pick('redis', REDIS_URL_ENV_VAR),
   };
 }

@@ -17,16 +17,22 @@ export { type ClientsOptions, type FleetRedis, ServiceClients } from './clients.
 export {
   DEFAULT_HTTP_PORT,
   MAX_ANSWER_BYTES_ENV,
+  MAX_ANSWER_BYTES_ENV_VAR,
   REDIS_URL_ENV,
+  REDIS_URL_ENV_VAR,
   SERVICES_ENV,
+  SERVICES_ENV_VAR,
   STORE_TOOLSETS_ENV,
+  STORE_TOOLSETS_ENV_VAR,
 } from './env.js';
 export { CREDENTIAL_HEADERS, type HttpServerOptions, type RunningHttpServer, startHttpServer } from './http.js';
 export { CLIENT_NAME_LIMIT, CLIENT_PREFIX, MAX_TOOL_NAME, operationToolName } from './names.js';
 export type { JsonSchema, SafetyClass, ServiceName, ToolOperation } from './operation.js';
 export {
   ALLOW_DANGEROUS_ENV,
+  ALLOW_DANGEROUS_ENV_VAR,
   ALLOW_WRITES_ENV,
+  ALLOW_WRITES_ENV_VAR,
   annotationsOf,
   refusal,
   type SafetyOptions,

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/test-utils/readme';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALLOW_DANGEROUS_ENV, ALLOW_WRITES_ENV } from './safety.js';
+import { ALLOW_DANGEROUS_ENV_VAR, ALLOW_WRITES_ENV_VAR } from './safety.js';
 import { type Mocks, startMocks } from './test-support.js';
 
 const packageRoot = new URL('../', import.meta.url);
@@ -28,8 +28,8 @@ describe('README', () => {
       'ENTROPY0_API_KEY',
       'TRUST_BASE_URL',
       'DIRECTORY_BASE_URL',
-      ALLOW_WRITES_ENV,
-      ALLOW_DANGEROUS_ENV,
+      ALLOW_WRITES_ENV_VAR,
+      ALLOW_DANGEROUS_ENV_VAR,
     ]);
     for (const block of blocks) {
       const servers = (block.mcpServers ?? block.servers) as Record<

@@ -16,8 +16,14 @@ export interface SafetyOptions {
   allowDangerous?: readonly string[] | undefined;
 }
 
-export const ALLOW_WRITES_ENV = 'AGENT_APIS_MCP_ALLOW_WRITES';
-export const ALLOW_DANGEROUS_ENV = 'AGENT_APIS_MCP_ALLOW_DANGEROUS';
+/** Environment variable the command line reads `allowWrites` from (comma-separated services). */
+export const ALLOW_WRITES_ENV_VAR = 'AGENT_APIS_MCP_ALLOW_WRITES';
+/** Environment variable the command line reads `allowDangerous` from (comma-separated `<service>.<operationId>`). */
+export const ALLOW_DANGEROUS_ENV_VAR = 'AGENT_APIS_MCP_ALLOW_DANGEROUS';
+/** @deprecated Use {@link ALLOW_WRITES_ENV_VAR} (every package names environment variables `*_ENV_VAR`). */
+export const ALLOW_WRITES_ENV = ALLOW_WRITES_ENV_VAR;
+/** @deprecated Use {@link ALLOW_DANGEROUS_ENV_VAR}. */
+export const ALLOW_DANGEROUS_ENV = ALLOW_DANGEROUS_ENV_VAR;
 
 /** Why `operation` may not be sent under `options`, with the option that would allow it; `undefined` if allowed. */
 export function refusal(service: ServiceName, operation: ToolOperation, options: SafetyOptions): string | undefined {
@@ -28,11 +34,11 @@ export function refusal(service: ServiceName, operation: ToolOperation, options:
       return undefined;
     case 'write':
       if (options.allowWrites?.includes(service)) return undefined;
-      return `Refused: ${what} is a write and this server is read-only for ${service}. Nothing was sent. To allow the ${service} API's writes, start the server with --allow-writes=${service} (env ${ALLOW_WRITES_ENV}=${service}; option allowWrites: ['${service}']).`;
+      return `Refused: ${what} is a write and this server is read-only for ${service}. Nothing was sent. To allow the ${service} API's writes, start the server with --allow-writes=${service} (env ${ALLOW_WRITES_ENV_VAR}=${service}; option allowWrites: ['${service}']).`;
     case 'dangerous': {
       const name = `${service}.${operation.id}`;
       if (options.allowDangerous?.includes(name)) return undefined;
-      return `Refused: ${what} is classed dangerous (it changes how the store takes money, ships or behaves, or leaves records the API cannot delete). Nothing was sent. To allow this one operation, start the server with --allow-dangerous=${name} (env ${ALLOW_DANGEROUS_ENV}=${name}; option allowDangerous: ['${name}']).`;
+      return `Refused: ${what} is classed dangerous (it changes how the store takes money, ships or behaves, or leaves records the API cannot delete). Nothing was sent. To allow this one operation, start the server with --allow-dangerous=${name} (env ${ALLOW_DANGEROUS_ENV_VAR}=${name}; option allowDangerous: ['${name}']).`;
     }
   }
 }

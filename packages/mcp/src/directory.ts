@@ -4,7 +4,9 @@ import { DirectoryToolMethods } from './gen/directory.gen.js';
 import type { ToolClientOptions } from './tool-client.js';
 
 /** Environment variable holding the directory's tool server endpoint. */
-export const DIRECTORY_MCP_URL_ENV = 'DIRECTORY_MCP_URL';
+export const DIRECTORY_MCP_URL_ENV_VAR = 'DIRECTORY_MCP_URL';
+/** @deprecated Use {@link DIRECTORY_MCP_URL_ENV_VAR} (every package names environment variables `*_ENV_VAR`). */
+export const DIRECTORY_MCP_URL_ENV = DIRECTORY_MCP_URL_ENV_VAR;
 
 export interface DirectoryToolsOptions extends ToolClientOptions {
   /** The tool server's endpoint (env `DIRECTORY_MCP_URL`). Required: the directory does not publish it. */
@@ -17,10 +19,10 @@ export interface DirectoryToolsOptions extends ToolClientOptions {
  */
 export class DirectoryTools extends DirectoryToolMethods {
   constructor(options: DirectoryToolsOptions = {}) {
-    const url = options.url ?? readEnv(DIRECTORY_MCP_URL_ENV);
+    const url = options.url ?? readEnv(DIRECTORY_MCP_URL_ENV_VAR);
     if (!url) {
       throw new AgentApiError(
-        `DirectoryTools needs the tool server's URL: pass { url } or set ${DIRECTORY_MCP_URL_ENV} ` +
+        `DirectoryTools needs the tool server's URL: pass { url } or set ${DIRECTORY_MCP_URL_ENV_VAR} ` +
           '(the directory does not publish its address)',
       );
     }

@@ -3,7 +3,12 @@
  */
 
 export * from '@agent-apis/core/errors';
-export { DIRECTORY_MCP_URL_ENV, DirectoryTools, type DirectoryToolsOptions } from './directory.js';
+export {
+  DIRECTORY_MCP_URL_ENV,
+  DIRECTORY_MCP_URL_ENV_VAR,
+  DirectoryTools,
+  type DirectoryToolsOptions,
+} from './directory.js';
 export { ToolError } from './errors.js';
 export type * from './gen/directory.gen.js';
 export { directoryInputSchemas, directoryOutputSchemas } from './gen/directory.gen.js';
@@ -12,9 +17,11 @@ export { storeInputSchemas, storeOutputSchemas } from './gen/store.gen.js';
 export { toolMethodName } from './naming.js';
 export { findViolation, type JsonSchema, type JsonType, patternRisk, type Violation } from './schema.js';
 export {
+  STORE_MCP_ALIAS_ENV_VARS,
   STORE_MCP_DEFAULT_URL,
   STORE_MCP_ENV,
   STORE_MCP_ENV_ALIASES,
+  STORE_MCP_ENV_VARS,
   StoreTools,
   type StoreToolsOptions,
 } from './store.js';

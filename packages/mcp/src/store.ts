@@ -10,17 +10,22 @@ export const STORE_MCP_DEFAULT_URL = 'https://mcp.jumpseller.com';
  * Environment variables {@link StoreTools} reads when its options leave something out. The credentials are the
  * store API's token pair, under the same names the REST client (`StoreClient`) reads.
  */
-export const STORE_MCP_ENV = {
+export const STORE_MCP_ENV_VARS = {
   url: 'STORE_MCP_URL',
   loginKey: 'STORE_LOGIN',
   authToken: 'STORE_AUTH_TOKEN',
 } as const;
 
 /** Earlier names of the same pair, still read when neither `STORE_LOGIN` nor `STORE_AUTH_TOKEN` is set. */
-export const STORE_MCP_ENV_ALIASES = {
+export const STORE_MCP_ALIAS_ENV_VARS = {
   loginKey: 'STORE_MCP_LOGIN_KEY',
   authToken: 'STORE_MCP_AUTH_TOKEN',
 } as const;
+
+/** @deprecated Use {@link STORE_MCP_ENV_VARS} (every package names environment variables `*_ENV_VAR(S)`). */
+export const STORE_MCP_ENV = STORE_MCP_ENV_VARS;
+/** @deprecated Use {@link STORE_MCP_ALIAS_ENV_VARS}. */
+export const STORE_MCP_ENV_ALIASES = STORE_MCP_ALIAS_ENV_VARS;
 
 export interface StoreToolsOptions extends ToolClientOptions {
   /** The store's login key, sent as `X-LOGIN-KEY` (env `STORE_LOGIN`). */
@@ -40,9 +45,9 @@ export interface StoreToolsOptions extends ToolClientOptions {
 function credentialsOf(options: StoreToolsOptions): { loginKey: string; authToken: string } {
   const fromOptions = options.loginKey !== undefined || options.authToken !== undefined;
   const env =
-    readEnv(STORE_MCP_ENV.loginKey) !== undefined || readEnv(STORE_MCP_ENV.authToken) !== undefined
-      ? STORE_MCP_ENV
-      : STORE_MCP_ENV_ALIASES;
+    readEnv(STORE_MCP_ENV_VARS.loginKey) !== undefined || readEnv(STORE_MCP_ENV_VARS.authToken) !== undefined
+      ? STORE_MCP_ENV_VARS
+      : STORE_MCP_ALIAS_ENV_VARS;
   const names = fromOptions ? { loginKey: 'loginKey', authToken: 'authToken' } : env;
   const loginKey = fromOptions ? options.loginKey : readEnv(env.loginKey);
   const authToken = fromOptions ? options.authToken : readEnv(env.authToken);
@@ -51,8 +56,8 @@ function credentialsOf(options: StoreToolsOptions): { loginKey: string; authToke
       client: 'StoreTools',
       options: [['loginKey', 'authToken']],
       envVars: [
-        [STORE_MCP_ENV.loginKey, STORE_MCP_ENV.authToken],
-        [STORE_MCP_ENV_ALIASES.loginKey, STORE_MCP_ENV_ALIASES.authToken],
+        [STORE_MCP_ENV_VARS.loginKey, STORE_MCP_ENV_VARS.authToken],
+        [STORE_MCP_ALIAS_ENV_VARS.loginKey, STORE_MCP_ALIAS_ENV_VARS.authToken],
       ],
     });
   }
@@ -81,7 +86,7 @@ export class StoreTools extends StoreToolMethods {
   constructor(options: StoreToolsOptions = {}) {
     const { loginKey, authToken } = credentialsOf(options);
     super({
-      url: options.url ?? readEnv(STORE_MCP_ENV.url) ?? STORE_MCP_DEFAULT_URL,
+      url: options.url ?? readEnv(STORE_MCP_ENV_VARS.url) ?? STORE_MCP_DEFAULT_URL,
       headers: { 'X-LOGIN-KEY': loginKey, 'X-AUTH-TOKEN': authToken },
       fetch: options.fetch,
       timeout: options.timeout,

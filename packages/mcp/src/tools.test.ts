@@ -14,6 +14,7 @@ import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { DirectoryTools } from './directory.js';
 import { ToolError } from './errors.js';
+import * as entry from './index.js';
 import { StoreTools } from './store.js';
 import { MAX_TOOL_LIST_PAGES, ToolServerClient } from './tool-client.js';
 
@@ -25,6 +26,27 @@ const echo = (name: string, args: Record<string, unknown>) => textResult(JSON.st
 
 afterEach(() => {
   vi.unstubAllEnvs();
+});
+
+describe('environment-variable constants', () => {
+  it('are exported as *_ENV_VAR(S), naming the variables the clients read', () => {
+    expect(entry.DIRECTORY_MCP_URL_ENV_VAR).toBe('DIRECTORY_MCP_URL');
+    expect(entry.STORE_MCP_ENV_VARS).toEqual({
+      url: 'STORE_MCP_URL',
+      loginKey: 'STORE_LOGIN',
+      authToken: 'STORE_AUTH_TOKEN',
+    });
+    expect(entry.STORE_MCP_ALIAS_ENV_VARS).toEqual({
+      loginKey: 'STORE_MCP_LOGIN_KEY',
+      authToken: 'STORE_MCP_AUTH_TOKEN',
+    });
+  });
+
+  it('keep the earlier *_ENV names as aliases of the same values', () => {
+    expect(entry.DIRECTORY_MCP_URL_ENV).toBe(entry.DIRECTORY_MCP_URL_ENV_VAR);
+    expect(entry.STORE_MCP_ENV).toBe(entry.STORE_MCP_ENV_VARS);
+    expect(entry.STORE_MCP_ENV_ALIASES).toBe(entry.STORE_MCP_ALIAS_ENV_VARS);
+  });
 });
 
 describe('StoreTools', () => {

@@ -1,36 +1,9 @@
+import { createProduct, getProduct, listProducts } from '@agent-apis/test-utils/operation-fixtures';
 import { describe, expect, it } from 'vitest';
 import type { OperationShape } from '../../operations.js';
 import { validateOperationInput } from './input-check.js';
 import { RequestValidationError } from './request-errors.js';
 import { expandPath } from './wire-encoding.js';
-
-const listProducts = {
-  method: 'GET',
-  path: '/products.json',
-  pathParams: [],
-  query: {
-    limit: { required: false, type: 'integer', minimum: 1, maximum: 100 },
-    status: { required: false, type: 'string', enum: ['available', 'disabled'] },
-    q: { required: true, type: 'string' },
-  },
-  bodyRequired: false,
-} as const satisfies OperationShape;
-
-const getProduct = {
-  method: 'GET',
-  path: '/products/{id}.json',
-  pathParams: ['id'],
-  query: {},
-  bodyRequired: false,
-} as const satisfies OperationShape;
-
-const createProduct = {
-  method: 'POST',
-  path: '/products.json',
-  pathParams: [],
-  query: {},
-  bodyRequired: true,
-} as const satisfies OperationShape;
 
 function refusal(run: () => void): RequestValidationError {
   try {
