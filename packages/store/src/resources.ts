@@ -1,14 +1,15 @@
 /**
  * The resource layer (`store.products.variants.create(productId, {...})`): one generic method per row of the
- * generated `resourceTable`, sending its operation's row of the operation table through the client directly,
+ * generated `resourceTable`, made on first use, sending its operation's row of the operation table through the client directly,
  * plus the generic types the generated params/result types use.
  */
 import type { OperationCallOptions, OperationClient, RequestOptions } from '@agent-apis/core';
 import { mapApiPromise, pageNumberListing, routeOf } from '@agent-apis/core/client';
-import { ResponseParseError } from '@agent-apis/core/errors';
+import { AgentApiError, ResponseParseError } from '@agent-apis/core/errors';
 import type { StoreOperationOptions, StoreOperationResult } from './api.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
-import type { resourceTable, StoreResources } from './gen/resources.gen.js';
+import type { resourceTable } from './gen/resources.gen.js';
+import { lazyProperty } from './lazy-property.js';
 import { defaultPageSize, type PagedOperationId } from './pagination.js';
 
 type QueryOf<Id extends OperationId> = StoreOperationOptions<Id> extends { query?: infer Query } ? Query : never;
@@ -115,16 +116,49 @@ function resourceMethod(client: OperationClient, [id, bodyKey = '', resultKey = 
   };
 }
 
-function bindNode(client: OperationClient, node: Node): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(node).map(([name, value]) => [
-      name,
-      Array.isArray(value) ? resourceMethod(client, value as Row) : bindNode(client, value as Node),
-    ]),
+/** The client each resource object and each store client sends through, for the accessors all of them share. */
+const clients = /* @__PURE__ */ new WeakMap<object, OperationClient>();
+
+/** The client of `holder`, or of the object it was made from (`Object.create(store)`). */
+function clientOf(holder: object): OperationClient {
+  for (let current: object | null = holder; current !== null; current = Object.getPrototypeOf(current)) {
+    const client = clients.get(current);
+    if (client !== undefined) return client;
+  }
+  throw new AgentApiError(
+    'A store resource was read from an object that is neither a StoreClient nor one of its resources',
   );
 }
 
-/** Every resource method of `table`, sending through `client`. */
-export function bindResources(client: OperationClient, table: typeof resourceTable): StoreResources {
-  return bindNode(client, table) as unknown as StoreResources;
+/** Per node of the table, made once per process: an accessor for each member (see {@link defineResources}). */
+const accessors = /* @__PURE__ */ new WeakMap<Node, PropertyDescriptorMap>();
+
+function memberAccessors(node: Node): PropertyDescriptorMap {
+  let members = accessors.get(node);
+  if (members === undefined) {
+    members = {};
+    for (const [name, child] of Object.entries(node)) {
+      members[name] = lazyProperty(name, (holder: object) =>
+        Array.isArray(child)
+          ? resourceMethod(clientOf(holder), child as Row)
+          : defineResources({}, clientOf(holder), child as Node),
+      );
+    }
+    accessors.set(node, members);
+  }
+  return members;
+}
+
+/**
+ * Gives `holder` every member of `node` (a resource of the table, or the whole table) as an enumerable property
+ * sending through `client`: a resource method, or the object of a nested resource. Each is made on its first read and
+ * kept, so a client pays for the resources it uses, not for all of them at construction.
+ */
+export function defineResources<Holder extends object>(
+  holder: Holder,
+  client: OperationClient,
+  node: typeof resourceTable | Node,
+): Holder {
+  clients.set(holder, client);
+  return Object.defineProperties(holder, memberAccessors(node));
 }
