@@ -1,7 +1,7 @@
 /**
- * Members made on first read: the store client has some 180 operations and 330 resource methods, and building every
- * one of them in each constructor made the first `new StoreClient()` of a process cost several milliseconds. An
- * accessor from here makes the value the first time it is read and keeps it as an ordinary property from then on.
+ * Members made on first read: the store client has 179 operations, each both in `api` and as a resource method, and
+ * building all of them in every constructor made the first `new StoreClient()` of a process cost several milliseconds.
+ * An accessor from here makes the value the first time it is read and keeps it as an ordinary property from then on.
  */
 
 /** Defines `name` on `holder` as the enumerable, writable data property a plain assignment would make. */

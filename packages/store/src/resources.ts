@@ -5,7 +5,7 @@
  */
 import type { OperationCallOptions, OperationClient, RequestOptions } from '@agent-apis/core';
 import { mapApiPromise, pageNumberListing, routeOf } from '@agent-apis/core/client';
-import { AgentApiError, ResponseParseError } from '@agent-apis/core/errors';
+import { ResponseParseError } from '@agent-apis/core/errors';
 import type { StoreOperationOptions, StoreOperationResult } from './api.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import type { resourceTable } from './gen/resources.gen.js';
@@ -116,39 +116,6 @@ function resourceMethod(client: OperationClient, [id, bodyKey = '', resultKey = 
   };
 }
 
-/** The client each resource object and each store client sends through, for the accessors all of them share. */
-const clients = /* @__PURE__ */ new WeakMap<object, OperationClient>();
-
-/** The client of `holder`, or of the object it was made from (`Object.create(store)`). */
-function clientOf(holder: object): OperationClient {
-  for (let current: object | null = holder; current !== null; current = Object.getPrototypeOf(current)) {
-    const client = clients.get(current);
-    if (client !== undefined) return client;
-  }
-  throw new AgentApiError(
-    'A store resource was read from an object that is neither a StoreClient nor one of its resources',
-  );
-}
-
-/** Per node of the table, made once per process: an accessor for each member (see {@link defineResources}). */
-const accessors = /* @__PURE__ */ new WeakMap<Node, PropertyDescriptorMap>();
-
-function memberAccessors(node: Node): PropertyDescriptorMap {
-  let members = accessors.get(node);
-  if (members === undefined) {
-    members = {};
-    for (const [name, child] of Object.entries(node)) {
-      members[name] = lazyProperty(name, (holder: object) =>
-        Array.isArray(child)
-          ? resourceMethod(clientOf(holder), child as Row)
-          : defineResources({}, clientOf(holder), child as Node),
-      );
-    }
-    accessors.set(node, members);
-  }
-  return members;
-}
-
 /**
  * Gives `holder` every member of `node` (a resource of the table, or the whole table) as an enumerable property
  * sending through `client`: a resource method, or the object of a nested resource. Each is made on its first read and
@@ -159,6 +126,14 @@ export function defineResources<Holder extends object>(
   client: OperationClient,
   node: typeof resourceTable | Node,
 ): Holder {
-  clients.set(holder, client);
-  return Object.defineProperties(holder, memberAccessors(node));
+  for (const [name, child] of Object.entries(node as Node)) {
+    Object.defineProperty(
+      holder,
+      name,
+      lazyProperty(name, () =>
+        Array.isArray(child) ? resourceMethod(client, child as Row) : defineResources({}, client, child as Node),
+      ),
+    );
+  }
+  return holder;
 }
