@@ -23,7 +23,8 @@ export function lazyProperty<Holder extends object>(
     enumerable: true,
     get(this: Holder) {
       const value = make(this);
-      keepProperty(this, name, value);
+      // A frozen holder keeps nothing: each read then makes the value again, as it worked before it was frozen.
+      Reflect.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
       return value;
     },
     set(this: Holder, value: unknown) {

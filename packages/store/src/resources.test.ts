@@ -58,13 +58,16 @@ describe('the resources of a new client', () => {
     expect(Object.getOwnPropertyDescriptor(store.products, 'get')).toMatchObject({ value: get, enumerable: true });
   });
 
-  it('enumerate every resource and method, send from a method called alone, and keep a value written first', async () => {
+  it('enumerate every resource and method, send from a method called alone or a frozen client, keep a value written first', async () => {
     const { fetch, store } = storeClient(() => jsonResponse({ product: { id: 42 } }));
     expect(Object.keys(store)).toEqual(expect.arrayContaining(Object.keys(resourceTable)));
     expect(Object.keys(store.products).sort()).toEqual(Object.keys(resourceTable.products).sort());
     const { get } = store.products;
     await expect(get(42)).resolves.toEqual({ id: 42 });
     expect(sentRequests(fetch).map((request) => request.url)).toEqual([`${BASE_URL}/products/42.json`]);
+    // A frozen client still sends (its resources are made on each read then, not kept).
+    const frozen = Object.freeze(new StoreClient({ ...BASIC, baseUrl: BASE_URL, fetch, rateLimit: false }));
+    await expect(frozen.products.get(42)).resolves.toEqual({ id: 42 });
     const replacement = { list: () => 'stub' };
     (store as unknown as { hooks: unknown }).hooks = replacement;
     expect(store.hooks).toBe(replacement);
