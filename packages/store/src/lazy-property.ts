@@ -5,7 +5,7 @@
  */
 
 /** Defines `name` on `holder` as the enumerable, writable data property a plain assignment would make. */
-export function keepProperty(holder: object, name: string, value: unknown): void {
+function keepProperty(holder: object, name: string, value: unknown): void {
   Object.defineProperty(holder, name, { value, writable: true, enumerable: true, configurable: true });
 }
 
