@@ -1,6 +1,7 @@
 import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { describe, expect, it } from 'vitest';
 import { describeOperations, renderOperationsModule } from './operations.ts';
+import { parsedConstant } from './test-support.ts';
 
 function documentWith(paths: Record<string, unknown>, extra: Partial<OpenApiDocument> = {}): OpenApiDocument {
   return { openapi: '3.1.0', info: { title: 't', version: '1' }, paths, ...extra } as OpenApiDocument;
@@ -123,7 +124,9 @@ describe('describeOperations', () => {
     const table = describeOperations(document);
     expect(table.create?.requiredBodyFields).toEqual(['product.name', 'product.price']);
     expect(table.update?.requiredBodyFields).toEqual([]);
-    expect(renderOperationsModule(table)).toContain('requiredBodyFields: ["product.name", "product.price"],');
+    expect(parsedConstant(renderOperationsModule(table), 'createOperation').value).toMatchObject({
+      requiredBodyFields: ['product.name', 'product.price'],
+    });
   });
 
   it('fails on an operation without operationId or without a 2xx response', () => {
@@ -137,19 +140,24 @@ describe('describeOperations', () => {
 });
 
 describe('renderOperationsModule', () => {
-  it('renders the table as a typed const object', () => {
+  it('renders each row as JSON parsed at import, marked pure, typed with its literal type', () => {
     const source = renderOperationsModule(
       describeOperations(documentWith({ '/a-b': { get: { operationId: 'get-a-b', responses: ok } } })),
     );
-    expect(source).toContain('export const get_a_bOperation = {\n  id: "get-a-b",\n  method: "GET",\n  path: "/a-b",');
-    expect(source).toContain('  path: "/a-b",\n  successJson: false,\n} as const satisfies Operation;');
     expect(source).toMatch(/^import type \{ Operation \} from '@agent-apis\/core';/);
+    expect(source).toContain('/** `GET /a-b` */\nexport const get_a_bOperation: {');
+    const row = parsedConstant(source, 'get_a_bOperation');
+    expect(row.value).toEqual({ id: 'get-a-b', method: 'GET', path: '/a-b', successJson: false });
+    expect(row.type).toBe(
+      '{\n  readonly id: "get-a-b";\n  readonly method: "GET";\n  readonly path: "/a-b";\n  readonly successJson: false;\n}',
+    );
     expect(source).not.toContain('interface');
     expect(source).not.toContain('errorStatuses');
     expect(source).not.toContain('security');
     expect(source).not.toContain('successStatus');
-    expect(source).toContain('} as const satisfies Operation;');
-    expect(source).toContain('export const operations = {\n  "get-a-b": get_a_bOperation,\n} as const;');
+    expect(source).toContain(
+      'export const operations = {\n  "get-a-b": get_a_bOperation,\n} as const satisfies Readonly<Record<string, Operation>>;',
+    );
     expect(source).toContain('export type OperationId = keyof typeof operations;');
   });
 
@@ -172,12 +180,16 @@ describe('renderOperationsModule', () => {
         security: [],
       },
     });
-    const constant = source.slice(source.indexOf('export const getItemOperation'), source.indexOf('as const'));
-    expect(constant).toContain('pathTypes: {\n    id: {\n      type: "integer",\n    },\n  },');
-    expect(constant).toContain('page: {\n      type: "integer",\n    },');
-    expect(constant).toContain('sort: {\n      required: true,\n      type: "string",\n    },');
-    expect(constant).not.toContain('hasBody');
-    expect(constant).not.toContain('bodyRequired');
-    expect(constant).not.toContain('successJson');
+    const { value, type } = parsedConstant(source, 'getItemOperation');
+    expect(value).toEqual({
+      id: 'getItem',
+      method: 'GET',
+      path: '/items/{id}',
+      pathParams: ['id'],
+      pathTypes: { id: { type: 'integer' } },
+      query: { page: { type: 'integer' }, sort: { required: true, type: 'string' } },
+    });
+    expect(type).toContain('readonly pathParams: readonly ["id"];');
+    expect(type).toContain('readonly sort: {\n      readonly required: true;\n      readonly type: "string";\n    };');
   });
 });

@@ -1,6 +1,7 @@
 import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { describe, expect, it } from 'vitest';
 import { describeResources, renderResourcesModule, resourceName, typeNames } from './resources.ts';
+import { parsedConstant } from './test-support.ts';
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 const ok = (schema: unknown = { type: 'object' }) => ({ 200: { description: 'ok', ...json(schema) } });
@@ -103,8 +104,11 @@ describe('describeResources', () => {
     expect(count).toMatchObject({ resultKey: '', takesParams: false });
     expect(get?.pathParams).toEqual([{ name: 'id', type: 'number' }]);
     const source = renderResourcesModule(describeResources(document));
-    expect(source).toContain('create: ["createProduct", "product", "product"],');
-    expect(source).toContain('count: ["countProducts"],');
+    const table = parsedConstant(source, 'resourceTable');
+    expect(table.value).toMatchObject({
+      products: { create: ['createProduct', 'product', 'product'], count: ['countProducts'] },
+    });
+    expect(table.type).toContain('readonly create: readonly ["createProduct", "product", "product"];');
     expect(source).toContain('get(id: number, options?: RequestOptions): ApiPromise<ProductGetResult>;');
     expect(source).toContain('export type ProductCreateParams = BodyParams<"createProduct", "product">;');
   });
@@ -151,7 +155,9 @@ describe('describeResources', () => {
     expect(create).toMatchObject({ nestedKeys: { variants: 'variant' }, patches: false, paramsRequired: true });
     expect(update).toMatchObject({ nestedKeys: {}, patches: true, paramsRequired: false });
     const source = renderResourcesModule(describeResources(document));
-    expect(source).toContain('create: ["createProduct", "product", "product", "one", {"variants":"variant"}],');
+    expect(parsedConstant(source, 'resourceTable').value).toMatchObject({
+      products: { create: ['createProduct', 'product', 'product', 'one', { variants: 'variant' }] },
+    });
     expect(source).toContain(
       'export type ProductCreateParams = BodyParams<"createProduct", "product", {"variants":"variant"}>;',
     );

@@ -32,7 +32,7 @@ import {
   type Schema,
 } from '@agent-apis/specs/openapi';
 import { templateVariables } from '@agent-apis/specs/paths';
-import { propertyKey } from './ts-literal.ts';
+import { parsedJson, propertyKey, tsConstType } from './ts-literal.ts';
 
 /** How a resource method returns its result. */
 export type ResultKind =
@@ -282,16 +282,11 @@ function tableRow(method: ResourceMethod): unknown[] {
   return row;
 }
 
-function renderTable(tree: Tree, indent: string): string {
-  const inner = `${indent}  `;
-  const lines = Object.entries(tree).map(([name, value]) =>
-    isMethod(value)
-      ? `${inner}${propertyKey(name)}: [${tableRow(value)
-          .map((entry) => JSON.stringify(entry))
-          .join(', ')}],`
-      : `${inner}${propertyKey(name)}: ${renderTable(value, inner)},`,
+/** The runtime table of `tree`: resource → method → row (see {@link tableRow}), nested as the resources are. */
+function tableOf(tree: Tree): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(tree).map(([name, value]) => [name, isMethod(value) ? tableRow(value) : tableOf(value)]),
   );
-  return `{\n${lines.join('\n')}\n${indent}}`;
 }
 
 function signature(method: ResourceMethod): string {
@@ -348,6 +343,7 @@ function renderTypes(method: ResourceMethod): string {
  */
 export function renderResourcesModule(methods: readonly ResourceMethod[]): string {
   const tree = treeOf(methods);
+  const table = tableOf(tree);
   return `import type { ApiPromise, Paginator, RequestOptions } from '@agent-apis/core';
 import type { StoreOperationResult } from '../api.js';
 import type { ListFilters } from '../pagination.js';
@@ -360,7 +356,7 @@ import type { BodyParams, ItemOf, QueryParams, ResourceOptions, Unwrapped } from
  * (\`{ variants: "variant" }\`). Trailing defaults are left out: \`["getStoreInfo"]\` is
  * \`["getStoreInfo", "", "", "one"]\`.
  */
-export const resourceTable = ${renderTable(tree, '')} as const;
+export const resourceTable: ${tsConstType(table)} = ${parsedJson(table)};
 
 /** The resource methods of a store client. */
 export interface StoreResources ${renderInterface(tree, '')}

@@ -68,6 +68,18 @@ describe('StoreClient.api', () => {
     expect(Object.keys(client.api)).toHaveLength(179);
   });
 
+  it('binds the operations on the first read of api, not in the constructor, and keeps them', () => {
+    const { client } = storeClient();
+    expect(Object.getOwnPropertyDescriptor(client, 'api')).toMatchObject({
+      enumerable: true,
+      get: expect.any(Function),
+    });
+    const api = client.api;
+    expect(client.api).toBe(api);
+    expect(Object.getOwnPropertyDescriptor(client, 'api')).toMatchObject({ value: api, enumerable: true });
+    expect(Object.keys(client)).toContain('api');
+  });
+
   it('sends getProduct to the base URL and resolves to the parsed body', async () => {
     const { client, fetch } = storeClient();
     await expect(client.api.getProduct({ path: { id: 42 } })).resolves.toEqual(PRODUCT);

@@ -15,10 +15,11 @@ import {
 import type * as functions from './gen/api.gen.js';
 import { operations } from './gen/operations.gen.js';
 import { resourceTable, type StoreResources } from './gen/resources.gen.js';
+import { lazyProperty } from './lazy-property.js';
 import { type PagedItem, type PagedOperationId, type PaginateArgs, paginateOperation } from './pagination.js';
 import { checkRateLimitOptions } from './rate-limit-check.js';
 import type { StoreRateLimitOptions } from './rate-limit-options.js';
-import { bindResources } from './resources.js';
+import { defineResources } from './resources.js';
 
 /**
  * The generated validators, loaded only when `validateResponses` is `true`. Not a literal on purpose: bundlers leave
@@ -44,7 +45,7 @@ export interface StoreClientOptions extends ClientOptions, StoreCredentialOption
   rateLimit?: StoreRateLimitOptions | false | undefined;
 }
 
-/** The resource methods, assigned by the constructor from the generated table. */
+/** The resource methods, defined by the constructor from the generated table (each made on first read). */
 export interface StoreClient extends StoreResources {}
 
 /**
@@ -54,10 +55,10 @@ export interface StoreClient extends StoreResources {}
  * - `products.create({...})`, `products.variants.list(productId)`…: every operation under its resource
  *   (`StoreResources`); listings are lazy page walkers. `paginate(operationId)` walks any listing of `api`.
  */
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor assigns every resource of StoreResources.
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor defines every resource of StoreResources.
 export class StoreClient {
-  /** Every operation of the spec, bound to this client. */
-  readonly api: StoreApi;
+  /** Every operation of the spec, bound to this client (made on first read). */
+  declare readonly api: StoreApi;
   /** The API root requests go to. */
   readonly baseUrl: string;
   /** The authentication scheme in use. */
@@ -75,8 +76,15 @@ export class StoreClient {
     this.client = createStoreClient(options);
     this.baseUrl = this.client.baseUrl;
     this.authScheme = resolveCredentials(options).scheme;
-    this.api = bindOperations<typeof functions, typeof operations>(operations, this.client);
-    Object.assign(this, bindResources(this.client, resourceTable));
+    // Made on first read: code that calls resource methods never binds the 179 operations.
+    Object.defineProperty(
+      this,
+      'api',
+      lazyProperty('api', (store: StoreClient) =>
+        bindOperations<typeof functions, typeof operations>(operations, store.client),
+      ),
+    );
+    defineResources(this, this.client, resourceTable);
   }
 
   /**

@@ -20,6 +20,10 @@ describe('what Node loads for the built client', () => {
     const loadedAtImport = packageModules(atImport);
     const loadedByFirstCall = packageModules(firstCall);
     expect(loadedAtImport).toContain('store/index.js');
+    // Of the store's own modules, the import loads its index and at most the rate-limit constants the limiter shares
+    // with it (each module file costs a cold process about a millisecond).
+    const storeModules = loadedAtImport.filter((module) => module.startsWith('store/'));
+    expect(storeModules.filter((module) => module !== 'store/rate-limit-options.js')).toEqual(['store/index.js']);
     expect(loadedAtImport).not.toContain('core/send-call.js');
     expect(loadedAtImport).not.toContain('core/internal/call/attempt.js');
     // The first call loads the transport, the limiter and the ban guard, and with them nothing of core it does not

@@ -28,7 +28,6 @@ import {
   type StoreRateLimitOptions,
 } from './rate-limit-options.js';
 
-export { checkRateLimitOptions } from './rate-limit-check.js';
 export {
   BAN_RESET_HEADER,
   DEFAULT_FLEET_WORKERS,

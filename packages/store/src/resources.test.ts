@@ -35,6 +35,45 @@ function methodAt(store: StoreClient, where: string): unknown {
 
 beforeEach(() => resetSharedRateLimiters());
 
+/** The names of `holder`'s members not made yet (still their first-read accessor). */
+function unmade(holder: object): string[] {
+  return Object.entries(Object.getOwnPropertyDescriptors(holder))
+    .filter(([, descriptor]) => descriptor.get !== undefined)
+    .map(([name]) => name)
+    .sort();
+}
+
+describe('the resources of a new client', () => {
+  it('are made on first read and kept: the constructor makes none, a read makes only what it reaches', () => {
+    const { store } = storeClient(() => jsonResponse({}));
+    expect(unmade(store)).toEqual([...Object.keys(resourceTable), 'api'].sort());
+    const get = store.products.get;
+    expect(store.products.get).toBe(get);
+    expect(unmade(store)).not.toContain('products');
+    expect(unmade(store.products)).toEqual(
+      Object.keys(resourceTable.products)
+        .filter((name) => name !== 'get')
+        .sort(),
+    );
+    expect(Object.getOwnPropertyDescriptor(store.products, 'get')).toMatchObject({ value: get, enumerable: true });
+  });
+
+  it('enumerate every resource and method, send from a method called alone or a frozen client, keep a value written first', async () => {
+    const { fetch, store } = storeClient(() => jsonResponse({ product: { id: 42 } }));
+    expect(Object.keys(store)).toEqual(expect.arrayContaining(Object.keys(resourceTable)));
+    expect(Object.keys(store.products).sort()).toEqual(Object.keys(resourceTable.products).sort());
+    const { get } = store.products;
+    await expect(get(42)).resolves.toEqual({ id: 42 });
+    expect(sentRequests(fetch).map((request) => request.url)).toEqual([`${BASE_URL}/products/42.json`]);
+    // A frozen client still sends (its resources are made on each read then, not kept).
+    const frozen = Object.freeze(new StoreClient({ ...BASIC, baseUrl: BASE_URL, fetch, rateLimit: false }));
+    await expect(frozen.products.get(42)).resolves.toEqual({ id: 42 });
+    const replacement = { list: () => 'stub' };
+    (store as unknown as { hooks: unknown }).hooks = replacement;
+    expect(store.hooks).toBe(replacement);
+  });
+});
+
 describe('resource methods', () => {
   it('reach every operationId through exactly one method, and each method is a function on the client', () => {
     const table = rows(resourceTable);

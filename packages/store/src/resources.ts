@@ -1,6 +1,6 @@
 /**
  * The resource layer (`store.products.variants.create(productId, {...})`): one generic method per row of the
- * generated `resourceTable`, sending its operation's row of the operation table through the client directly,
+ * generated `resourceTable`, made on first use, sending its operation's row of the operation table through the client directly,
  * plus the generic types the generated params/result types use.
  */
 import type { OperationCallOptions, OperationClient, RequestOptions } from '@agent-apis/core';
@@ -8,7 +8,8 @@ import { mapApiPromise, pageNumberListing, routeOf } from '@agent-apis/core/clie
 import { ResponseParseError } from '@agent-apis/core/errors';
 import type { StoreOperationOptions, StoreOperationResult } from './api.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
-import type { resourceTable, StoreResources } from './gen/resources.gen.js';
+import type { resourceTable } from './gen/resources.gen.js';
+import { lazyProperty } from './lazy-property.js';
 import { defaultPageSize, type PagedOperationId } from './pagination.js';
 
 type QueryOf<Id extends OperationId> = StoreOperationOptions<Id> extends { query?: infer Query } ? Query : never;
@@ -115,16 +116,24 @@ function resourceMethod(client: OperationClient, [id, bodyKey = '', resultKey = 
   };
 }
 
-function bindNode(client: OperationClient, node: Node): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(node).map(([name, value]) => [
+/**
+ * Gives `holder` every member of `node` (a resource of the table, or the whole table) as an enumerable property
+ * sending through `client`: a resource method, or the object of a nested resource. Each is made on its first read and
+ * kept, so a client pays for the resources it uses, not for all of them at construction.
+ */
+export function defineResources<Holder extends object>(
+  holder: Holder,
+  client: OperationClient,
+  node: typeof resourceTable | Node,
+): Holder {
+  for (const [name, child] of Object.entries(node as Node)) {
+    Object.defineProperty(
+      holder,
       name,
-      Array.isArray(value) ? resourceMethod(client, value as Row) : bindNode(client, value as Node),
-    ]),
-  );
-}
-
-/** Every resource method of `table`, sending through `client`. */
-export function bindResources(client: OperationClient, table: typeof resourceTable): StoreResources {
-  return bindNode(client, table) as unknown as StoreResources;
+      lazyProperty(name, () =>
+        Array.isArray(child) ? resourceMethod(client, child as Row) : defineResources({}, client, child as Node),
+      ),
+    );
+  }
+  return holder;
 }
