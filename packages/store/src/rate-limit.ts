@@ -5,11 +5,12 @@
 // Through core's entries, not its index: Node loads every module an index names, and the first call waits for them.
 import type { ClientOptions, Logger, RateLimitUpdate, RateLimitWindow } from '@agent-apis/core';
 import type { CreateFetchOptions } from '@agent-apis/core/call';
-import { createLogger, parseLogLevel } from '@agent-apis/core/call';
 import { LOG_ENV_VAR, readEnv } from '@agent-apis/core/client';
 import { RateLimitBanError } from '@agent-apis/core/errors';
 import {
+  createLogger,
   fingerprint,
+  parseLogLevel,
   RateLimiter,
   type RateLimitGate,
   rateLimitHooks,
