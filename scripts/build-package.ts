@@ -8,7 +8,8 @@
  *    `import()` of the package's own code: the call path, caches, Redis tiers, limiters), and shared chunks only
  *    where several of those use the same code (one copy of each class per package, so `instanceof` holds across
  *    its entries). A cold Node process pays for each module it loads, so entries that load only with a first call
- *    (`agent-apis.load.withFirstCall` in package.json) share the call path's chunk instead of splitting it. Every bare import stays external: sibling `@agent-apis/*` packages (their errors stay one class
+ *    (`agent-apis.load.withFirstCall` in package.json) share one chunk with the call path instead of splitting it.
+ *    Every bare import stays external: sibling `@agent-apis/*` packages (their errors stay one class
  *    across packages), npm dependencies, `node:` built-ins. Chunks are named after their first module, without a
  *    hash, and sit beside the entries, so a relative `import()` written in the source still resolves.
  * 3. `tsc -p tsconfig.build.json` (`emitDeclarationOnly`) writes the declarations; those that no entry's
@@ -37,8 +38,8 @@ interface Manifest {
  * What the import graph cannot tell: when the sibling packages load an entry. Entry names as in `exports` (`call`
  * for `./call`), turned into module ids.
  * - `withFirstCall`: loaded only once a call is under way, by the siblings' own seams (core's `call`, `rate-limit`,
- *   `fleet`): what they share with the call path goes into the call path's chunk, so the first call loads one
- *   module where it loaded one per group of users. An entry a sibling loads at import must not be listed here: it
+ *   `fleet`): what they share with the call path goes into one chunk the call path imports, so the first call loads
+ *   two modules where it loaded one per group of users. An entry a sibling loads at import must not be listed here: it
  *   would load the call path at import (the bench's esbuild check of one operation at import catches it).
  */
 interface LoadHints {
@@ -151,11 +152,11 @@ interface GraphModule {
  *   entry alone: that entry.
  * - Otherwise used by seams only (the root may re-export it, as core's index does; the other entries must not load
  *   it at import): the seam that reaches most of the package, which keeps the seam's own name. A seam is named by
- *   its path under `src/` (`internal/call/send-call`, `cache`, `rate-limit-fleet`, …), so it is written where its
- *   source sits.
+ *   its path under `src/` (`cache`, `rate-limit-fleet`, …), so it is written where its source sits.
  * - An entry of `hints.withFirstCall` counts as a user of the seam that reaches most of the package (the call
- *   path), not as an import: what it shares with that seam goes into the seam's chunk, and a small module only such
- *   entries and other seams use joins it too (`SMALL_MODULE_CHARS`).
+ *   path), not as an import: what that seam shares with them or with other seams goes into one chunk beside the
+ *   seam's, named after its first module, and a small module only such entries and other seams use joins it too
+ *   (`SMALL_MODULE_CHARS`).
  * - Reached by the root alone: the root.
  */
 function chunkPlan(
@@ -214,6 +215,7 @@ function chunkPlan(
   const rootShared = new Map<string, string[]>();
   /** The seam that reaches most of the package (core's call path): where the first-call entries' code goes. */
   const firstCallSeam = [...seamReach.keys()][0];
+  const withCallPath: string[] = [];
   for (const id of modules.keys()) {
     if (heads.has(id)) continue;
     const reachedBy = [...entryReach].filter(([, reached]) => reached.has(id)).map(([entry]) => entry);
@@ -227,11 +229,11 @@ function chunkPlan(
       firstCallSeam !== undefined &&
       !bySeams.includes(firstCallSeam)
     ) {
-      // Only first-call entries and other seams use it. A small one joins the call path's chunk: a module of its own
-      // costs a cold process more to load than its code; a large one is left where rolldown keeps it, with them.
+      // Only first-call entries and other seams use it. A small one joins what the call path shares: a module of its
+      // own costs a cold process more to load than its code; a large one is left where rolldown keeps it, with them.
       const small = (lookup(id)?.code?.length ?? Number.POSITIVE_INFINITY) <= SMALL_MODULE_CHARS;
-      if (small) grouped.add(firstCallSeam);
-      plan.set(id, small ? firstCallSeam : null);
+      if (small) withCallPath.push(id);
+      else plan.set(id, null);
       continue;
     }
     const atImport =
@@ -255,11 +257,20 @@ function chunkPlan(
         rootShared.set(key, [...group, id]);
       }
     } else if (seam === undefined) plan.set(id, null);
+    else if (seam === firstCallSeam && (bySeams.length > 1 || byEntries.length > 0 || byFirstCallEntries > 0))
+      withCallPath.push(id);
     else {
-      // rolldown puts a module one seam uses in that seam's chunk, unless the root or a first-call entry uses it too.
-      if (bySeams.length > 1 || byEntries.length > 0 || byFirstCallEntries > 0) grouped.add(seam);
+      // rolldown puts a module one seam uses in that seam's chunk, unless the root uses it too (then in the root).
+      if (bySeams.length > 1 || byEntries.length > 0) grouped.add(seam);
       plan.set(id, seam);
     }
+  }
+  // What the call path shares with the first-call entries and other seams: one chunk the call path's own imports
+  // statically, not the call path's chunk itself. A bundler keeps every export of a module an `import()` names, so
+  // in the seam's chunk these would all stay in a bundle that uses none of the entries (a Worker's whole graph).
+  if (withCallPath.length > 0) {
+    const name = chunkName([...withCallPath].sort()[0] as string);
+    for (const id of withCallPath) plan.set(id, name);
   }
   // Modules the root and the same seams use form one chunk, named after the first of them: an application's bundler
   // would keep them together too (they are loaded, or left to the seams, by the same imports).

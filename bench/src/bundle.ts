@@ -297,10 +297,11 @@ export async function oneOperationAtImport(): Promise<BundleRow[]> {
  * rate limiter, the HTTP cache's engine and Redis tier, and each service's lazily built parts. esbuild keeps at
  * import every module a package entry reaches through its imports, so one of these at import means a module loaded
  * with the client (a package index or `@agent-apis/core/client`) imports it. What the first-call entries (`./call`,
- * `./rate-limit`, `./fleet`) share with the call path sits in its chunk (`internal/call/send-call.js`).
+ * `./rate-limit`, `./fleet`) share with the call path sits in one chunk beside it (`internal/call/attempt.js`).
  */
 export const CALL_PATH_MODULES: readonly string[] = [
-  'core/dist/internal/call/send-call.js',
+  'core/dist/send-call.js',
+  'core/dist/internal/call/attempt.js',
   'core/dist/call.js',
   'core/dist/schema-validation.js',
   'core/dist/rate-limit.js',

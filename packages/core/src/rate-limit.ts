@@ -5,7 +5,6 @@
  * logger a limiter reports with comes with it, so a service's limiter loads this one entry of core's call path.
  */
 
-export { createLogger, parseLogLevel } from './logger.js';
 export { fingerprint } from './internal/fleet/fingerprint.js';
 export {
   MAX_PAUSE_MS,
@@ -21,3 +20,4 @@ export {
   sharedRateLimiter,
   WaiterQueue,
 } from './internal/fleet/rate-limiter.js';
+export { createLogger, parseLogLevel } from './logger.js';

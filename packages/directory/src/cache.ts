@@ -4,15 +4,15 @@
  * in-memory cache needs no module of its own (`client.ts` builds it from core's `HttpCache`).
  */
 import type { ClientOptions, RedisClientLike } from '@agent-apis/core';
+import { createLogger, parseLogLevel } from '@agent-apis/core/call';
 import { LOG_ENV_VAR, readEnv } from '@agent-apis/core/client';
 import { HttpCache } from '@agent-apis/core/http-cache';
 
 /**
  * The transport's cache whose answers every process of the fleet shares through Redis, sealed with the fleet's
- * secret. Its logger comes from core's call path, which the first call is loading anyway; the in-memory cache needs
- * none of it.
+ * secret, with a logger for Redis outages (from core's call path, which the first call is loading anyway).
  */
-export async function sharedDirectoryCache({
+export function sharedDirectoryCache({
   redis,
   secret,
   options,
@@ -20,8 +20,7 @@ export async function sharedDirectoryCache({
   redis: RedisClientLike;
   secret: string;
   options: Pick<ClientOptions, 'logger' | 'logLevel'>;
-}): Promise<{ cache: HttpCache }> {
-  const { createLogger, parseLogLevel } = await import('@agent-apis/core/call');
+}): { cache: HttpCache } {
   // A Redis outage is worth a warning even when no log level is set; `logLevel: 'off'` silences it.
   const logger = createLogger({
     sink: options.logger,

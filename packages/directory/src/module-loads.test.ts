@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
 describe('what Node loads for the built client', () => {
-  it("loads six modules at import and three more at the first call, never core's index", async () => {
+  it("loads six modules at import and four more at the first call, never core's index", async () => {
     // Segments: the loopback server's start, the import and construction, the first call.
     const [, atImport = [], firstCall = []] = await modulesLoaded(
       packageDir,
@@ -33,7 +33,7 @@ describe('what Node loads for the built client', () => {
       ].sort(),
     );
     expect(loadedByFirstCall.sort()).toEqual(
-      ['core/http-cache-engine.js', 'core/internal/call/send-call.js', 'core/redirect.js'].sort(),
+      ['core/http-cache-engine.js', 'core/internal/call/attempt.js', 'core/redirect.js', 'core/send-call.js'].sort(),
     );
     // Never core's index (Node loads every module an index names), nor the rate limiter the directory does not use.
     expect([...loadedAtImport, ...loadedByFirstCall]).not.toContain('core/index.js');
