@@ -5,9 +5,19 @@
  * own start-up (the same for every variant) is left out. Variants take turns run by run; figures are medians.
  * Beside the time, the number of module files the import and the first call make Node load, counted in one more
  * process per variant (untimed: the counting hook slows every load it sees).
+ *
+ * Each client is also run from one file: the package and core bundled by esbuild with no code splitting, every
+ * dynamic import inlined. That is the client's own code without its module layout (the files an application's
+ * bundler needs to leave the call path to the first call), so the gap between the two rows is what the layout costs
+ * a cold Node process. A reference, not a target.
  */
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { startCannedServer } from './canned-server.ts';
 import { median, ratio, round } from './measure.ts';
 import { BENCH_DIR } from './paths.ts';
@@ -23,19 +33,23 @@ const RUNS = 21;
 const STORE_AUTH = { login: 'bench-login', authToken: 'bench-auth-token' };
 const TRUST_KEY = 'sk_ent0_bench_key';
 
+type ColdGroup = 'directory' | 'store' | 'trust';
+
 interface ColdVariant {
-  group: 'directory' | 'store' | 'trust';
+  group: ColdGroup;
   name: string;
   baseline?: true;
+  /** The client run from one bundled file (see the top of this file): a reference beside the package. */
+  oneFile?: true;
   /** Module code run in the child with `origin` in scope; it must await the parsed first answer. */
   code: string;
 }
 
-function coldVariants(): ColdVariant[] {
+function coldVariants(oneFiles: ReadonlyMap<ColdGroup, string>): ColdVariant[] {
   const decideBody = JSON.stringify({ target: { type: 'domain', value: 'github.com' } });
   const basic = `Basic ${btoa(`${STORE_AUTH.login}:${STORE_AUTH.authToken}`)}`;
   const checked = "if (error !== undefined || data === undefined) throw new Error('openapi-fetch failed');";
-  return [
+  const variants: ColdVariant[] = [
     {
       group: 'directory',
       name: 'fetch',
@@ -85,6 +99,41 @@ function coldVariants(): ColdVariant[] {
       code: `const { default: createClient } = await import('openapi-fetch');\nconst { data, error } = await createClient({ baseUrl: origin }).POST('/api/v1/decide', { body: ${decideBody}, headers: { 'x-api-key': '${TRUST_KEY}' } });\n${checked}`,
     },
   ];
+  // The same call, its import pointed at the client's one-file bundle.
+  const oneFileVariants = variants.flatMap((variant) => {
+    const file = oneFiles.get(variant.group);
+    const specifier = `'@agent-apis/${variant.group}'`;
+    if (file === undefined || !variant.code.includes(specifier)) return [];
+    return [
+      {
+        group: variant.group,
+        name: `${variant.name}, one file`,
+        oneFile: true as const,
+        code: variant.code.replace(specifier, JSON.stringify(pathToFileURL(file).href)),
+      },
+    ];
+  });
+  return [...variants, ...oneFileVariants];
+}
+
+/** Each client bundled into one file under `dir` (see the top of this file). */
+async function oneFileBundles(dir: string): Promise<Map<ColdGroup, string>> {
+  const groups: ColdGroup[] = ['directory', 'store', 'trust'];
+  const files = new Map<ColdGroup, string>();
+  for (const group of groups) {
+    const outfile = join(dir, `${group}.mjs`);
+    await build({
+      entryPoints: [`@agent-apis/${group}`],
+      absWorkingDir: BENCH_DIR,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile,
+      logLevel: 'error',
+    });
+    files.set(group, outfile);
+  }
+  return files;
 }
 
 /** Milliseconds from just before the import to the parsed first answer, measured in a fresh process. */
@@ -118,11 +167,14 @@ export interface ColdStartRow {
   ratioToRaw: number;
   /** Module files Node loaded for the import and the first call. */
   modulesLoaded: number;
+  /** The client run from one bundled file: a reference, not a client row of the targets. */
+  oneFile?: true;
 }
 
 export async function measureColdStart(): Promise<ColdStartRow[]> {
+  const bundleDir = await mkdtemp(join(tmpdir(), 'agent-apis-cold-start-'));
   const server = await startCannedServer();
-  const variants = coldVariants();
+  const variants = coldVariants(await oneFileBundles(bundleDir));
   const samples = new Map<ColdVariant, number[]>(variants.map((variant) => [variant, []]));
   const modules = new Map<ColdVariant, number>();
   try {
@@ -136,6 +188,7 @@ export async function measureColdStart(): Promise<ColdStartRow[]> {
     for (const variant of variants) modules.set(variant, await modulesLoadedBy(server.origin, variant));
   } finally {
     server.stop();
+    await rm(bundleDir, { recursive: true, force: true });
   }
   return variants.map((variant) => {
     const baseline = variants.find((other) => other.group === variant.group && other.baseline) ?? variant;
@@ -148,6 +201,7 @@ export async function measureColdStart(): Promise<ColdStartRow[]> {
       perRequestUs: round(own * 1_000),
       ratioToRaw: ratio(own, median(samples.get(baseline) ?? [])),
       modulesLoaded: modules.get(variant) ?? Number.NaN,
+      ...(variant.oneFile ? { oneFile: true as const } : {}),
     };
   });
 }

@@ -60,6 +60,8 @@ export interface OverheadRow {
   ratioToRaw: number;
   /** The same paired median against the group's openapi-fetch variant, for the clients. */
   ratioToOpenapiFetch?: number;
+  /** A cold start's one-file reference (see `cold-start.ts`): shown beside the client, not held to its targets. */
+  oneFile?: true;
 }
 
 /** Every variant, each sending through `send` (the global fetch, or the in-memory one). */

@@ -1,41 +1,7 @@
 /**
  * `@agent-apis/core/redirect`: the one redirect rule of the clients (which statuses redirect, where to, with which
- * method) and the URL masking of their errors. The transport follows same-origin hops only
- * (`internal/call/redirect.ts`); trust's `guardedFetch` follows any hop, deciding on each host, and drops credentials
- * when a hop changes origin. The rule lives in this entry, not in the call path, so that a client which loads it at
- * import (trust's guard) loads one small module and not the call path with it.
+ * method; it lives with the transport's use of it, `internal/call/redirect.ts`) and the URL masking of their errors.
  */
 
 export { redactUrl } from './internal/call/redact-text.js';
-
-/** Statuses that redirect with a `Location` (304 and the obsolete 305/306 do not). */
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
-
-/** One hop of a redirect chain. */
-export interface RedirectHop {
-  /** 303, and 301/302 of a POST, continue as a GET without body; the others keep the method and body. */
-  method: string;
-  url: URL;
-  /** Whether the hop stays on the origin of the request it answers. */
-  sameOrigin: boolean;
-  /** Whether the hop turned the request into a GET, leaving its body (and content type) behind. */
-  toGet: boolean;
-}
-
-/** Where a response to `method url` redirects, or undefined when it is no redirect or its `Location` does not parse. */
-export function redirectHop(
-  method: string,
-  url: string,
-  response: { status: number; headers: { get(name: string): string | null } },
-): RedirectHop | undefined {
-  const location = response.headers.get('location');
-  if (!REDIRECT_STATUSES.has(response.status) || location === null) return undefined;
-  let target: URL;
-  try {
-    target = new URL(location, url);
-  } catch {
-    return undefined;
-  }
-  const toGet = response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST');
-  return { method: toGet ? 'GET' : method, url: target, sameOrigin: target.origin === new URL(url).origin, toGet };
-}
+export { type RedirectHop, redirectHop } from './internal/call/redirect.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
 describe('what Node loads for the built client', () => {
-  it("loads six modules at import and five more at the first call, never core's index", async () => {
+  it("loads four modules at import and none at the first call, never core's index", async () => {
     // Segments: the loopback server's start, the import and construction, the first call.
     const [, atImport = [], firstCall = []] = await modulesLoaded(
       packageDir,
@@ -19,31 +19,19 @@ describe('what Node loads for the built client', () => {
     );
     const loadedAtImport = packageModules(atImport);
     const loadedByFirstCall = packageModules(firstCall);
-    // A cold process pays for every module it loads (about as much as for pre-parsing 20 kB of code), so the exact
-    // lists are the guarantee: the store's index and the rate-limit constants its limiter shares with it, core's
-    // client entry (which holds what core's entries share) and the errors; then the call path (its own chunk and the
-    // one it shares with core's first-call entries), the redirect rule, the store's limiter and core's.
+    // Node resolves the packages' `node` condition: the Node layout, where a cold process pays for every file it
+    // loads (more than for compiling 30 kB of code), so the exact lists are the guarantee: the store's client with its
+    // limiter, core's client entry (which holds the call path too), the errors (re-exported from it) and core's rate
+    // limiter; the first call loads nothing more.
     expect(loadedAtImport.sort()).toEqual(
-      [
-        'core/client.js',
-        'core/errors.js',
-        'core/internal/call/answer-errors.js',
-        'core/internal/call/redact-text.js',
-        'store/index.js',
-        'store/rate-limit-options.js',
-      ].sort(),
+      ['core/node/client.js', 'core/node/errors.js', 'core/node/rate-limit.js', 'store/node/index.js'].sort(),
     );
-    expect(loadedByFirstCall.sort()).toEqual(
-      [
-        'core/internal/call/attempt.js',
-        'core/rate-limit.js',
-        'core/redirect.js',
-        'core/send-call.js',
-        'store/rate-limit.js',
-      ].sort(),
-    );
-    // Never core's index (Node loads every module an index names), nor the HTTP cache the store does not use.
-    expect([...loadedAtImport, ...loadedByFirstCall]).not.toContain('core/index.js');
-    expect(loadedByFirstCall).not.toContain('core/http-cache.js');
+    expect(loadedByFirstCall).toEqual([]);
+    // Never core's index (Node loads every module an index names), the HTTP cache the store does not use, nor the
+    // fleet limiter nobody asked for.
+    const loaded = [...loadedAtImport, ...loadedByFirstCall];
+    expect(loaded).not.toContain('core/node/index.js');
+    expect(loaded).not.toContain('core/node/http-cache.js');
+    expect(loaded).not.toContain('store/node/rate-limit-fleet.js');
   });
 });
