@@ -245,7 +245,10 @@ describe('tool list drift', () => {
     const script = join(import.meta.dirname, 'mcp-drift.ts');
     const mcpDiff = async (mirror: string) => {
       const reports = await mkdtemp(join(tmpdir(), 'agent-apis-mcp-drift-reports-'));
-      const noLiveServer = { STORE_MCP_LOGIN_KEY: '', STORE_MCP_AUTH_TOKEN: '', DIRECTORY_MCP_URL: '' };
+      const noLiveServer = {
+        ...{ STORE_LOGIN: '', STORE_AUTH_TOKEN: '', STORE_MCP_LOGIN_KEY: '', STORE_MCP_AUTH_TOKEN: '' },
+        DIRECTORY_MCP_URL: '',
+      };
       const env = { ...process.env, ...noLiveServer, SPECS_MIRROR: mirror, SPECS_REPORTS_DIR: reports };
       const result = await run(process.execPath, [script, 'store'], { env }).then(
         ({ stdout }) => ({ code: 0, stdout }),

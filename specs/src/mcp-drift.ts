@@ -1,9 +1,9 @@
 /**
  * Drift of the agent tool servers: the pinned tools/list result (`specs/dist/<service>.mcp-tools.json`, checked
  * against its lock) against the one the server gives now. The live server is asked when its address and credentials
- * are set (STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN, STORE_MCP_URL optional; DIRECTORY_MCP_URL), even when
- * SPECS_MIRROR is set (the mirror holds the pinned bytes that `specs:sync` needs); otherwise
- * `$SPECS_MIRROR/<service>/mcp-tools.json` is compared; with neither, the server is reported skipped. Every
+ * are set (STORE_LOGIN + STORE_AUTH_TOKEN, or the earlier STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN when neither of
+ * those is set; STORE_MCP_URL optional; DIRECTORY_MCP_URL), even when SPECS_MIRROR is set (the mirror holds the
+ * pinned bytes that `specs:sync` needs); otherwise `$SPECS_MIRROR/<service>/mcp-tools.json` is compared; with neither, the server is reported skipped. Every
  * difference is classified from the point of view of a client built from the pin:
  *
  * - breaking: a tool removed; a new required argument, an optional argument made required, an argument removed

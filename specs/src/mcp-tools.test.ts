@@ -6,6 +6,7 @@ import { fakeToolServer, textResult } from '@agent-apis/test-utils/mcp-server';
 import { LATEST_PROTOCOL_VERSION, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import {
+  credentialEnvVars,
   mcpToolsPaths,
   missingServerAccess,
   readPinnedTools,
@@ -75,6 +76,56 @@ describe('pinned tools/list results', () => {
     );
     expect((error as Error).message).toContain('needs the X-AUTH-TOKEN header from STORE_MCP_AUTH_TOKEN');
     expect((error as Error).message).not.toContain('secret-login-key');
+  });
+
+  it("reads the REST client's STORE_LOGIN + STORE_AUTH_TOKEN when either is set, else the earlier pair, never mixed", () => {
+    const rest = { 'X-LOGIN-KEY': 'STORE_LOGIN', 'X-AUTH-TOKEN': 'STORE_AUTH_TOKEN' };
+    const alias = { 'X-LOGIN-KEY': 'STORE_MCP_LOGIN_KEY', 'X-AUTH-TOKEN': 'STORE_MCP_AUTH_TOKEN' };
+    const aliases = { STORE_MCP_LOGIN_KEY: 'alias-login-1', STORE_MCP_AUTH_TOKEN: 'alias-token-1' };
+    expect(credentialEnvVars('store', { STORE_LOGIN: 'l', STORE_AUTH_TOKEN: 't', ...aliases })).toEqual(rest);
+    expect(credentialEnvVars('store', { STORE_AUTH_TOKEN: 't', ...aliases })).toEqual(rest);
+    expect(credentialEnvVars('store', { STORE_LOGIN: ' ', STORE_AUTH_TOKEN: '', ...aliases })).toEqual(alias);
+    expect(credentialEnvVars('store', {})).toEqual(alias);
+    expect(credentialEnvVars('directory', { STORE_LOGIN: 'l' })).toEqual({});
+
+    expect(missingServerAccess(storeLock, {})).toEqual(['STORE_LOGIN', 'STORE_AUTH_TOKEN']);
+    expect(missingServerAccess(storeLock, { STORE_LOGIN: 'l', STORE_AUTH_TOKEN: 't' })).toEqual([]);
+    expect(missingServerAccess(storeLock, { STORE_LOGIN: 'rest-login-1', ...aliases })).toEqual(['STORE_AUTH_TOKEN']);
+    expect(missingServerAccess(storeLock, { STORE_LOGIN: '', STORE_AUTH_TOKEN: '', ...aliases })).toEqual([]);
+  });
+
+  it('names both pairs when no credential is set, and the missing half of the pair in use, never a value', async () => {
+    await expect(readPinnedTools(storeLock, { env: { STORE_LOGIN: ' ', STORE_MCP_AUTH_TOKEN: '' } })).rejects.toThrow(
+      'store: the tool server needs credentials, and none is set. Set STORE_LOGIN and STORE_AUTH_TOKEN ' +
+        '(or STORE_MCP_LOGIN_KEY and STORE_MCP_AUTH_TOKEN), or set SPECS_MIRROR to a folder holding store/mcp-tools.json.',
+    );
+    const env = {
+      STORE_LOGIN: 'secret-login-4',
+      STORE_MCP_LOGIN_KEY: 'secret-alias-4',
+      STORE_MCP_AUTH_TOKEN: 'secret-5',
+    };
+    const error = await readPinnedTools(storeLock, { env }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpecSourceError);
+    expect((error as Error).message).toBe(
+      'store: the tool server needs the X-AUTH-TOKEN header from STORE_AUTH_TOKEN, which is not set. ' +
+        'Set STORE_LOGIN and STORE_AUTH_TOKEN, or set SPECS_MIRROR to a folder holding store/mcp-tools.json.',
+    );
+  });
+
+  it("sends STORE_LOGIN + STORE_AUTH_TOKEN, the REST client's names, and prefers them to the earlier pair", async () => {
+    const { tools, ...listFields } = JSON.parse(storeMirrored.toString('utf8')) as { tools: Tool[] };
+    const handle = () => textResult('unused');
+    const sent = async (env: Record<string, string>) => {
+      const server = fakeToolServer({ tools, listFields, handle });
+      await readPinnedTools(storeLock, { env, fetch: server.fetch });
+      const posts = server.requests.filter((r) => r.method === 'POST');
+      expect(posts.length).toBeGreaterThan(0);
+      return new Set(posts.map((r) => `${r.headers.get('x-login-key')} ${r.headers.get('x-auth-token')}`));
+    };
+    const rest = { STORE_LOGIN: 'rest-login-6', STORE_AUTH_TOKEN: ' rest-token-6 ' };
+    expect(await sent(rest)).toEqual(new Set(['rest-login-6 rest-token-6']));
+    const both = { ...rest, STORE_MCP_LOGIN_KEY: 'alias-login-6', STORE_MCP_AUTH_TOKEN: 'alias-token-6' };
+    expect(await sent(both)).toEqual(new Set(['rest-login-6 rest-token-6']));
   });
 
   for (const format of ['sse', 'json'] as const) {

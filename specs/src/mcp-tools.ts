@@ -73,15 +73,54 @@ export interface McpToolList {
 
 /**
  * How to reach each tool server from the environment: a variable that overrides the lock's source URL, and the
- * variables holding the credential headers.
+ * pairs of variables that may hold the credential headers (header name to variable name), in order of precedence.
+ * The store's are the REST client's names and, after them, the earlier ones, as `StoreTools` of `@agent-apis/mcp`
+ * reads them.
  */
-export const TOOL_SERVER_ENV_VARS: Record<McpServiceName, { url: string; headers: Record<string, string> }> = {
-  directory: { url: 'DIRECTORY_MCP_URL', headers: {} },
+export const TOOL_SERVER_ENV_VARS: Record<
+  McpServiceName,
+  { url: string; credentials: readonly Readonly<Record<string, string>>[] }
+> = {
+  directory: { url: 'DIRECTORY_MCP_URL', credentials: [] },
   store: {
     url: 'STORE_MCP_URL',
-    headers: { 'X-LOGIN-KEY': 'STORE_MCP_LOGIN_KEY', 'X-AUTH-TOKEN': 'STORE_MCP_AUTH_TOKEN' },
+    credentials: [
+      { 'X-LOGIN-KEY': 'STORE_LOGIN', 'X-AUTH-TOKEN': 'STORE_AUTH_TOKEN' },
+      { 'X-LOGIN-KEY': 'STORE_MCP_LOGIN_KEY', 'X-AUTH-TOKEN': 'STORE_MCP_AUTH_TOKEN' },
+    ],
   },
 };
+
+/** A variable's value, or undefined when it is unset or holds only whitespace (an unset CI secret is ''). */
+function envValue(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+/**
+ * Which pair of variables a tool server's credential headers are read from (header name to variable name): the
+ * first pair of which any variable is set, else the last pair; the pairs are never mixed. For the store that is
+ * `STORE_LOGIN` + `STORE_AUTH_TOKEN` when either is set, else `STORE_MCP_LOGIN_KEY` + `STORE_MCP_AUTH_TOKEN`.
+ *
+ * The rule is `storeCredentialEnvVars` of `@agent-apis/mcp` (packages/mcp/src/store-env.ts), which `StoreTools` and
+ * the contract suite use. It is written again here because `@agent-apis/mcp` is generated from this package's
+ * tool lists, so this package cannot depend on it; `contract-tests/src/suite/targets.test.ts` holds the two to the
+ * same answer for every combination of the four variables.
+ */
+export function credentialEnvVars(
+  service: McpServiceName,
+  env: Record<string, string | undefined> = process.env,
+): Readonly<Record<string, string>> {
+  const pairs = TOOL_SERVER_ENV_VARS[service].credentials;
+  const chosen = pairs.find((pair) => Object.values(pair).some((name) => envValue(env, name) !== undefined));
+  return chosen ?? pairs.at(-1) ?? {};
+}
+
+/** How a message names the variables to set: `A and B (or C and D)`. */
+function credentialPairsText(service: McpServiceName): string {
+  const [first, ...others] = TOOL_SERVER_ENV_VARS[service].credentials.map((pair) => Object.values(pair).join(' and '));
+  return others.length > 0 ? `${first} (or ${others.join(', or ')})` : (first ?? '');
+}
 
 export function mcpToolsPaths(service: McpServiceName, root: string = DEFAULT_SPECS_ROOT) {
   return {
@@ -129,17 +168,25 @@ export function parseToolList(bytes: Uint8Array | string, origin: string): McpTo
   return result as McpToolList;
 }
 
-/** The environment variables a network read of `service`'s tool list needs but does not have. */
+/**
+ * The environment variables a network read of `service`'s tool list needs but does not have. With no credential
+ * variable set at all, the first pair is named (for the store, the REST client's `STORE_LOGIN` + `STORE_AUTH_TOKEN`).
+ */
 export function missingServerAccess(
   lock: McpToolsLock,
   env: Record<string, string | undefined> = process.env,
 ): string[] {
-  const access = TOOL_SERVER_ENV_VARS[lock.service as McpServiceName];
+  const service = lock.service as McpServiceName;
+  const access = TOOL_SERVER_ENV_VARS[service];
   const missing: string[] = [];
   if (!env[access.url]) {
     for (const [, name] of lock.source.matchAll(/\{([A-Z][A-Z0-9_]*)\}/g)) if (name && !env[name]) missing.push(name);
   }
-  for (const name of Object.values(access.headers)) if (!env[name]) missing.push(name);
+  const names = Object.values(credentialEnvVars(service, env));
+  const noneSet = names.every((name) => envValue(env, name) === undefined);
+  for (const name of noneSet ? Object.values(access.credentials[0] ?? {}) : names) {
+    if (envValue(env, name) === undefined) missing.push(name);
+  }
   return missing;
 }
 
@@ -148,17 +195,25 @@ export function toolServerAccess(
   lock: McpToolsLock,
   env: Record<string, string | undefined> = process.env,
 ): { url: string; headers: Record<string, string> } {
-  const access = TOOL_SERVER_ENV_VARS[lock.service as McpServiceName];
+  const service = lock.service as McpServiceName;
+  const access = TOOL_SERVER_ENV_VARS[service];
   const override = env[access.url];
   const url = override ? override.replace(/\/+$/, '') : resolveSourceUrl(lock, env, MIRROR_FILE);
+  const names = credentialEnvVars(service, env);
+  const orMirror = `or set SPECS_MIRROR to a folder holding ${lock.service}/${MIRROR_FILE}.`;
+  if (Object.keys(names).length > 0 && Object.values(names).every((name) => envValue(env, name) === undefined)) {
+    throw new SpecSourceError(
+      `${lock.service}: the tool server needs credentials, and none is set. ` +
+        `Set ${credentialPairsText(service)}, ${orMirror}`,
+    );
+  }
   const headers: Record<string, string> = {};
-  for (const [header, name] of Object.entries(access.headers)) {
-    const value = env[name];
-    if (!value) {
+  for (const [header, name] of Object.entries(names)) {
+    const value = envValue(env, name);
+    if (value === undefined) {
       throw new SpecSourceError(
         `${lock.service}: the tool server needs the ${header} header from ${name}, which is not set. ` +
-          `Set ${Object.values(access.headers).join(' and ')}, or set SPECS_MIRROR to a folder holding ` +
-          `${lock.service}/${MIRROR_FILE}.`,
+          `Set ${Object.values(names).join(' and ')}, ${orMirror}`,
       );
     }
     headers[header] = value;

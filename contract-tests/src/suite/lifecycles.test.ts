@@ -216,9 +216,11 @@ describe('write-enabled live runs against a store holding records that look like
     const countsBefore = nonEmpty(store.counts());
     // The agent tool server answers create_product with an existing product listed before the new one.
     const existing = { id: 4101, name: 'Ceramic pour-over dripper', price: 24.9, status: 'available' };
+    // The tool server takes the store's own token pair, as the platform's does. The earlier variable names hold
+    // another pair: STORE_LOGIN + STORE_AUTH_TOKEN are set, so they are what the run (as `StoreTools`) sends.
     const tools = await startToolServer({
       tools: (await readSyncedToolList('store')).list.tools,
-      credentials: { 'X-LOGIN-KEY': MCP_CANARY.loginKey, 'X-AUTH-TOKEN': MCP_CANARY.authToken },
+      credentials: { 'X-LOGIN-KEY': STORE.login, 'X-AUTH-TOKEN': STORE.authToken },
       answer: (tool, structured) =>
         tool === 'create_product' ? { products: [existing, structured.record] } : structured,
     });

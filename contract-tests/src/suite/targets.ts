@@ -15,7 +15,7 @@
  * records the run creates itself (meant for a sandbox store only); CONTRACT_ALLOW_DANGEROUS=<operationId>,…
  * names dangerous operations one by one; see `live/live.ts` and `live/budget.ts`.
  */
-import { STORE_MCP_ALIAS_ENV_VARS, STORE_MCP_ENV_VARS } from '@agent-apis/mcp';
+import { STORE_MCP_ALIAS_ENV_VARS, STORE_MCP_ENV_VARS, storeCredentialEnvVars } from '@agent-apis/mcp';
 
 export interface ServiceTarget {
   service: 'directory' | 'store' | 'trust';
@@ -82,10 +82,13 @@ export function liveTargets(env: Record<string, string | undefined>): Targets {
  * The agent tool servers. Mock mode: a local server built from the pin (see `mcp/mcp-server.ts`) that expects the
  * canary credentials. Live mode reads:
  *
- * | server    | URL                                                | credentials                                 |
- * | --------- | -------------------------------------------------- | ------------------------------------------- |
- * | store     | STORE_MCP_URL (optional, https://mcp.jumpseller.com) | STORE_LOGIN + STORE_AUTH_TOKEN (the names the clients read), or the pair STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN, which wins when both are set |
- * | directory | DIRECTORY_MCP_URL (required: not published)          | none needed                                 |
+ * | server    | URL                                                  | credentials                                   |
+ * | --------- | ---------------------------------------------------- | --------------------------------------------- |
+ * | store     | STORE_MCP_URL (optional, https://mcp.jumpseller.com) | STORE_LOGIN + STORE_AUTH_TOKEN, or the earlier names STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN when neither of the first two is set |
+ * | directory | DIRECTORY_MCP_URL (required: not published)          | none needed                                   |
+ *
+ * The store's pair is chosen by `storeCredentialEnvVars` of @agent-apis/mcp, the rule `StoreTools` reads its
+ * credentials by, so a live check uses the credentials a user's client would: never a mix of the two pairs.
  */
 export interface ToolServerTarget {
   service: 'store' | 'directory';
@@ -105,14 +108,15 @@ export function mockToolServerTargets(): Record<ToolServerTarget['service'], Too
 export function liveToolServerTargets(
   env: Record<string, string | undefined>,
 ): Record<ToolServerTarget['service'], ToolServerTarget> {
-  // The names the clients read (`STORE_MCP_ENV_VARS` of @agent-apis/mcp: STORE_LOGIN + STORE_AUTH_TOKEN), unless the
-  // tool server's own pair (its earlier names) is set whole.
-  const names =
-    env[STORE_MCP_ALIAS_ENV_VARS.loginKey] && env[STORE_MCP_ALIAS_ENV_VARS.authToken]
-      ? STORE_MCP_ALIAS_ENV_VARS
-      : STORE_MCP_ENV_VARS;
-  const loginKey = env[names.loginKey];
-  const authToken = env[names.authToken];
+  // Read as `StoreTools` reads the environment: a blank variable is unset, a value is trimmed.
+  const read = (name: string) => env[name]?.trim() || undefined;
+  const names = storeCredentialEnvVars(read);
+  const loginKey = read(names.loginKey);
+  const authToken = read(names.authToken);
+  // Half a pair is not completed from the other one (as `StoreTools`, which refuses it naming the missing half).
+  const [setHalf, missingHalf] = loginKey ? [names.loginKey, names.authToken] : [names.authToken, names.loginKey];
+  const { loginKey: login, authToken: token } = STORE_MCP_ENV_VARS;
+  const { loginKey: aliasLogin, authToken: aliasToken } = STORE_MCP_ALIAS_ENV_VARS;
   return {
     store:
       loginKey && authToken
@@ -124,7 +128,10 @@ export function liveToolServerTargets(
         : {
             service: 'store',
             credentials: {},
-            skipReason: `no credentials (${STORE_MCP_ENV_VARS.loginKey} + ${STORE_MCP_ENV_VARS.authToken}, or ${STORE_MCP_ALIAS_ENV_VARS.loginKey} + ${STORE_MCP_ALIAS_ENV_VARS.authToken})`,
+            skipReason:
+              loginKey || authToken
+                ? `no credentials (${setHalf} is set without ${missingHalf})`
+                : `no credentials (${login} + ${token}, or ${aliasLogin} + ${aliasToken})`,
           },
     directory: env.DIRECTORY_MCP_URL
       ? { service: 'directory', url: env.DIRECTORY_MCP_URL, credentials: {} }

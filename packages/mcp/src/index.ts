@@ -16,15 +16,15 @@ export type * from './gen/store.gen.js';
 export { storeInputSchemas, storeOutputSchemas } from './gen/store.gen.js';
 export { toolMethodName } from './naming.js';
 export { findViolation, type JsonSchema, type JsonType, patternRisk, type Violation } from './schema.js';
+export { STORE_MCP_DEFAULT_URL, StoreTools, type StoreToolsOptions } from './store.js';
 export {
   STORE_MCP_ALIAS_ENV_VARS,
-  STORE_MCP_DEFAULT_URL,
   STORE_MCP_ENV,
   STORE_MCP_ENV_ALIASES,
   STORE_MCP_ENV_VARS,
-  StoreTools,
-  type StoreToolsOptions,
-} from './store.js';
+  type StoreCredentialEnvVars,
+  storeCredentialEnvVars,
+} from './store-env.js';
 export {
   DEFAULT_TIMEOUT_MS,
   type JsonValue,

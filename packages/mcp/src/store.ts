@@ -1,31 +1,11 @@
 import { readEnv } from '@agent-apis/core/client';
 import { AgentApiError, MissingCredentialsError } from '@agent-apis/core/errors';
 import { StoreToolMethods } from './gen/store.gen.js';
+import { STORE_MCP_ALIAS_ENV_VARS, STORE_MCP_ENV_VARS, storeCredentialEnvVars } from './store-env.js';
 import type { ToolClientOptions } from './tool-client.js';
 
 /** The platform's tool server. */
 export const STORE_MCP_DEFAULT_URL = 'https://mcp.jumpseller.com';
-
-/**
- * Environment variables {@link StoreTools} reads when its options leave something out. The credentials are the
- * store API's token pair, under the same names the REST client (`StoreClient`) reads.
- */
-export const STORE_MCP_ENV_VARS = {
-  url: 'STORE_MCP_URL',
-  loginKey: 'STORE_LOGIN',
-  authToken: 'STORE_AUTH_TOKEN',
-} as const;
-
-/** Earlier names of the same pair, still read when neither `STORE_LOGIN` nor `STORE_AUTH_TOKEN` is set. */
-export const STORE_MCP_ALIAS_ENV_VARS = {
-  loginKey: 'STORE_MCP_LOGIN_KEY',
-  authToken: 'STORE_MCP_AUTH_TOKEN',
-} as const;
-
-/** @deprecated Use {@link STORE_MCP_ENV_VARS} (every package names environment variables `*_ENV_VAR(S)`). */
-export const STORE_MCP_ENV = STORE_MCP_ENV_VARS;
-/** @deprecated Use {@link STORE_MCP_ALIAS_ENV_VARS}. */
-export const STORE_MCP_ENV_ALIASES = STORE_MCP_ALIAS_ENV_VARS;
 
 export interface StoreToolsOptions extends ToolClientOptions {
   /** The store's login key, sent as `X-LOGIN-KEY` (env `STORE_LOGIN`). */
@@ -40,14 +20,11 @@ export interface StoreToolsOptions extends ToolClientOptions {
  * The pair of credentials: both from the options when either is given there, else both from the environment (the
  * REST names when either is set, else the earlier MCP names). None at all is a `MissingCredentialsError`; half a
  * pair, or a value holding a line break, an `AgentApiError` naming the option or variable. Messages never contain
- * a value.
+ * a value. Which pair of variables applies is {@link storeCredentialEnvVars}'s rule.
  */
 function credentialsOf(options: StoreToolsOptions): { loginKey: string; authToken: string } {
   const fromOptions = options.loginKey !== undefined || options.authToken !== undefined;
-  const env =
-    readEnv(STORE_MCP_ENV_VARS.loginKey) !== undefined || readEnv(STORE_MCP_ENV_VARS.authToken) !== undefined
-      ? STORE_MCP_ENV_VARS
-      : STORE_MCP_ALIAS_ENV_VARS;
+  const env = storeCredentialEnvVars(readEnv);
   const names = fromOptions ? { loginKey: 'loginKey', authToken: 'authToken' } : env;
   const loginKey = fromOptions ? options.loginKey : readEnv(env.loginKey);
   const authToken = fromOptions ? options.authToken : readEnv(env.authToken);
