@@ -369,6 +369,18 @@ describe('HttpCache with a body larger than it can keep', () => {
     expect(cache.bytes).toBe(0);
   });
 
+  it('reads nothing of a body whose Content-Length is past its limit, and hands the caller all of it', async () => {
+    const { source, response: streamed } = streamedAnswer(4 * LIMIT);
+    const headers = new Headers(streamed.headers);
+    headers.set('content-length', String(4 * LIMIT));
+    const response = new Response(streamed.body, { headers });
+    const cache = new HttpCache({ maxBytes: LIMIT });
+    const answer = await cache.wrap(async () => response)(URL_);
+    expect(source.pulled).toBeLessThanOrEqual(CHUNK);
+    expect(await byteLengthOf(answer)).toBe(4 * LIMIT);
+    expect(cache.size).toBe(0);
+  });
+
   it('hands the caller a body that never ends once it has passed the limit', async () => {
     const { source, response } = streamedAnswer(2 * LIMIT, { stallAfter: true });
     const cache = new HttpCache({ maxBytes: LIMIT });
@@ -437,6 +449,20 @@ describe('HttpCache with a body larger than it can keep', () => {
     const bytes = new Uint8Array(await hit.arrayBuffer());
     expect(bytes.byteLength).toBe(LIMIT);
     expect([bytes[0], bytes[CHUNK], bytes[LIMIT - 1]]).toEqual([1, 2, LIMIT / CHUNK]);
+  });
+
+  it('keeps bytes of its own: a caller writing into the chunks it read does not change what is served', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('original'));
+        controller.close();
+      },
+    });
+    const cache = new HttpCache({ maxBytes: LIMIT });
+    const send = cache.wrap(async () => new Response(body, { headers: { 'cache-control': 'max-age=60' } }));
+    const chunk = await (await send(URL_)).body?.getReader().read();
+    chunk?.value?.fill(0x78);
+    expect(await (await send(URL_)).text()).toBe('original');
   });
 
   it('drops the stale entry an answer too large to keep replaces', async () => {

@@ -285,10 +285,8 @@ async function readStorable(copy: Response, maxBytes: number): Promise<ArrayBuff
     if (error instanceof ResponseTooLargeError) return undefined;
     throw error;
   }
-  const { buffer } = bytes;
-  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength
-    ? buffer
-    : bytes.slice().buffer;
+  // Copied: a body in one chunk is the very chunk the caller's branch of a clone hands out, free to be written into.
+  return bytes.slice().buffer;
 }
 
 /** Stores `entry` under `key` within the entry and byte bounds, least recently used out first. */
