@@ -2,14 +2,15 @@ import { createServer } from 'node:http';
 import { scriptedFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { HttpCache } from './http-cache.js';
+import { createTransport } from './internal/call/transport.js';
 import { CACHE_STATUS_HEADER, parseCacheControl } from './internal/fleet/http-cache-engine.js';
 
 const URL_ = 'https://directory.example.test/v1/servers?limit=10';
 
 /** A cache on a hand-driven clock. */
-function cacheWithClock(maxEntries?: number) {
+function cacheWithClock(maxEntries?: number, maxBytes?: number) {
   const clock = { now: 0 };
-  return { cache: new HttpCache({ maxEntries, now: () => clock.now }), clock };
+  return { cache: new HttpCache({ maxEntries, maxBytes, now: () => clock.now }), clock };
 }
 
 describe('HttpCache', () => {
@@ -369,13 +370,14 @@ describe('HttpCache with a body larger than it can keep', () => {
     expect(cache.bytes).toBe(0);
   });
 
-  it('reads nothing of a body whose Content-Length is past its limit, and hands the caller all of it', async () => {
+  it('refuses unread a body whose Content-Length is past its limit, and hands the caller all of it', async () => {
     const { source, response: streamed } = streamedAnswer(4 * LIMIT);
     const headers = new Headers(streamed.headers);
     headers.set('content-length', String(4 * LIMIT));
     const response = new Response(streamed.body, { headers });
     const cache = new HttpCache({ maxBytes: LIMIT });
     const answer = await cache.wrap(async () => response)(URL_);
+    // At most the one chunk a clone's branches read ahead: the cache read none.
     expect(source.pulled).toBeLessThanOrEqual(CHUNK);
     expect(await byteLengthOf(answer)).toBe(4 * LIMIT);
     expect(cache.size).toBe(0);
@@ -391,6 +393,7 @@ describe('HttpCache with a body larger than it can keep', () => {
     let read = 0;
     while (read < 2 * LIMIT) {
       const chunk = await reader?.read();
+      expect(chunk?.done).toBe(false);
       read += chunk?.value?.byteLength ?? 0;
     }
     expect(read).toBe(2 * LIMIT);
@@ -466,7 +469,7 @@ describe('HttpCache with a body larger than it can keep', () => {
   });
 
   it('drops the stale entry an answer too large to keep replaces', async () => {
-    const { cache, clock } = cacheWithClockAndLimit(LIMIT);
+    const { cache, clock } = cacheWithClock(undefined, LIMIT);
     const server = scriptedFetch((_request, call) =>
       call === 1
         ? new Response('small', { headers: { 'cache-control': 'max-age=60', etag: '"small"' } })
@@ -482,6 +485,17 @@ describe('HttpCache with a body larger than it can keep', () => {
     expect(cache.bytes).toBe(0);
   });
 
+  it("through a client's transport, answers with the whole body and stores nothing", async () => {
+    const server = scriptedFetch(() => streamedAnswer(4 * LIMIT).response);
+    const cache = new HttpCache({ maxBytes: LIMIT });
+    const transport = createTransport({ fetch: server.fetch, cache, maxResponseBytes: 8 * LIMIT });
+    const first = await transport.send({ method: 'GET', url: URL_ });
+    expect(await byteLengthOf(first)).toBe(4 * LIMIT);
+    expect(cache.size).toBe(0);
+    await transport.send({ method: 'GET', url: URL_ });
+    expect(server.fetch).toHaveBeenCalledTimes(2);
+  });
+
   it('through plan, reads the copy the transport gives once, and passes on an answer too large to keep', async () => {
     const cache = new HttpCache({ maxBytes: LIMIT });
     const plan = await cache.plan({ method: 'GET', url: URL_, headers: new Headers() });
@@ -495,9 +509,3 @@ describe('HttpCache with a body larger than it can keep', () => {
     expect(cache.size).toBe(0);
   });
 });
-
-/** A cache on a hand-driven clock keeping at most `maxBytes` of bodies. */
-function cacheWithClockAndLimit(maxBytes: number) {
-  const clock = { now: 0 };
-  return { cache: new HttpCache({ maxBytes, now: () => clock.now }), clock };
-}
