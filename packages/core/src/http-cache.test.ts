@@ -1,14 +1,16 @@
+import { createServer } from 'node:http';
 import { scriptedFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { HttpCache } from './http-cache.js';
+import { createTransport } from './internal/call/transport.js';
 import { CACHE_STATUS_HEADER, parseCacheControl } from './internal/fleet/http-cache-engine.js';
 
 const URL_ = 'https://directory.example.test/v1/servers?limit=10';
 
 /** A cache on a hand-driven clock. */
-function cacheWithClock(maxEntries?: number) {
+function cacheWithClock(maxEntries?: number, maxBytes?: number) {
   const clock = { now: 0 };
-  return { cache: new HttpCache({ maxEntries, now: () => clock.now }), clock };
+  return { cache: new HttpCache({ maxEntries, maxBytes, now: () => clock.now }), clock };
 }
 
 describe('HttpCache', () => {
@@ -316,6 +318,194 @@ describe('HttpCache.plan', () => {
     const post = await cache.plan({ method: 'POST', url: URL_, headers: new Headers() });
     expect(post.hit).toBeUndefined();
     await post.complete(Response.json({ ok: true }, { status: 201 }));
+    expect(cache.size).toBe(0);
+  });
+});
+
+describe('HttpCache with a body larger than it can keep', () => {
+  /** The cache's byte limit in these tests, and the size of each chunk a body comes in. */
+  const LIMIT = 64 * 1024;
+  const CHUNK = 16 * 1024;
+
+  /**
+   * A cacheable answer streamed chunk by chunk, each chunk made only when pulled (no read-ahead), counting the bytes
+   * pulled from it. After `total` bytes it closes, or with `stallAfter` it never ends: no more chunks, no close.
+   */
+  function streamedAnswer(total: number, { stallAfter = false } = {}) {
+    const source = { pulled: 0 };
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (source.pulled >= total) {
+            if (stallAfter) return new Promise<void>(() => undefined);
+            controller.close();
+            return;
+          }
+          source.pulled += CHUNK;
+          controller.enqueue(new Uint8Array(CHUNK).fill(source.pulled / CHUNK));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const response = new Response(body, { headers: { 'cache-control': 'max-age=60', etag: '"big"' } });
+    return { source, response };
+  }
+
+  async function byteLengthOf(response: Response): Promise<number> {
+    return (await response.arrayBuffer()).byteLength;
+  }
+
+  it('stops reading its copy at its limit and hands the caller the whole body, storing nothing', async () => {
+    const { source, response } = streamedAnswer(4 * LIMIT);
+    const cache = new HttpCache({ maxBytes: LIMIT });
+    const answer = await cache.wrap(async () => response)(URL_);
+    // Before the caller reads a byte, the cache has pulled no more than its limit, the chunk that passed it, and the
+    // one chunk a clone's branches read ahead.
+    expect(source.pulled).toBeLessThanOrEqual(LIMIT + 2 * CHUNK);
+    expect(cache.size).toBe(0);
+    expect(answer.status).toBe(200);
+    expect(await byteLengthOf(answer)).toBe(4 * LIMIT);
+    expect(source.pulled).toBe(4 * LIMIT);
+    expect(cache.size).toBe(0);
+    expect(cache.bytes).toBe(0);
+  });
+
+  it('refuses unread a body whose Content-Length is past its limit, and hands the caller all of it', async () => {
+    const { source, response: streamed } = streamedAnswer(4 * LIMIT);
+    const headers = new Headers(streamed.headers);
+    headers.set('content-length', String(4 * LIMIT));
+    const response = new Response(streamed.body, { headers });
+    const cache = new HttpCache({ maxBytes: LIMIT });
+    const answer = await cache.wrap(async () => response)(URL_);
+    // At most the one chunk a clone's branches read ahead: the cache read none.
+    expect(source.pulled).toBeLessThanOrEqual(CHUNK);
+    expect(await byteLengthOf(answer)).toBe(4 * LIMIT);
+    expect(cache.size).toBe(0);
+  });
+
+  it('hands the caller a body that never ends once it has passed the limit', async () => {
+    const { source, response } = streamedAnswer(2 * LIMIT, { stallAfter: true });
+    const cache = new HttpCache({ maxBytes: LIMIT });
+    const answer = await cache.wrap(async () => response)(URL_);
+    expect(source.pulled).toBeLessThanOrEqual(LIMIT + 2 * CHUNK);
+    expect(cache.size).toBe(0);
+    const reader = answer.body?.getReader();
+    let read = 0;
+    while (read < 2 * LIMIT) {
+      const chunk = await reader?.read();
+      expect(chunk?.done).toBe(false);
+      read += chunk?.value?.byteLength ?? 0;
+    }
+    expect(read).toBe(2 * LIMIT);
+    await reader?.cancel();
+  });
+
+  it('through the real fetch, returns while a local server is still sending a body that never ends', async () => {
+    // The server sends 8 MiB (a bound for the test's sake) and then holds the connection open without ending it.
+    const sendBytes = 8 * 1024 * 1024;
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'cache-control': 'max-age=60', 'content-type': 'application/octet-stream' });
+      let sent = 0;
+      const write = () => {
+        while (sent < sendBytes) {
+          sent += CHUNK;
+          if (!response.write(new Uint8Array(CHUNK).fill(7))) return void response.once('drain', write);
+        }
+      };
+      write();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const abort = new AbortController();
+    try {
+      const cache = new HttpCache({ maxBytes: LIMIT });
+      const answer = await cache.wrap(fetch)(`http://127.0.0.1:${port}/endless`, { signal: abort.signal });
+      expect(cache.size).toBe(0);
+      const reader = answer.body?.getReader();
+      let read = 0;
+      while (read < 4 * LIMIT) {
+        const chunk = await reader?.read();
+        expect(chunk?.done).toBe(false);
+        expect(chunk?.value?.[0]).toBe(7);
+        read += chunk?.value?.byteLength ?? 0;
+      }
+      abort.abort();
+      await reader?.cancel().catch(() => undefined);
+      expect(cache.size).toBe(0);
+    } finally {
+      abort.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('keeps a body of exactly its limit streamed in chunks, byte for byte', async () => {
+    const { response } = streamedAnswer(LIMIT);
+    const cache = new HttpCache({ maxBytes: LIMIT });
+    const send = cache.wrap(async () => response);
+    expect(await byteLengthOf(await send(URL_))).toBe(LIMIT);
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBe(LIMIT);
+    const hit = await send(URL_);
+    expect(hit.headers.get(CACHE_STATUS_HEADER)).toBe('hit');
+    const bytes = new Uint8Array(await hit.arrayBuffer());
+    expect(bytes.byteLength).toBe(LIMIT);
+    expect([bytes[0], bytes[CHUNK], bytes[LIMIT - 1]]).toEqual([1, 2, LIMIT / CHUNK]);
+  });
+
+  it('keeps bytes of its own: a caller writing into the chunks it read does not change what is served', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('original'));
+        controller.close();
+      },
+    });
+    const cache = new HttpCache({ maxBytes: LIMIT });
+    const send = cache.wrap(async () => new Response(body, { headers: { 'cache-control': 'max-age=60' } }));
+    const chunk = await (await send(URL_)).body?.getReader().read();
+    chunk?.value?.fill(0x78);
+    expect(await (await send(URL_)).text()).toBe('original');
+  });
+
+  it('drops the stale entry an answer too large to keep replaces', async () => {
+    const { cache, clock } = cacheWithClock(undefined, LIMIT);
+    const server = scriptedFetch((_request, call) =>
+      call === 1
+        ? new Response('small', { headers: { 'cache-control': 'max-age=60', etag: '"small"' } })
+        : streamedAnswer(4 * LIMIT).response,
+    );
+    const send = cache.wrap(server.fetch);
+    await (await send(URL_)).text();
+    expect(cache.size).toBe(1);
+    clock.now = 61_000;
+    expect(await byteLengthOf(await send(URL_))).toBe(4 * LIMIT);
+    expect(server.received[1]?.headers.get('if-none-match')).toBe('"small"');
+    expect(cache.size).toBe(0);
+    expect(cache.bytes).toBe(0);
+  });
+
+  it("through a client's transport, answers with the whole body and stores nothing", async () => {
+    const server = scriptedFetch(() => streamedAnswer(4 * LIMIT).response);
+    const cache = new HttpCache({ maxBytes: LIMIT });
+    const transport = createTransport({ fetch: server.fetch, cache, maxResponseBytes: 8 * LIMIT });
+    const first = await transport.send({ method: 'GET', url: URL_ });
+    expect(await byteLengthOf(first)).toBe(4 * LIMIT);
+    expect(cache.size).toBe(0);
+    await transport.send({ method: 'GET', url: URL_ });
+    expect(server.fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('through plan, reads the copy the transport gives once, and passes on an answer too large to keep', async () => {
+    const cache = new HttpCache({ maxBytes: LIMIT });
+    const plan = await cache.plan({ method: 'GET', url: URL_, headers: new Headers() });
+    const bytes = new Uint8Array(4 * LIMIT);
+    const headers = { 'cache-control': 'max-age=60' };
+    const spent = new Response(bytes, { headers });
+    await spent.arrayBuffer();
+    const readable = vi.fn(() => new Response(bytes, { headers }));
+    expect(await plan.complete(spent, readable)).toBe(spent);
+    expect(readable).toHaveBeenCalledTimes(1);
     expect(cache.size).toBe(0);
   });
 });

@@ -26,7 +26,10 @@ export const DEFAULT_MAX_FRESHNESS_MS = 3_600_000;
 export interface HttpCacheOptions {
   /** Most entries kept; the least recently used is evicted first (default 200). */
   maxEntries?: number;
-  /** Most bytes of bodies kept; least recently used entries are evicted first (default 16 MiB). */
+  /**
+   * Most bytes of bodies kept; least recently used entries are evicted first (default 16 MiB). A body larger than
+   * this is not kept, and the cache reads no more of it than this: the answer is handed on streaming.
+   */
   maxBytes?: number;
   /** Cap on the freshness a response's `max-age` grants, in ms (default 1 hour). */
   maxFreshnessMs?: number;
@@ -123,7 +126,11 @@ export class HttpCache {
     return this.#state.bytes;
   }
 
-  /** A fetch that answers GETs from this cache when it can and stores cacheable responses of `next`. */
+  /**
+   * A fetch that answers GETs from this cache when it can and stores cacheable responses of `next`. A cacheable
+   * answer is returned once the cache has read its copy of the body: the whole body when it fits in `maxBytes`, else
+   * no more than that (the copy is dropped, nothing is stored, and the caller's body streams on).
+   */
   wrap(next: typeof fetch): typeof fetch {
     return (input, init) => {
       const request = toRequest(input, init);

@@ -35,7 +35,8 @@ export interface CachePlan {
   /**
    * The answer to `sent` as the caller gets it: the stored one refreshed after a 304, else `response` itself (kept
    * first when cacheable). Synchronous unless something is stored; `readable` gives a copy whose body can be read
-   * (the stored bytes), asked for only when the answer is kept.
+   * (the stored bytes), asked for only when the answer is kept, once, and read no further than one entry may hold
+   * (`maxBytes`; past that the copy is cancelled and nothing is stored). Default: a clone of `response`.
    */
   complete(response: Response, readable?: () => Response): Response | Promise<Response>;
 }

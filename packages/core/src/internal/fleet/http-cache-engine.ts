@@ -4,6 +4,8 @@
  * imports the class (every directory import does) carries none of it until a call goes through a cache.
  */
 
+import { ResponseTooLargeError } from '../call/answer-errors.js';
+import { readBoundedBody } from '../call/body-reader.js';
 import { isCredentialHeader, isCredentialQueryParam, redactUrl } from '../call/redact-text.js';
 import { type CacheEntry, type CachePlan, type CacheRequest, type CacheState, hasValidators } from './cache-entry.js';
 import { fingerprint } from './fingerprint.js';
@@ -245,7 +247,13 @@ async function store(
     if (directives.has('no-store')) remove(state, key);
     return undefined;
   }
-  const body = await readable().arrayBuffer();
+  // No more is read than could be kept. A body past that is not kept, and the entry it answers is dropped (as `keep`
+  // drops it when a body is larger than the whole cache).
+  const body = await readStorable(readable(), forSharedOnly ? MAX_SHARED_BODY_BYTES : state.maxBytes);
+  if (!body) {
+    if (!forSharedOnly) remove(state, key);
+    return undefined;
+  }
   // Only a body that parses is kept: a truncated or broken JSON answer must not be served again.
   if (/[/+]json\b/i.test(response.headers.get('content-type') ?? '') && !parsesAsJson(body)) return undefined;
   const entry: CacheEntry = {
@@ -261,6 +269,24 @@ async function store(
   if (forSharedOnly) return entry;
   keep(state, key, entry);
   return state.entries.get(key);
+}
+
+/**
+ * The body of `copy` when it is at most `maxBytes` (the most one entry may hold), else undefined: the read stops at
+ * the cap and cancels `copy`'s body, so the answer the caller gets (the other branch of a clone) streams on from
+ * there and the cache never holds more than it could keep, however large or endless the body. Any other failure to
+ * read is thrown, as the caller's own read would meet it.
+ */
+async function readStorable(copy: Response, maxBytes: number): Promise<ArrayBuffer | undefined> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBoundedBody(copy, maxBytes);
+  } catch (error) {
+    if (error instanceof ResponseTooLargeError) return undefined;
+    throw error;
+  }
+  // Copied: a body in one chunk is the very chunk the caller's branch of a clone hands out, free to be written into.
+  return bytes.slice().buffer;
 }
 
 /** Stores `entry` under `key` within the entry and byte bounds, least recently used out first. */
