@@ -65,9 +65,9 @@ async function redirectTarget(request: Request, response: Response): Promise<Req
   if (!hop || (!hop.toGet && request.body !== null)) return undefined;
   const headers = new Headers(request.headers);
   if (!hop.sameOrigin) {
-    // Core's call-path entry, never loaded at import: the modules behind it came with the first decision.
-    const { isCredentialHeader } = await import('@agent-apis/core/call');
-    for (const name of [...headers.keys()]) if (isCredentialHeader(name)) headers.delete(name);
+    // Loaded here, not at import: it reads core's list from the call path, which came with the first decision.
+    const { dropCredentialHeaders } = await import('./cross-origin-headers.js');
+    dropCredentialHeaders(headers);
   }
   if (hop.toGet) headers.delete('content-type');
   return new Request(hop.url, { method: hop.method, headers, redirect: 'manual', signal: request.signal });
