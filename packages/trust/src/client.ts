@@ -96,7 +96,10 @@ export interface TrustClientOptions extends ClientOptions {
   baseUrl?: string | undefined;
   /** Retries for idempotent requests (default 2). Every trust operation is a POST, which is never retried. */
   maxRetries?: number | undefined;
-  /** Reuse decisions until their validity window ends and share concurrent identical calls (default `true`). */
+  /**
+   * Reuse decisions until their validity window ends and share concurrent identical calls (default `true`), each
+   * waiting at most its own timeout; `maxEntries` (a whole number ≥ 1, default 1 000) bounds the decisions kept.
+   */
   cache?: boolean | { maxEntries?: number | undefined } | undefined;
   /** Clock in ms, for the decision cache and `Retry-After` dates (default `Date.now`). */
   now?: (() => number) | undefined;
