@@ -261,6 +261,35 @@ describe('response validation', () => {
     expect(guarded).toBeInstanceOf(TrustUnavailableError);
   });
 
+  /** A decision whose field at `group.field` holds `value`. */
+  function decisionWith(group: 'decision' | 'uncertainty' | 'validity', field: string, value: unknown): unknown {
+    const body = decisionResult({ action: 'deny' }) as unknown as Record<string, Record<string, unknown>>;
+    return { ...body, [group]: { ...body[group], [field]: value } };
+  }
+
+  it.each<[string, 'decision' | 'uncertainty' | 'validity', string, unknown]>([
+    ['reason_codes as a string', 'decision', 'reason_codes', 'MALWARE'],
+    ['reason_codes as an object', 'decision', 'reason_codes', { 0: 'MALWARE', length: 1 }],
+    ['reason_codes holding a number', 'decision', 'reason_codes', ['MALWARE', 7]],
+    ['recommended_action as a number', 'decision', 'recommended_action', 3],
+    ['requires_human_review as a string', 'uncertainty', 'requires_human_review', 'false'],
+    ['valid_until as a number', 'validity', 'valid_until', 1_779_000_000],
+  ])('refuses a decision with %s as a ResponseValidationError naming the field', async (_, group, field, value) => {
+    const client = clientWith(vi.fn(async () => Response.json(decisionWith(group, field, value))));
+    const error = await client.decide('example.com').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error).toMatchObject({ operation: 'decide', issues: [{ path: `${group}.${field}` }] });
+    expect((error as Error).message).toContain(`${group}.${field}`);
+  });
+
+  it('makes guard fail closed with a typed error on a deny whose reason_codes is no array', async () => {
+    const client = clientWith(vi.fn(async () => Response.json(decisionWith('decision', 'reason_codes', 'MALWARE'))));
+    const error = await client.guard('https://x.example/').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TrustUnavailableError);
+    expect((error as TrustUnavailableError).cause).toBeInstanceOf(ResponseValidationError);
+    expect((error as Error).message).toContain('decision.reason_codes');
+  });
+
   it('passes the body through unchecked by default', async () => {
     const client = clientWith(vi.fn(async () => Response.json(malformed)));
     expect(await client.api.decide({ body: request })).toEqual(malformed);

@@ -8,6 +8,7 @@ import {
   ApiPromise,
   assertRedisClient,
   bindOperations,
+  DEFAULT_TIMEOUT_MS,
   LOG_ENV_VAR,
   raceWithSignal,
   readEnv,
@@ -42,6 +43,7 @@ import {
   type GuardOptions,
   TrustUnavailableError,
 } from './guard.js';
+import { withinTimeout } from './within-timeout.js';
 
 /**
  * The generated validators, loaded only when `validateResponses` is `true`. Not a literal on purpose: bundlers leave
@@ -54,16 +56,18 @@ const MAX_GUARDED_REDIRECTS = 10;
 
 /**
  * The next request of a redirect chain (core's redirect rule), or undefined when `response` is no redirect or
- * cannot be followed (a 307/308 of a request with a body, whose stream is spent). Credentials do not cross to
- * another origin.
+ * cannot be followed (a 307/308 of a request with a body, whose stream is spent). No credential header (core's
+ * one list: `Authorization`, `Cookie`, `X-API-Key`, `Proxy-Authorization`, any `*token*`, `*key*`, …) crosses to
+ * another origin; a hop within the origin keeps every header.
  */
-function redirectTarget(request: Request, response: Response): Request | undefined {
+async function redirectTarget(request: Request, response: Response): Promise<Request | undefined> {
   const hop = redirectHop(request.method, request.url, response);
   if (!hop || (!hop.toGet && request.body !== null)) return undefined;
   const headers = new Headers(request.headers);
   if (!hop.sameOrigin) {
-    headers.delete('authorization');
-    headers.delete('cookie');
+    // Loaded here, not at import: it reads core's list from the call path, which came with the first decision.
+    const { dropCredentialHeaders } = await import('./cross-origin-headers.js');
+    dropCredentialHeaders(headers);
   }
   if (hop.toGet) headers.delete('content-type');
   return new Request(hop.url, { method: hop.method, headers, redirect: 'manual', signal: request.signal });
@@ -92,7 +96,10 @@ export interface TrustClientOptions extends ClientOptions {
   baseUrl?: string | undefined;
   /** Retries for idempotent requests (default 2). Every trust operation is a POST, which is never retried. */
   maxRetries?: number | undefined;
-  /** Reuse decisions until their validity window ends and share concurrent identical calls (default `true`). */
+  /**
+   * Reuse decisions until their validity window ends and share concurrent identical calls (default `true`), each
+   * waiting at most its own timeout; `maxEntries` (a whole number ≥ 1, default 1 000) bounds the decisions kept.
+   */
   cache?: boolean | { maxEntries?: number | undefined } | undefined;
   /** Clock in ms, for the decision cache and `Retry-After` dates (default `Date.now`). */
   now?: (() => number) | undefined;
@@ -181,10 +188,13 @@ export class TrustClient {
       const key = decisionCacheKey(request);
       const send = () => this.#send(request, sendOptions);
       const fleet = this.#shared;
-      // Waiting for another process's answer counts against this call's timeout.
+      // Waiting for another process's answer, or for another caller's request in flight, counts against this call's
+      // timeout.
       const waitMs = sendOptions.timeout ?? this.#timeout;
       const load = fleet ? () => viaFleet(fleet, key, send, waitMs) : send;
-      const shared = this.#decisions ? this.#decisions.get(key, load) : load();
+      const shared = this.#decisions
+        ? this.#decisions.get(key, load, (pending) => this.#joined(pending, waitMs))
+        : load();
       if (!signal) return shared;
       return raceWithSignal(shared, signal).catch((error: unknown) => {
         throw signal.aborted
@@ -227,8 +237,8 @@ export class TrustClient {
    * `fetch` behind a guard: every request first gets a decision on its URL's host (see {@link TrustClient.guard});
    * `fetch` only runs when the action allows it, and `onSandbox` / `onEscalate` answer in its place. Redirects
    * are followed here, hop by hop, so every host of a redirect chain gets its own decision (at most 10 hops;
-   * `Authorization` and `Cookie` are dropped when a hop changes origin). A request with `redirect: 'manual'` or
-   * `'error'` gets the redirect response itself.
+   * every credential header, `Authorization`, `Cookie`, `X-API-Key` and the like, is dropped when a hop changes
+   * origin). A request with `redirect: 'manual'` or `'error'` gets the redirect response itself.
    */
   guardedFetch(fetch: typeof globalThis.fetch, options: GuardedFetchOptions = {}): typeof globalThis.fetch {
     const { onSandbox, onEscalate } = options;
@@ -248,12 +258,29 @@ export class TrustClient {
       let request = new Request(original, { redirect: 'manual' });
       for (let hops = 0; ; hops++) {
         const response = await guardOne(request);
-        const next = hops < MAX_GUARDED_REDIRECTS ? redirectTarget(request, response) : undefined;
+        const next = hops < MAX_GUARDED_REDIRECTS ? await redirectTarget(request, response) : undefined;
         if (!next) return response;
         await response.body?.cancel().catch(() => undefined);
         request = next;
       }
     };
+  }
+
+  /**
+   * A call's wait for another caller's request in flight for the same decision: that request runs under the other
+   * caller's timeout, so this call's own (else the client's) ends the wait, with the transport's timeout error.
+   */
+  #joined(
+    pending: Promise<WithResponse<TrustDecision>>,
+    timeoutMs: number | undefined,
+  ): Promise<WithResponse<TrustDecision>> {
+    const ms = timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timedOut = () =>
+      import('./decide-timeout.js').then(
+        (module): Error => module.decideTimeoutError(this.baseUrl, ms),
+        (cause: unknown) => new ConfigurationError('TrustClient could not load its decide-timeout module', { cause }),
+      );
+    return withinTimeout(pending, ms, timedOut);
   }
 
   #send(body: CompleteDecideRequest, options: RequestOptions): Promise<WithResponse<TrustDecision>> {

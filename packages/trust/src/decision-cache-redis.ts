@@ -9,7 +9,6 @@
  * a Redis error can cost a scan, never change a decision.
  */
 import type { Logger, RedisClientLike } from '@agent-apis/core';
-import { createRequestContext } from '@agent-apis/core/call';
 import { APIConnectionTimeoutError } from '@agent-apis/core/errors';
 import {
   getBounded,
@@ -20,6 +19,7 @@ import {
   sealValue,
   withDeadline,
 } from '@agent-apis/core/fleet';
+import { decideTimeoutError } from './decide-timeout.js';
 import { TrustDecision } from './decision.js';
 import { expiryOf } from './decision-cache.js';
 import type { DecisionResult } from './gen/types.gen.js';
@@ -164,11 +164,7 @@ export class SharedDecisions {
   }
 
   #timedOut(waitedMs: number): APIConnectionTimeoutError {
-    const request = new Request(`${this.#options.baseUrl}/v1/decide`, { method: 'POST' });
-    return new APIConnectionTimeoutError(
-      createRequestContext(request, { id: 'decide', route: 'POST /v1/decide' }),
-      waitedMs,
-    );
+    return decideTimeoutError(this.#options.baseUrl, waitedMs);
   }
 
   /**

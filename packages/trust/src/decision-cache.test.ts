@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DecisionCache } from './decision-cache.js';
-import { type DecideContext, TrustClient, type TrustClientOptions } from './index.js';
+import {
+  APIConnectionTimeoutError,
+  ConfigurationError,
+  type DecideContext,
+  TrustClient,
+  type TrustClientOptions,
+} from './index.js';
 import { CANARY_KEY, type DecisionFixture, decideFetch, decisionResult, T0 } from './test-support.js';
 
 /** A client on a clock the test moves by hand. */
@@ -12,6 +18,19 @@ function clientOnClock(
   const fetch = decideFetch(() => ({ evaluatedAt: now, ...fixtureFor() }));
   const client = new TrustClient({ apiKey: CANARY_KEY, fetch, now: () => now, ...options });
   return { client, fetch, advance: (ms) => (now += ms) };
+}
+
+/** A `fetch` that answers decide requests only once `answer()` is called. */
+function heldFetch(): { fetch: ReturnType<typeof vi.fn<typeof globalThis.fetch>>; answer: () => void } {
+  let answer: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  const fetch = vi.fn<typeof globalThis.fetch>(async () => {
+    await answered;
+    return Response.json(decisionResult({ evaluatedAt: Date.now() }));
+  });
+  return { fetch, answer };
 }
 
 describe('decision cache', () => {
@@ -90,6 +109,43 @@ describe('decision cache', () => {
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
+  it("ends a call that joins another's request in flight at its own timeout, leaving the first call alone", async () => {
+    const { fetch, answer } = heldFetch();
+    const client = new TrustClient({ apiKey: CANARY_KEY, fetch });
+    const first = client.decide('example.com', undefined, { timeout: 600_000 });
+    // The server answers the first request only once the second call has ended.
+    const second = await client.decide('example.com', undefined, { timeout: 20 }).catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(second).toMatchObject({ operation: 'decide', timeoutMs: 20 });
+    expect(String(second)).not.toContain(CANARY_KEY);
+    answer();
+    await expect(first).resolves.toMatchObject({ action: 'proceed' });
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it("bounds a joining call by the client's timeout when the call sets none", async () => {
+    const { fetch, answer } = heldFetch();
+    const client = new TrustClient({ apiKey: CANARY_KEY, fetch, timeout: 20 });
+    const first = client.decide('example.com', undefined, { timeout: 600_000 });
+    const second = await client.decide('example.com').catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(APIConnectionTimeoutError);
+    answer();
+    await expect(first).resolves.toMatchObject({ action: 'proceed' });
+  });
+
+  it('lets a joining call with an infinite timeout wait for the answer (no timer that fires at once)', async () => {
+    const { fetch, answer } = heldFetch();
+    const client = new TrustClient({ apiKey: CANARY_KEY, fetch });
+    const first = client.decide('example.com');
+    const second = client.decide('example.com', undefined, { timeout: Number.POSITIVE_INFINITY });
+    // setTimeout takes Infinity as 1 ms: a third call joining later with 1 ms times out after such a timer would have.
+    const third = client.decide('example.com', undefined, { timeout: 1 });
+    await expect(third).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    answer();
+    expect(await second).toBe(await first);
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
   it('does not keep failures', async () => {
     const fetch = vi
       .fn<typeof globalThis.fetch>()
@@ -135,7 +191,19 @@ describe('decision cache', () => {
     expect(target).toHaveBeenCalledTimes(500);
   });
 
-  it('refuses a size below one', () => {
-    expect(() => new DecisionCache({ maxEntries: 0 })).toThrow(RangeError);
+  it.each([
+    ['0', 0],
+    ['-1', -1],
+    ['1.5', 1.5],
+    ['NaN', Number.NaN],
+    ["'10'", '10'],
+  ])('refuses cache.maxEntries %s at construction with a ConfigurationError naming it', (_shown, maxEntries) => {
+    const construct = () => new TrustClient({ apiKey: CANARY_KEY, cache: { maxEntries: maxEntries as number } });
+    expect(construct).toThrow(ConfigurationError);
+    expect(construct).toThrow(/^TrustClient cache\.maxEntries must be a whole number ≥ 1, got /);
+  });
+
+  it('refuses a size below one on the cache itself with a ConfigurationError', () => {
+    expect(() => new DecisionCache({ maxEntries: 0 })).toThrow(ConfigurationError);
   });
 });

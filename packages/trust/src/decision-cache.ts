@@ -2,6 +2,7 @@
  * Decisions are deterministic within their validity window, so asking again inside it only spends quota.
  * This cache keeps each decision until the window ends and lets concurrent identical requests share one call.
  */
+import { ConfigurationError } from '@agent-apis/core/errors';
 import type { TrustDecision } from './decision.js';
 
 /** Entries kept unless configured otherwise. */
@@ -9,7 +10,10 @@ export const DEFAULT_DECISION_CACHE_ENTRIES = 1_000;
 
 /** Options of {@link DecisionCache}. */
 export interface DecisionCacheOptions<T = TrustDecision> {
-  /** Most decisions kept; the least recently used one goes first (default 1 000). */
+  /**
+   * Most decisions kept; the least recently used one goes first (default 1 000). A value that is no whole number
+   * ≥ 1 is a `ConfigurationError` naming `TrustClient cache.maxEntries`, the option it comes from.
+   */
   maxEntries?: number | undefined;
   /** Clock in ms (default `Date.now`). */
   now?: (() => number) | undefined;
@@ -37,7 +41,8 @@ export class DecisionCache<T = TrustDecision> {
     this.#decisionOf = options.decisionOf ?? ((value) => value as unknown as TrustDecision);
     const maxEntries = options.maxEntries ?? DEFAULT_DECISION_CACHE_ENTRIES;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
-      throw new RangeError(`maxEntries must be an integer ≥ 1, got ${maxEntries}`);
+      const shown = typeof maxEntries === 'string' ? JSON.stringify(maxEntries) : String(maxEntries);
+      throw new ConfigurationError(`TrustClient cache.maxEntries must be a whole number ≥ 1, got ${shown}`);
     }
     this.#maxEntries = maxEntries;
     this.#now = options.now ?? Date.now;
@@ -48,12 +53,15 @@ export class DecisionCache<T = TrustDecision> {
     return this.#entries.size;
   }
 
-  /** The stored decision for `key` while it is valid; otherwise the call in flight for `key`, or a new `load()`. */
-  get(key: string, load: () => Promise<T>): Promise<T> {
+  /**
+   * The stored decision for `key` while it is valid; otherwise the call in flight for `key`, through `join` when
+   * given (which bounds this caller's wait for a call it did not start); otherwise a new `load()`.
+   */
+  get(key: string, load: () => Promise<T>, join?: (pending: Promise<T>) => Promise<T>): Promise<T> {
     const cached = this.#fresh(key);
     if (cached) return Promise.resolve(cached);
     const pending = this.#inFlight.get(key);
-    if (pending) return pending;
+    if (pending) return join ? join(pending) : pending;
     const call = this.#loadAndStore(key, load);
     this.#inFlight.set(key, call);
     return call;

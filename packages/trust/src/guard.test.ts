@@ -208,6 +208,53 @@ describe('guardedFetch and redirects', () => {
     expect(second.url).toBe('https://cdn.example.org/b');
     expect(second.headers.has('authorization')).toBe(false);
   });
+
+  /** Every kind of credential header an agent may send, and one header that carries none. */
+  const AGENT_HEADERS = {
+    authorization: 'Bearer page-token-1234',
+    'proxy-authorization': 'Basic cHJveHk6cHc=',
+    cookie: 'session=agent-session-1234',
+    'x-api-key': 'agent-key-1234',
+    'x-auth-token': 'agent-token-1234',
+    'x-session-secret': 'agent-secret-1234',
+    'x-trace': 'trace-1',
+  };
+  const CREDENTIAL_NAMES = Object.keys(AGENT_HEADERS).filter((name) => name !== 'x-trace');
+
+  /** A guarded fetch whose first hop redirects to `location`; returns the requests the target saw. */
+  async function followOneRedirect(location: string): Promise<Request[]> {
+    const client = new TrustClient({ apiKey: CANARY_KEY, fetch: decideFetch(() => ({ action: 'proceed' })) });
+    const target = vi.fn<typeof globalThis.fetch>(async (input) =>
+      (input as Request).url === 'https://api.example.com/data'
+        ? new Response(null, { status: 302, headers: { location } })
+        : new Response('ok'),
+    );
+    const response = await client.guardedFetch(target)('https://api.example.com/data', { headers: AGENT_HEADERS });
+    expect(await response.text()).toBe('ok');
+    return target.mock.calls.map(([input]) => input as Request);
+  }
+
+  it('drops every credential header on a redirect to another origin, keeping the others', async () => {
+    const [first, hop] = await followOneRedirect('https://elsewhere.example/landing');
+    expect(CREDENTIAL_NAMES.filter((name) => first?.headers.has(name))).toEqual(CREDENTIAL_NAMES);
+    expect(hop?.url).toBe('https://elsewhere.example/landing');
+    expect(CREDENTIAL_NAMES.filter((name) => hop?.headers.has(name))).toEqual([]);
+    expect(hop?.headers.get('x-trace')).toBe('trace-1');
+  });
+
+  it('drops credential headers when a redirect changes only the scheme or port', async () => {
+    for (const location of ['http://api.example.com/data2', 'https://api.example.com:8443/data2']) {
+      const [, hop] = await followOneRedirect(location);
+      expect(hop?.url).toBe(location);
+      expect(CREDENTIAL_NAMES.filter((name) => hop?.headers.has(name))).toEqual([]);
+    }
+  });
+
+  it('keeps every header on a redirect within the origin', async () => {
+    const [, hop] = await followOneRedirect('/data2');
+    expect(hop?.url).toBe('https://api.example.com/data2');
+    expect(Object.fromEntries(hop?.headers ?? [])).toEqual(AGENT_HEADERS);
+  });
 });
 
 describe('per-call options and types', () => {
