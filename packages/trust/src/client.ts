@@ -21,7 +21,7 @@ import {
   MissingCredentialsError,
   RequestValidationError,
 } from '@agent-apis/core/errors';
-import { redirectHop } from '@agent-apis/core/redirect';
+import { isCredentialHeader, redirectHop } from '@agent-apis/core/redirect';
 import {
   assertValidDecideRequest,
   type CompleteDecideRequest,
@@ -60,15 +60,11 @@ const MAX_GUARDED_REDIRECTS = 10;
  * one list: `Authorization`, `Cookie`, `X-API-Key`, `Proxy-Authorization`, any `*token*`, `*key*`, …) crosses to
  * another origin; a hop within the origin keeps every header.
  */
-async function redirectTarget(request: Request, response: Response): Promise<Request | undefined> {
+function redirectTarget(request: Request, response: Response): Request | undefined {
   const hop = redirectHop(request.method, request.url, response);
   if (!hop || (!hop.toGet && request.body !== null)) return undefined;
   const headers = new Headers(request.headers);
-  if (!hop.sameOrigin) {
-    // Loaded here, not at import: it reads core's list from the call path, which came with the first decision.
-    const { dropCredentialHeaders } = await import('./cross-origin-headers.js');
-    dropCredentialHeaders(headers);
-  }
+  if (!hop.sameOrigin) for (const name of [...headers.keys()]) if (isCredentialHeader(name)) headers.delete(name);
   if (hop.toGet) headers.delete('content-type');
   return new Request(hop.url, { method: hop.method, headers, redirect: 'manual', signal: request.signal });
 }
@@ -258,7 +254,7 @@ export class TrustClient {
       let request = new Request(original, { redirect: 'manual' });
       for (let hops = 0; ; hops++) {
         const response = await guardOne(request);
-        const next = hops < MAX_GUARDED_REDIRECTS ? await redirectTarget(request, response) : undefined;
+        const next = hops < MAX_GUARDED_REDIRECTS ? redirectTarget(request, response) : undefined;
         if (!next) return response;
         await response.body?.cancel().catch(() => undefined);
         request = next;
