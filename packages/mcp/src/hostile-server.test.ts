@@ -103,6 +103,36 @@ describe('answers too large', () => {
     await tools.close();
   });
 
+  it('cuts an error answer (HTTP 500) at maxResponseBytes too, pulling at most the cap and one chunk', async () => {
+    const state = { pulled: 0, cancelled: false };
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    // Finite (32 MiB against a cap of 1 MiB), so that a client that reads it whole still ends; pulled only when
+    // read (no chunk queued ahead), so that `pulled` counts what the client asked for.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (state.pulled >= 32 * MiB) return controller.close();
+          state.pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+        cancel() {
+          state.cancelled = true;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const server = interceptingCalls(
+      () => new Response(body, { status: 500, headers: { 'content-type': 'text/plain' } }),
+    );
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch, maxResponseBytes: MiB });
+    const error = await tools.getStoreInfo().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ maxBytes: MiB });
+    expect(state.pulled).toBeLessThanOrEqual(MiB + chunk.byteLength);
+    expect(state.cancelled).toBe(true);
+    await tools.close();
+  });
+
   it('refuses a bad maxResponseBytes with a typed error', () => {
     expect(() => new StoreTools({ ...CANARY, maxResponseBytes: -1 })).toThrow(AgentApiError);
   });
@@ -116,6 +146,28 @@ describe('answers that never end', () => {
     const error = await tools.listOrders({}, { timeout: 200 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     await vi.waitFor(() => expect(stream.state.cancelled).toBe(true), { timeout: 1_000 });
+    await tools.close();
+  });
+});
+
+describe('error answers that never end', () => {
+  it("stop being read at the call's timeout, even through a fetch that ignores signals", async () => {
+    const state = { cancelled: false };
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode('{"message":"')),
+      pull: () => new Promise(() => undefined),
+      cancel() {
+        state.cancelled = true;
+      },
+    });
+    const server = interceptingCalls(() => new Response(body, { status: 502 }));
+    const ignoresSignals = ((input: string | URL | Request, init?: RequestInit) =>
+      server.fetch(input, { ...init, signal: null })) as typeof globalThis.fetch;
+    const tools = new StoreTools({ ...CANARY, fetch: ignoresSignals, timeout: 600_000 });
+    const error = await tools.getStoreInfo({}, { timeout: 200 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    // Eventually, not within a time: the test's own timeout is what fails a read that is never stopped.
+    await vi.waitFor(() => expect(state.cancelled).toBe(true), { timeout: 4_000 });
     await tools.close();
   });
 });
