@@ -243,7 +243,10 @@ export class ToolServerClient<Name extends string = string> {
     }
   }
 
-  /** Ends the session, or the connect in progress (calls waiting on it throw `APIUserAbortError`). The next call connects again. */
+  /**
+   * Ends the session, or the connect in progress (calls waiting on it throw `APIUserAbortError`). The next call
+   * connects again.
+   */
   async close(): Promise<void> {
     const pending = this.#client;
     this.#client = undefined;
@@ -394,8 +397,9 @@ export class ToolServerClient<Name extends string = string> {
 
   /**
    * The transport's fetch: a failed POST becomes an `APIError` (by status) or an `APIConnectionError`; every
-   * answer, an error's included, is cut at `maxResponseBytes` and ends with its call (or, outside a call, at the client's timeout). The
-   * stream a server may offer on GET is declined here: these clients only ever send requests.
+   * answer, an error's body included, is cut at `maxResponseBytes` and ends with its call (or, outside a call, at
+   * the client's timeout). The stream a server may offer on GET is declined here: these clients only ever send
+   * requests.
    */
   readonly #fetch: FetchLike = async (url, init) => {
     const send = this.#connection.fetch ?? globalThis.fetch;
