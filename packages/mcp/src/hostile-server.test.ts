@@ -172,6 +172,26 @@ describe('error answers that never end', () => {
   });
 });
 
+describe('a fetch that ignores signals', () => {
+  it("cannot hold the session's handshake past the client's timeout: the next call connects again", async () => {
+    const server = fakeToolServer({ tools: storeTools, handle: () => textResult('ok'), format: 'json' });
+    let stalled = 0;
+    // Never answers the first `notifications/initialized` (the handshake's last step), and ignores its signal.
+    const stallsOnce = (async (input: string | URL | Request, init?: RequestInit) => {
+      if (String(init?.body).includes('notifications/initialized') && stalled++ === 0)
+        return new Promise(() => undefined);
+      return server.fetch(input, init);
+    }) as typeof globalThis.fetch;
+    const tools = new StoreTools({ ...CANARY, fetch: stallsOnce, timeout: 300 });
+    expect(await tools.getStoreInfo().catch((e: unknown) => e)).toBeInstanceOf(APIConnectionTimeoutError);
+    // close() waits for the handshake in progress: it ends only if the stalled send is let go.
+    await tools.close();
+    expect((await tools.getStoreInfo()).content).toEqual([{ type: 'text', text: 'ok' }]);
+    expect(server.methods().filter((m) => m === 'initialize')).toHaveLength(2);
+    await tools.close();
+  });
+});
+
 describe('output schemas', () => {
   const counter: Tool = {
     name: 'count_items',

@@ -16,7 +16,7 @@ import {
   onAbort,
   startDeadline,
 } from '@agent-apis/core/call';
-import { checkBaseUrl, checkedHeaders, DEFAULT_TIMEOUT_MS } from '@agent-apis/core/client';
+import { checkBaseUrl, checkedHeaders, DEFAULT_TIMEOUT_MS, raceWithSignal } from '@agent-apis/core/client';
 import {
   AgentApiError,
   APIConnectionError,
@@ -410,10 +410,19 @@ export class ToolServerClient<Name extends string = string> {
     const ends = call?.stop.signal ?? AbortSignal.timeout(this.#connection.timeout ?? DEFAULT_TIMEOUT_MS);
     const signal = init.signal ? AbortSignal.any([init.signal, ends]) : ends;
     let response: Response;
+    const sent = send(url, { ...init, signal });
     try {
-      response = await send(url, { ...init, signal });
+      // Not left to `send`: a `fetch` may ignore its signal, and the handshake waits on every send it makes.
+      response = await raceWithSignal(sent, signal);
     } catch (cause) {
-      if (signal.aborted) throw cause;
+      if (signal.aborted) {
+        // A response that still comes is let go unread.
+        sent.then(
+          (late) => late.body?.cancel().catch(() => undefined),
+          () => undefined,
+        );
+        throw cause;
+      }
       throw new APIConnectionError(this.#context(operationOf(init)), { cause });
     }
     const maxBytes = this.#connection.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
