@@ -387,9 +387,12 @@ export class ToolServerClient<Name extends string = string> {
     this.#opening = opening;
     // Under the client's timeout, not a call's: the session is shared by every call waiting on it.
     const options = { signal: opening.signal };
+    // close() ends the handshake at whatever step it is (the last one, a notification, heeds no signal of its own).
+    const stopWatching = onAbort(opening.signal, () => void client.close().catch(() => undefined));
     try {
       await this.#request('initialize', options, () => client.connect(transport, this.#requestOptions(options)));
     } finally {
+      stopWatching();
       if (this.#opening === opening) this.#opening = undefined;
     }
     return client;

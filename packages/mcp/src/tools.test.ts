@@ -263,6 +263,8 @@ describe('StoreTools', () => {
       },
     });
     const tools = new StoreTools({ ...CANARY, fetch: server.fetch, timeout: 5_000 });
+    // Connected first: a call's timeout bounds its wait for the handshake too.
+    await tools.listTools();
     const slow = await tools.listCustomers({}, { timeout: 50 }).catch((e: unknown) => e);
     expect(slow).toBeInstanceOf(APIConnectionTimeoutError);
     expect(slow).toMatchObject({ timeoutMs: 50, operation: 'list_customers' });
