@@ -103,6 +103,36 @@ describe('answers too large', () => {
     await tools.close();
   });
 
+  it('cuts an error answer (HTTP 500) at maxResponseBytes too, pulling at most the cap and one chunk', async () => {
+    const state = { pulled: 0, cancelled: false };
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    // Finite (32 MiB against a cap of 1 MiB), so that a client that reads it whole still ends; pulled only when
+    // read (no chunk queued ahead), so that `pulled` counts what the client asked for.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (state.pulled >= 32 * MiB) return controller.close();
+          state.pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+        cancel() {
+          state.cancelled = true;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const server = interceptingCalls(
+      () => new Response(body, { status: 500, headers: { 'content-type': 'text/plain' } }),
+    );
+    const tools = new StoreTools({ ...CANARY, fetch: server.fetch, maxResponseBytes: MiB });
+    const error = await tools.getStoreInfo().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ maxBytes: MiB });
+    expect(state.pulled).toBeLessThanOrEqual(MiB + chunk.byteLength);
+    expect(state.cancelled).toBe(true);
+    await tools.close();
+  });
+
   it('refuses a bad maxResponseBytes with a typed error', () => {
     expect(() => new StoreTools({ ...CANARY, maxResponseBytes: -1 })).toThrow(AgentApiError);
   });
@@ -113,9 +143,56 @@ describe('answers that never end', () => {
     const stream = endlessStream('comments');
     const server = interceptingCalls(stream.response);
     const tools = new StoreTools({ ...CANARY, fetch: server.fetch });
+    // Connected first: a call's timeout bounds its wait for the handshake too.
+    await tools.listTools();
     const error = await tools.listOrders({}, { timeout: 200 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     await vi.waitFor(() => expect(stream.state.cancelled).toBe(true), { timeout: 1_000 });
+    await tools.close();
+  });
+});
+
+describe('error answers that never end', () => {
+  it("stop being read at the call's timeout, even through a fetch that ignores signals", async () => {
+    const state = { cancelled: false };
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode('{"message":"')),
+      pull: () => new Promise(() => undefined),
+      cancel() {
+        state.cancelled = true;
+      },
+    });
+    const server = interceptingCalls(() => new Response(body, { status: 502 }));
+    const ignoresSignals = ((input: string | URL | Request, init?: RequestInit) =>
+      server.fetch(input, { ...init, signal: null })) as typeof globalThis.fetch;
+    const tools = new StoreTools({ ...CANARY, fetch: ignoresSignals, timeout: 600_000 });
+    // Connected first: a call's timeout bounds its wait for the handshake too.
+    await tools.listTools();
+    const error = await tools.getStoreInfo({}, { timeout: 200 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    // The read is cancelled as the call ends, not some time later.
+    expect(state.cancelled).toBe(true);
+    await tools.close();
+  });
+});
+
+describe('a fetch that ignores signals', () => {
+  it("cannot hold the session's handshake: close() ends it, and the next call connects again", async () => {
+    const server = fakeToolServer({ tools: storeTools, handle: () => textResult('ok'), format: 'json' });
+    let stalling = true;
+    // While `stalling`, never answers `notifications/initialized` (the handshake's last step), nor heeds its signal.
+    const stalls = (async (input: string | URL | Request, init?: RequestInit) => {
+      if (stalling && String(init?.body).includes('notifications/initialized')) return new Promise(() => undefined);
+      return server.fetch(input, init);
+    }) as typeof globalThis.fetch;
+    const tools = new StoreTools({ ...CANARY, fetch: stalls, timeout: 600_000 });
+    expect(await tools.getStoreInfo({}, { timeout: 200 }).catch((e: unknown) => e)).toBeInstanceOf(
+      APIConnectionTimeoutError,
+    );
+    // close() waits for the handshake in progress: it ends only if the stalled send is let go.
+    await tools.close();
+    stalling = false;
+    expect((await tools.getStoreInfo()).content).toEqual([{ type: 'text', text: 'ok' }]);
     await tools.close();
   });
 });

@@ -13,8 +13,10 @@ import {
   boundedResponse,
   createRequestContext,
   DEFAULT_MAX_RESPONSE_BYTES,
+  onAbort,
+  startDeadline,
 } from '@agent-apis/core/call';
-import { checkBaseUrl, checkedHeaders, DEFAULT_TIMEOUT_MS } from '@agent-apis/core/client';
+import { checkBaseUrl, checkedHeaders, DEFAULT_TIMEOUT_MS, raceWithSignal } from '@agent-apis/core/client';
 import {
   AgentApiError,
   APIConnectionError,
@@ -176,6 +178,10 @@ export class ToolServerClient<Name extends string = string> {
   readonly #inputSchemas: Readonly<Record<Name, JsonSchema>>;
   readonly #outputSchemas: Readonly<Partial<Record<string, JsonSchema>>>;
   #client: Promise<Client> | undefined;
+  /** The session once connected: calls then take it without waiting. */
+  #connected: Client | undefined;
+  /** Ends the connect in progress (see {@link close}). */
+  #opening: AbortController | undefined;
   /** Calls in flight by JSON-RPC id, so that the transport's fetch can bound and end each one's answer. */
   readonly #calls = new Map<string | number, CallState>();
   /** The call whose request the transport is about to send (set and read synchronously). */
@@ -208,7 +214,7 @@ export class ToolServerClient<Name extends string = string> {
    * past {@link MAX_TOOL_LIST_PAGES}, is stopped with a {@link ToolError} instead of being followed forever.
    */
   async listTools(options: ToolCallOptions = {}): Promise<ToolDescription[]> {
-    const client = await this.#connect();
+    const client = this.#connected ?? (await this.#connect(options));
     const tools: ToolDescription[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
@@ -237,10 +243,16 @@ export class ToolServerClient<Name extends string = string> {
     }
   }
 
-  /** Ends the session. The next call connects again. */
+  /**
+   * Ends the session, or the connect in progress (calls waiting on it throw `APIUserAbortError`). The next call
+   * connects again.
+   */
   async close(): Promise<void> {
     const pending = this.#client;
     this.#client = undefined;
+    this.#connected = undefined;
+    this.#opening?.abort(new APIUserAbortError(this.#context('initialize')));
+    this.#opening = undefined;
     const client = await pending?.catch(() => undefined);
     await client?.close();
   }
@@ -253,7 +265,7 @@ export class ToolServerClient<Name extends string = string> {
     const schema = this.#inputSchemas[name];
     const violation = findViolation(schema, args);
     if (violation) throw new RequestValidationError({ operation: name, ...violation });
-    const client = await this.#connect();
+    const client = this.#connected ?? (await this.#connect(options));
     // `client.request`, not `client.callTool`: the latter checks results against schemas the server listed.
     const result = (await this.#request(name, options, () =>
       client.request(
@@ -296,12 +308,56 @@ export class ToolServerClient<Name extends string = string> {
     };
   }
 
-  #connect(): Promise<Client> {
-    this.#client ??= this.#open().catch((error: unknown) => {
-      this.#client = undefined;
-      throw error;
+  /**
+   * The session, connected on first use, within this call's own timeout and signal. The connect itself is shared
+   * by every call waiting on it and runs under the client's timeout: one call giving up does not end it for others.
+   */
+  #connect(options: ToolCallOptions): Promise<Client> {
+    if (!this.#client) {
+      const session: Promise<Client> = this.#open().then(
+        (client) => {
+          if (this.#client === session) this.#connected = client;
+          return client;
+        },
+        (error: unknown) => {
+          if (this.#client === session) this.#client = undefined;
+          throw error;
+        },
+      );
+      this.#client = session;
+    }
+    const session = this.#client;
+    const { signal } = options;
+    const timeout = options.timeout ?? this.#connection.timeout ?? DEFAULT_TIMEOUT_MS;
+    return new Promise<Client>((resolve, reject) => {
+      if (signal?.aborted) {
+        session.catch(() => undefined);
+        reject(new APIUserAbortError(this.#context('initialize')));
+        return;
+      }
+      const stopWatching = signal
+        ? onAbort(signal, () => {
+            stopDeadline();
+            reject(new APIUserAbortError(this.#context('initialize')));
+          })
+        : undefined;
+      const stopDeadline = startDeadline(timeout, () => {
+        stopWatching?.();
+        reject(new APIConnectionTimeoutError(this.#context('initialize'), timeout));
+      });
+      session.then(
+        (client) => {
+          stopDeadline();
+          stopWatching?.();
+          resolve(client);
+        },
+        (error: unknown) => {
+          stopDeadline();
+          stopWatching?.();
+          reject(error);
+        },
+      );
     });
-    return this.#client;
   }
 
   async #open(): Promise<Client> {
@@ -327,14 +383,26 @@ export class ToolServerClient<Name extends string = string> {
       call.id = message.id;
       this.#calls.set(message.id, call);
     };
-    await this.#request('initialize', {}, () => client.connect(transport, this.#requestOptions({})));
+    const opening = new AbortController();
+    this.#opening = opening;
+    // Under the client's timeout, not a call's: the session is shared by every call waiting on it.
+    const options = { signal: opening.signal };
+    // close() ends the handshake at whatever step it is (the last one, a notification, heeds no signal of its own).
+    const stopWatching = onAbort(opening.signal, () => void client.close().catch(() => undefined));
+    try {
+      await this.#request('initialize', options, () => client.connect(transport, this.#requestOptions(options)));
+    } finally {
+      stopWatching();
+      if (this.#opening === opening) this.#opening = undefined;
+    }
     return client;
   }
 
   /**
    * The transport's fetch: a failed POST becomes an `APIError` (by status) or an `APIConnectionError`; every
-   * answer is cut at `maxResponseBytes` and ends with its call (or, outside a call, at the client's timeout). The
-   * stream a server may offer on GET is declined here: these clients only ever send requests.
+   * answer, an error's body included, is cut at `maxResponseBytes` and ends with its call (or, outside a call, at
+   * the client's timeout). The stream a server may offer on GET is declined here: these clients only ever send
+   * requests.
    */
   readonly #fetch: FetchLike = async (url, init) => {
     const send = this.#connection.fetch ?? globalThis.fetch;
@@ -345,23 +413,30 @@ export class ToolServerClient<Name extends string = string> {
     const ends = call?.stop.signal ?? AbortSignal.timeout(this.#connection.timeout ?? DEFAULT_TIMEOUT_MS);
     const signal = init.signal ? AbortSignal.any([init.signal, ends]) : ends;
     let response: Response;
+    const sent = send(url, { ...init, signal });
     try {
-      response = await send(url, { ...init, signal });
+      // Not left to `send`: a `fetch` may ignore its signal, and the handshake waits on every send it makes.
+      response = await raceWithSignal(sent, signal);
     } catch (cause) {
-      if (signal.aborted) throw cause;
+      if (signal.aborted) {
+        // A response that still comes is let go unread.
+        sent.then(
+          (late) => late.body?.cancel().catch(() => undefined),
+          () => undefined,
+        );
+        throw cause;
+      }
       throw new APIConnectionError(this.#context(operationOf(init)), { cause });
     }
-    if (!response.ok) throw await apiErrorFromResponse(response, this.#context(operationOf(init)));
-    return boundedResponse(
-      response,
-      this.#connection.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      signal,
-      (error) => {
-        if (!call) return;
-        call.failure = error;
-        call.stop.abort(error);
-      },
-    );
+    const maxBytes = this.#connection.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    // An error answer is read as any other: under the cap, and no longer than its call.
+    if (!response.ok)
+      throw await apiErrorFromResponse(response, this.#context(operationOf(init)), { maxBytes, signal });
+    return boundedResponse(response, maxBytes, signal, (error) => {
+      if (!call) return;
+      call.failure = error;
+      call.stop.abort(error);
+    });
   };
 
   /** What errors say about a request of `operation`; its secrets are the credential headers. */

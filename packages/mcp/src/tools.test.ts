@@ -28,6 +28,29 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
+/**
+ * A `fetch` that holds the `initialize` request until {@link release} (ignoring its signal, as some do); `sent`
+ * settles once that request has come.
+ */
+function heldInitialize(send: typeof globalThis.fetch) {
+  let release: () => void = () => undefined;
+  let arrived: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const sent = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    if (String(init?.body).includes('"method":"initialize"')) {
+      arrived();
+      await released;
+    }
+    return send(input, init);
+  }) as typeof globalThis.fetch;
+  return { fetch, sent, release: () => release() };
+}
+
 describe('environment-variable constants', () => {
   it('are exported as *_ENV_VAR(S), naming the variables the clients read', () => {
     expect(entry.DIRECTORY_MCP_URL_ENV_VAR).toBe('DIRECTORY_MCP_URL');
@@ -240,6 +263,8 @@ describe('StoreTools', () => {
       },
     });
     const tools = new StoreTools({ ...CANARY, fetch: server.fetch, timeout: 5_000 });
+    // Connected first: a call's timeout bounds its wait for the handshake too.
+    await tools.listTools();
     const slow = await tools.listCustomers({}, { timeout: 50 }).catch((e: unknown) => e);
     expect(slow).toBeInstanceOf(APIConnectionTimeoutError);
     expect(slow).toMatchObject({ timeoutMs: 50, operation: 'list_customers' });
@@ -248,6 +273,39 @@ describe('StoreTools', () => {
     setTimeout(() => controller.abort(), 20);
     expect(await aborted).toBeInstanceOf(APIUserAbortError);
     await tools.close();
+  });
+
+  it("ends a call at its own timeout while the session's initialize is unanswered, and leaves it to the others", async () => {
+    const server = fakeToolServer({ tools: storeTools, handle: echo, format: 'json' });
+    const initialize = heldInitialize(server.fetch);
+    // The client's timeout is long: a call that waited on the shared connect would outlast the test.
+    const tools = new StoreTools({ ...CANARY, fetch: initialize.fetch, timeout: 600_000 });
+    const short = tools.getStoreInfo({}, { timeout: 200 }).catch((e: unknown) => e);
+    const patient = tools.listCategories();
+    const error = await short;
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(error).toMatchObject({ timeoutMs: 200, operation: 'initialize' });
+    initialize.release();
+    expect(await patient).toMatchObject({ data: { name: 'list_categories' } });
+    expect(server.methods().filter((m) => m === 'initialize')).toHaveLength(1);
+    await tools.close();
+  });
+
+  it('ends a call at its signal while initialize is unanswered; close() ends the connect for the rest', async () => {
+    const server = fakeToolServer({ tools: storeTools, handle: echo, format: 'json' });
+    const initialize = heldInitialize(server.fetch);
+    const tools = new StoreTools({ ...CANARY, fetch: initialize.fetch, timeout: 600_000 });
+    const controller = new AbortController();
+    const aborted = tools.getStoreInfo({}, { signal: controller.signal }).catch((e: unknown) => e);
+    const waiting = tools.listCategories().catch((e: unknown) => e);
+    await initialize.sent;
+    controller.abort();
+    expect(await aborted).toBeInstanceOf(APIUserAbortError);
+    await tools.close();
+    expect(await waiting).toBeInstanceOf(APIUserAbortError);
+    expect(await tools.getStoreInfo({}, { signal: controller.signal }).catch((e: unknown) => e)).toBeInstanceOf(
+      APIUserAbortError,
+    );
   });
 
   it('lists the server tools across pages', async () => {

@@ -4,13 +4,17 @@
  * {@link APIError} subclass.
  */
 
+import { onAbort } from './abort.js';
 import {
   type APIError,
   type ErrorResponse,
   errorClassForStatus,
   type OperationInfo,
   type RequestContext,
+  ResponseTooLargeError,
 } from './answer-errors.js';
+import { type ReadBounds, readBoundedBody } from './body-reader.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './env.js';
 import { operationLabel } from './operation-label.js';
 import { describeRequest, redactError, redactHeaders, redactText, redactValue, secretsFromRequest } from './redact.js';
 
@@ -35,12 +39,29 @@ export function createRequestContext(
   };
 }
 
+/** How {@link apiErrorFromResponse} reads a failed response's body. */
+export interface ErrorBodyReadOptions {
+  /**
+   * Most bytes read (after decompression; default 8 MiB, the clients' `maxResponseBytes`): a body announced or
+   * growing past it is cancelled there and {@link ResponseTooLargeError} is thrown instead of an `APIError`.
+   */
+  maxBytes?: number | undefined;
+  /** Ends the read when it aborts, however the `fetch` that produced the response treats signals. */
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * Reads the body of a failed response (JSON when it parses, text otherwise), masks secrets in it and in the
- * headers, and returns the {@link APIError} subclass that matches the status.
+ * headers, and returns the {@link APIError} subclass that matches the status. The body is read under
+ * `options.maxBytes` ({@link ResponseTooLargeError} past it) and until `options.signal` aborts (then the promise
+ * rejects with the signal's reason); a body that breaks off otherwise leaves the error without one.
  */
-export async function apiErrorFromResponse(response: Response, context: RequestContext): Promise<APIError> {
-  const text = await response.text().catch(() => '');
+export async function apiErrorFromResponse(
+  response: Response,
+  context: RequestContext,
+  options: ErrorBodyReadOptions = {},
+): Promise<APIError> {
+  const text = await readErrorText(response, options);
   const errorClass = errorClassForStatus(response.status);
   const redacted: ErrorResponse = {
     status: response.status,
@@ -49,6 +70,32 @@ export async function apiErrorFromResponse(response: Response, context: RequestC
     body: parseBody(text, context.secrets),
   };
   return new errorClass(context, redacted, errorMessage(context, redacted));
+}
+
+let decoder: TextDecoder | undefined;
+
+/** The body as text, read with core's one bounded reader (see {@link ErrorBodyReadOptions}). */
+async function readErrorText(response: Response, { maxBytes, signal }: ErrorBodyReadOptions): Promise<string> {
+  let stopWatching: (() => void) | undefined;
+  const bounds: ReadBounds | undefined = signal && {
+    get interrupted() {
+      return signal.aborted;
+    },
+    throwIfInterrupted: () => signal.throwIfAborted(),
+    onInterruptCancel: (cancel) => {
+      stopWatching = onAbort(signal, cancel);
+    },
+  };
+  try {
+    const bytes = await readBoundedBody(response, maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES, bounds);
+    decoder ??= new TextDecoder();
+    return bytes.byteLength === 0 ? '' : decoder.decode(bytes);
+  } catch (error) {
+    if (error instanceof ResponseTooLargeError || signal?.aborted) throw error;
+    return '';
+  } finally {
+    stopWatching?.();
+  }
 }
 
 /**

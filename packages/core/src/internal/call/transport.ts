@@ -447,7 +447,11 @@ function decideOnFailure(call: CallState, outcome: AttemptOutcome, retriesSoFar:
  */
 async function failureError(call: CallState, outcome: AttemptOutcome, reason: string): Promise<unknown> {
   if (call.settings.debug) call.settings.logger.debug(`Not retrying ${call.names().operation}: ${reason}`);
-  if ('buffered' in outcome) return apiErrorFromResponse(bufferedToResponse(outcome.buffered), call.context());
+  if ('buffered' in outcome) {
+    // Already read under the same cap: nothing is cut again.
+    const { maxBytes } = call.settings;
+    return apiErrorFromResponse(bufferedToResponse(outcome.buffered), call.context(), { maxBytes });
+  }
   if (outcome.failure === 'too-large') return outcome.cause;
   if (outcome.failure === 'timeout') return new APIConnectionTimeoutError(call.context(), call.timeoutMs);
   return new APIConnectionError(call.context(), { cause: outcome.cause });
