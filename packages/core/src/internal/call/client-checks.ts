@@ -112,6 +112,17 @@ export function checkedHeaders(
   return checked;
 }
 
+/**
+ * Whether `value` is an `AbortSignal`: of this realm, or shaped like one (a signal of another realm, a polyfill),
+ * as the transport only reads `aborted`, `reason` and listens for `abort`.
+ */
+export function isAbortSignal(value: unknown): value is AbortSignal {
+  if (typeof AbortSignal === 'function' && value instanceof AbortSignal) return true;
+  if (value === null || typeof value !== 'object') return false;
+  const candidate = value as Partial<AbortSignal>;
+  return typeof candidate.aborted === 'boolean' && typeof candidate.addEventListener === 'function';
+}
+
 /** Throws an {@link InvalidBaseUrlError} naming `allowInsecureHttp` when `baseUrl` would carry credentials in clear. */
 export function refusePlainHttp(client: string, baseUrl: string, allowInsecureHttp: boolean | undefined): void {
   const url = new URL(baseUrl);

@@ -4,7 +4,9 @@
  */
 
 import type { OperationInput, OperationShape, QueryConstraint, RequestOptions } from '../../operations.js';
+import { isAbortSignal } from './client-checks.js';
 import { ConfigurationError, RequestValidationError } from './request-errors.js';
+import { isHeadersLike } from './wire-encoding.js';
 
 /** The value at a dotted path of `root`, or undefined where a step is missing. */
 function valueAt(root: unknown, path: string): unknown {
@@ -169,16 +171,51 @@ export function validateOperationInput(operationId: string, shape: OperationShap
   }
 }
 
+/** How a value that is not what an option takes is shown: its kind only, never its content. */
+function describeKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
+  return `a ${typeof value}`;
+}
+
 /**
- * Checks a call's own `timeout` and `maxRetries` (the client's are checked when its call path loads): a timeout is a number
- * of milliseconds ≥ 0 (`Infinity` for none), retries a whole number ≥ 0. Throws a {@link RequestValidationError}.
+ * Checks the shape of a call's options and its own `timeout`, `maxRetries`, `signal` and `headers` (the client's are
+ * checked when its call path loads): the options are an object; a timeout is a number of milliseconds ≥ 0
+ * (`Infinity` for none), retries a whole number ≥ 0; the signal an `AbortSignal`; the headers a `Headers`,
+ * `[name, value]` pairs or a record (each header is checked as it is encoded, `wire-encoding.ts`, so that it is
+ * built once). Throws a {@link RequestValidationError} naming the option, never quoting a value it cannot show.
  */
 export function validateRequestOptions(
   operationId: string,
-  options: { timeout?: unknown; maxRetries?: unknown },
-): void {
-  const problem = limitProblem(options);
-  if (problem) throw new RequestValidationError({ operation: operationId, ...problem });
+  options: unknown,
+): asserts options is { timeout?: unknown; maxRetries?: unknown; signal?: unknown; headers?: unknown } {
+  const fail = (field: string, reason: string): never => {
+    throw new RequestValidationError({ operation: operationId, field, reason });
+  };
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    fail('options', `must be an object of the call's inputs and options, got ${describeKind(options)}`);
+  }
+  const { signal, headers } = options as { signal?: unknown; headers?: unknown };
+  const problem = limitProblem(options as { timeout?: unknown; maxRetries?: unknown });
+  if (problem) fail(problem.field, problem.reason);
+  if (signal !== undefined && signal !== null && !isAbortSignal(signal)) {
+    fail('signal', `must be an AbortSignal (e.g. AbortSignal.timeout(5000)), got ${describeKind(signal)}`);
+  }
+  if (headers !== undefined && !isHeadersShape(headers)) {
+    fail(
+      'headers',
+      `must be a Headers, [name, value] pairs or a record of names to values, got ${describeKind(headers)}`,
+    );
+  }
+}
+
+/** A `Headers` (of any realm: it has `get` and `forEach`), an array of pairs, or a plain record. */
+function isHeadersShape(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value) || isHeadersLike(value)) return true;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** Checks a client's `timeout`, `maxRetries` and `maxResponseBytes`; throws a {@link ConfigurationError} naming the option. */

@@ -3,6 +3,7 @@
  * Loaded with the transport at a client's first call; the inputs were checked before (`input-check.ts`).
  */
 import type { CallHeaders, QueryConstraint } from '../../operations.js';
+import { RequestValidationError } from './request-errors.js';
 
 /** `path` with its template variables replaced by the encoded values of `values` (validated beforehand). */
 export function expandPath(path: string, values: Record<string, unknown> | undefined): string {
@@ -36,10 +37,83 @@ export function serializeQuery(
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
-/** The headers of a call as a `Headers`, `undefined` values left out. */
-export function callHeaders(headers: CallHeaders | undefined): Headers {
-  if (!headers || headers instanceof Headers || Array.isArray(headers)) return new Headers(headers as HeadersInit);
+/** Whether `value` is a `Headers` of this realm or of another (it has `get` and `forEach`). */
+export function isHeadersLike(value: object): value is Headers {
+  return (
+    value instanceof Headers ||
+    (typeof (value as Partial<Headers>).get === 'function' && typeof (value as Partial<Headers>).forEach === 'function')
+  );
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The headers of a call as a `Headers`, `undefined` values left out. A header no request can carry (a name that is
+ * no token; a value holding CR, LF, NUL or a character past U+00FF) is a {@link RequestValidationError} naming the
+ * header (`headers.x-api-key`), never quoting its value: fetch's own error quotes it, and it may be a credential.
+ * `operation` names the call (a function, for callers that name it only when something fails).
+ */
+export function callHeaders(headers: CallHeaders | undefined, operation: string | (() => string)): Headers {
+  if (!headers) return new Headers();
+  if (headers instanceof Headers) return new Headers(headers);
   const result = new Headers();
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) result.set(name, String(value));
+  const add = (name: unknown, value: unknown, append: boolean) => {
+    try {
+      if (append) result.append(name as string, value as string);
+      else result.set(name as string, String(value));
+    } catch {
+      const named = typeof name === 'string' && HEADER_NAME.test(name);
+      throw new RequestValidationError({
+        operation: typeof operation === 'string' ? operation : operation(),
+        field: named ? `headers.${name}` : 'headers',
+        reason: named
+          ? 'has a value no request can carry (a line break, NUL, or a character past U+00FF); the value is not shown'
+          : 'has a header name that is not a valid token (the name is not shown)',
+      });
+    }
+  };
+  if (Array.isArray(headers) || isHeadersLike(headers)) {
+    const pairs: Iterable<unknown> = Array.isArray(headers) ? headers : [...(headers as Headers)];
+    for (const pair of pairs) {
+      if (!Array.isArray(pair) || pair.length !== 2) {
+        throw new RequestValidationError({
+          operation: typeof operation === 'string' ? operation : operation(),
+          field: 'headers',
+          reason: 'must hold [name, value] pairs only',
+        });
+      }
+      add(pair[0], pair[1], true);
+    }
+    return result;
+  }
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) add(name, value, false);
   return result;
+}
+
+/**
+ * `body` as the JSON text sent. A body JSON cannot encode (a BigInt, a cycle, a `toJSON` that throws, a function)
+ * is a {@link RequestValidationError} naming `body`, before anything is sent: never a raw `TypeError` from the
+ * middle of the call.
+ */
+export function jsonBody(body: unknown, operation: string): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(body);
+  } catch (cause) {
+    const said = cause instanceof Error ? cause.message : '';
+    const reason = /bigint/i.test(said)
+      ? 'holds a BigInt, which JSON cannot encode (send it as a string or a number)'
+      : /circular|cyclic/i.test(said)
+        ? 'refers to itself (a cycle), which JSON cannot encode'
+        : 'cannot be encoded as JSON (a toJSON of it threw)';
+    throw new RequestValidationError({ operation, field: 'body', reason }, { cause });
+  }
+  if (text === undefined) {
+    throw new RequestValidationError({
+      operation,
+      field: 'body',
+      reason: `cannot be encoded as JSON (a ${typeof body} encodes to nothing)`,
+    });
+  }
+  return text;
 }
