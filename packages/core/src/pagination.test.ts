@@ -109,7 +109,7 @@ describe('paginate with pageNumberCursor', () => {
     const listing = paginate({ ...pageNumberCursor({ limit: 5 }), fetchPage, items: (page) => page });
     const error = await listing.toArray({ max: 10 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseParseError);
-    expect((error as Error).message).toBe('Response of paginate (paginate) is not an array (got an object)');
+    expect((error as Error).message).toBe('Response of paginate (paginate) is not an array');
   });
 });
 
@@ -127,9 +127,7 @@ describe('toArray', () => {
     // Typed (it was a TypeError), naming the option and the listing.
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error).toMatchObject({ operation: 'listRecords', field: 'max' });
-    expect((error as Error).message).toMatch(
-      /^Invalid request for listRecords: max must be a whole number ≥ 1 bounding how many items toArray\(\{ max \}\) collects, got /,
-    );
+    expect((error as Error).message).toMatch(/^Invalid request for listRecords: max must be a whole number ≥ 1, got /);
     expect(server).not.toHaveBeenCalled();
   });
 
@@ -176,7 +174,7 @@ describe('abort and safety', () => {
     const error = await listing.toArray({ max: 100 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseParseError);
     expect((error as Error).message).toBe(
-      'Response of listThings (listThings) gives a next cursor (0) that does not move past the one asked for (0): the listing would repeat its pages',
+      'Response of listThings (listThings) gives a next cursor that does not move forward (0 after 0)',
     );
   });
 
@@ -191,9 +189,7 @@ describe('abort and safety', () => {
     });
     const error = await listing.toArray({ max: 10 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseParseError);
-    expect((error as Error).message).toBe(
-      'Response of listThings (GET /things) is a page without its list of items (got nothing)',
-    );
+    expect((error as Error).message).toBe('Response of listThings (GET /things) has no list of items');
   });
 });
 
@@ -211,9 +207,7 @@ describe('offsetCursor against a malformed or hostile listing', () => {
       .toArray({ max: 5 })
       .catch((caught: unknown) => caught);
     expect(fromItems).toBeInstanceOf(ResponseParseError);
-    expect((fromItems as Error).message).toBe(
-      'Response of listRecords (listRecords) is a page without its `results` list (got nothing)',
-    );
+    expect((fromItems as Error).message).toBe('Response of listRecords (listRecords) has no `results` list');
     const fromPages = await (async () => {
       for await (const _page of listingOf(server).pages()) return 'a page was handed on';
     })().catch((caught: unknown) => caught);
@@ -226,7 +220,7 @@ describe('offsetCursor against a malformed or hostile listing', () => {
       .toArray({ max: 5 })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseParseError);
-    expect((error as Error).message).toContain('`offset` is not a whole number ≥ 0 (got a string)');
+    expect((error as Error).message).toContain('has no whole `offset` ≥ 0');
     expect(server).toHaveBeenCalledTimes(1);
   });
 
@@ -238,7 +232,7 @@ describe('offsetCursor against a malformed or hostile listing', () => {
     expect(error).toBeInstanceOf(ResponseParseError);
     expect(error).toBeInstanceOf(AgentApiError);
     expect((error as Error).message).toBe(
-      'Response of listRecords (listRecords) gives a next cursor (2) that does not move past the one asked for (2): the listing would repeat its pages',
+      'Response of listRecords (listRecords) gives a next cursor that does not move forward (2 after 2)',
     );
     expect(server.mock.calls.map(([offset]) => offset)).toEqual([0, 2]);
   });
@@ -261,7 +255,7 @@ describe('offsetCursor against a malformed or hostile listing', () => {
       return 'the listing ended without an error';
     })().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResponseParseError);
-    expect((error as Error).message).toContain('next cursor (2) that does not move past the one asked for (4)');
+    expect((error as Error).message).toContain('next cursor that does not move forward (2 after 4)');
     expect(server.mock.calls.map(([offset]) => offset)).toEqual([0, 2, 4]);
     expect(seen).toHaveLength(6);
   });
@@ -328,7 +322,7 @@ describe('pageNumberListing', () => {
       expect(error).toBeInstanceOf(RequestValidationError);
       expect(error).toMatchObject({ operation: 'listProducts', field: 'query.limit' });
       expect((error as Error).message).toBe(
-        `Invalid request for listProducts: query.limit must be a whole number ≥ 1 (the page size), got ${limit}`,
+        `Invalid request for listProducts: query.limit must be a whole number ≥ 1, got ${limit}`,
       );
       expect(queries).toEqual([]);
     }

@@ -72,9 +72,9 @@ export function paginate<TPage, TItem, TCursor>(
       const nextCursor = options.next(page, cursor);
       if (nextCursor === undefined) return;
       if (advances ? !advances(nextCursor, cursor) : Object.is(nextCursor, cursor)) {
-        throw malformed(
-          `gives a next cursor (${shownCursor(nextCursor)}) that does not move past the one asked for (${shownCursor(cursor)}): the listing would repeat its pages`,
-        );
+        // Numbers (offsets, page numbers) are shown; a token is opaque, and may be long.
+        const shown = typeof cursor === 'number' ? ` (${nextCursor} after ${cursor})` : '';
+        throw malformed(`gives a next cursor that does not move forward${shown}`);
       }
       cursor = nextCursor;
     }
@@ -83,7 +83,7 @@ export function paginate<TPage, TItem, TCursor>(
   async function* items(): AsyncGenerator<TItem> {
     for await (const page of pages()) {
       const list = options.items(page);
-      if (!Array.isArray(list)) throw malformed(`is a page without its list of items (got ${kindOf(list)})`);
+      if (!Array.isArray(list)) throw malformed('has no list of items');
       yield* list;
     }
   }
@@ -97,7 +97,7 @@ export function paginate<TPage, TItem, TCursor>(
         throw new RequestValidationError({
           operation,
           field: 'max',
-          reason: `must be a whole number ≥ 1 bounding how many items toArray({ max }) collects, got ${String(max)}`,
+          reason: `must be a whole number ≥ 1, got ${String(max)}`,
         });
       }
       const collected: TItem[] = [];
@@ -110,20 +110,6 @@ export function paginate<TPage, TItem, TCursor>(
   };
 }
 
-/** A cursor as an error shows it: a number, or a string cut short (a token is opaque, and may be long). */
-function shownCursor(cursor: unknown): string {
-  if (typeof cursor === 'string') return JSON.stringify(cursor.length > 40 ? `${cursor.slice(0, 40)}…` : cursor);
-  return typeof cursor === 'number' ? String(cursor) : kindOf(cursor);
-}
-
-/** What a value from the server is, without quoting it. */
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (value === undefined) return 'nothing';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
 /** A cursor scheme to spread into {@link paginate}'s options: `paginate({ ...offsetCursor(), fetchPage, items })`. */
 export interface CursorScheme<TPage, TCursor> {
   /** Cursor of the first page. */
@@ -132,7 +118,7 @@ export interface CursorScheme<TPage, TCursor> {
   next(page: TPage, cursor: TCursor): TCursor | undefined;
   /**
    * What makes `page` unusable for this scheme, phrased to follow "Response of listX (route)" and naming the member
-   * at fault (e.g. `is a page without its \`results\` list`), or undefined. Checked before the page is handed on.
+   * at fault (e.g. `has no \`results\` list`), or undefined. Checked before the page is handed on.
    */
   pageProblem?(page: TPage): string | undefined;
   /** Whether cursor `next` moves forward from `cursor`; one that does not ends the listing with an error. */
@@ -178,14 +164,12 @@ export function offsetCursor(first = 0, options: OffsetCursorOptions = {}): Curs
       const shortPage = options.shortPageEnds === true && page.limit !== undefined && count < page.limit;
       return count === 0 || shortPage || nextOffset >= page.total ? undefined : nextOffset;
     },
-    pageProblem(page) {
-      if (page === null || typeof page !== 'object') return `is not a page (got ${kindOf(page)})`;
-      if (!Array.isArray(page.results)) return `is a page without its \`results\` list (got ${kindOf(page.results)})`;
-      if (!Number.isInteger(page.offset) || page.offset < 0) {
-        return `is a page whose \`offset\` is not a whole number ≥ 0 (got ${kindOf(page.offset)})`;
-      }
-      return undefined;
-    },
+    pageProblem: (page) =>
+      !Array.isArray(page?.results)
+        ? 'has no `results` list'
+        : Number.isInteger(page.offset) && page.offset >= 0
+          ? undefined
+          : 'has no whole `offset` ≥ 0',
     advances: (next, cursor) => next > cursor,
   };
 }
@@ -209,7 +193,7 @@ export function pageNumberCursor(options: PageNumberOptions): CursorScheme<reado
   return {
     first: options.first ?? 1,
     next: (page, pageNumber) => (page.length < options.limit ? undefined : pageNumber + 1),
-    pageProblem: (page) => (Array.isArray(page) ? undefined : `is not an array (got ${kindOf(page)})`),
+    pageProblem: (page) => (Array.isArray(page) ? undefined : 'is not an array'),
   };
 }
 
@@ -244,7 +228,7 @@ export function pageNumberListing<TItem>(
     throw new RequestValidationError({
       operation: operation.id,
       field: 'query.limit',
-      reason: `must be a whole number ≥ 1 (the page size), got ${given}`,
+      reason: `must be a whole number ≥ 1, got ${given}`,
     });
   }
   const limit = typeof given === 'number' ? given : pageSize;

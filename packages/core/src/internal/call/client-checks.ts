@@ -113,14 +113,12 @@ export function checkedHeaders(
 }
 
 /**
- * Whether `value` is an `AbortSignal`: of this realm, or shaped like one (a signal of another realm, a polyfill),
- * as the transport only reads `aborted`, `reason` and listens for `abort`.
+ * Whether `value` is an `AbortSignal`, of this realm or another (a polyfill): the transport only reads `aborted` and
+ * `reason`, and listens for `abort`.
  */
 export function isAbortSignal(value: unknown): value is AbortSignal {
-  if (typeof AbortSignal === 'function' && value instanceof AbortSignal) return true;
-  if (value === null || typeof value !== 'object') return false;
-  const candidate = value as Partial<AbortSignal>;
-  return typeof candidate.aborted === 'boolean' && typeof candidate.addEventListener === 'function';
+  const signal = value as Partial<AbortSignal> | null | undefined;
+  return typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function';
 }
 
 /** Throws an {@link InvalidBaseUrlError} naming `allowInsecureHttp` when `baseUrl` would carry credentials in clear. */

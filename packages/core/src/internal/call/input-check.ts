@@ -6,7 +6,6 @@
 import type { OperationInput, OperationShape, QueryConstraint, RequestOptions } from '../../operations.js';
 import { isAbortSignal } from './client-checks.js';
 import { ConfigurationError, RequestValidationError } from './request-errors.js';
-import { isHeadersLike } from './wire-encoding.js';
 
 /** The value at a dotted path of `root`, or undefined where a step is missing. */
 function valueAt(root: unknown, path: string): unknown {
@@ -171,51 +170,40 @@ export function validateOperationInput(operationId: string, shape: OperationShap
   }
 }
 
-/** How a value that is not what an option takes is shown: its kind only, never its content. */
-function describeKind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
-  return `a ${typeof value}`;
-}
-
 /**
  * Checks the shape of a call's options and its own `timeout`, `maxRetries`, `signal` and `headers` (the client's are
  * checked when its call path loads): the options are an object; a timeout is a number of milliseconds ≥ 0
  * (`Infinity` for none), retries a whole number ≥ 0; the signal an `AbortSignal`; the headers a `Headers`,
  * `[name, value]` pairs or a record (each header is checked as it is encoded, `wire-encoding.ts`, so that it is
- * built once). Throws a {@link RequestValidationError} naming the option, never quoting a value it cannot show.
+ * built once). Throws a {@link RequestValidationError} naming the option; a value is never quoted, only its kind.
  */
 export function validateRequestOptions(
   operationId: string,
   options: unknown,
 ): asserts options is { timeout?: unknown; maxRetries?: unknown; signal?: unknown; headers?: unknown } {
-  const fail = (field: string, reason: string): never => {
-    throw new RequestValidationError({ operation: operationId, field, reason });
-  };
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    fail('options', `must be an object of the call's inputs and options, got ${describeKind(options)}`);
-  }
-  const { signal, headers } = options as { signal?: unknown; headers?: unknown };
-  const problem = limitProblem(options as { timeout?: unknown; maxRetries?: unknown });
-  if (problem) fail(problem.field, problem.reason);
-  if (signal !== undefined && signal !== null && !isAbortSignal(signal)) {
-    fail('signal', `must be an AbortSignal (e.g. AbortSignal.timeout(5000)), got ${describeKind(signal)}`);
-  }
-  if (headers !== undefined && !isHeadersShape(headers)) {
-    fail(
-      'headers',
-      `must be a Headers, [name, value] pairs or a record of names to values, got ${describeKind(headers)}`,
-    );
-  }
+  const { signal, headers } = (options ?? {}) as { signal?: unknown; headers?: unknown };
+  const [field, shape, value] =
+    options === null || typeof options !== 'object' || Array.isArray(options)
+      ? ['options', 'an object', options]
+      : signal != null && !isAbortSignal(signal)
+        ? ['signal', 'an AbortSignal', signal]
+        : headers !== undefined && !isHeadersShape(headers)
+          ? ['headers', 'a Headers, [name, value] pairs or a record', headers]
+          : [];
+  const problem = field
+    ? {
+        field,
+        reason: `must be ${shape}, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+      }
+    : limitProblem(options as { timeout?: unknown; maxRetries?: unknown });
+  if (problem) throw new RequestValidationError({ operation: operationId, ...problem });
 }
 
-/** A `Headers` (of any realm: it has `get` and `forEach`), an array of pairs, or a plain record. */
+/** A `Headers`, an array of pairs, or a plain record. */
 function isHeadersShape(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value) || isHeadersLike(value)) return true;
   const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  return value instanceof Headers || Array.isArray(value) || prototype === Object.prototype || prototype === null;
 }
 
 /** Checks a client's `timeout`, `maxRetries` and `maxResponseBytes`; throws a {@link ConfigurationError} naming the option. */

@@ -72,7 +72,7 @@ describe('sendCall refuses per-call options no request can carry, before sending
       expect(error).toBeInstanceOf(RequestValidationError);
       expect(error).toMatchObject({ field: 'signal' });
       expect((error as Error).message).toBe(
-        'Invalid request for getProduct: signal must be an AbortSignal (e.g. AbortSignal.timeout(5000)), got an object (Object)',
+        'Invalid request for getProduct: signal must be an AbortSignal, got object',
       );
     }
     expect(sent).toBe(0);
@@ -82,19 +82,13 @@ describe('sendCall refuses per-call options no request can carry, before sending
     const { errors, sent } = await refusals(getThing, null);
     for (const error of errors) {
       expect(error).toBeInstanceOf(RequestValidationError);
-      expect((error as Error).message).toBe(
-        "Invalid request for getProduct: options must be an object of the call's inputs and options, got null",
-      );
+      expect((error as Error).message).toBe('Invalid request for getProduct: options must be an object, got null');
     }
     expect(sent).toBe(0);
   });
 
   it.each([
-    [
-      'a BigInt',
-      { product: { price: 10n } },
-      'holds a BigInt, which JSON cannot encode (send it as a string or a number)',
-    ],
+    ['a BigInt', { product: { price: 10n } }],
     [
       'a cycle',
       (() => {
@@ -102,14 +96,16 @@ describe('sendCall refuses per-call options no request can carry, before sending
         body.self = body;
         return body;
       })(),
-      'refers to itself (a cycle), which JSON cannot encode',
     ],
-    ['a function', () => undefined, 'cannot be encoded as JSON (a function encodes to nothing)'],
-  ])('a body holding %s: a RequestValidationError naming body', async (_label, body, reason) => {
+    ['a function', () => undefined],
+  ])('a body holding %s: a RequestValidationError naming body', async (_label, body) => {
     const { errors, sent } = await refusals(postThing, { body });
     for (const error of errors) {
       expect(error).toBeInstanceOf(RequestValidationError);
-      expect(error).toMatchObject({ operation: 'createProduct', field: 'body', reason });
+      expect(error).toMatchObject({ operation: 'createProduct', field: 'body' });
+      expect((error as Error).message).toBe(
+        'Invalid request for createProduct: body cannot be encoded as JSON (a BigInt, a cycle, a function, …)',
+      );
     }
     expect(sent).toBe(0);
   });

@@ -487,12 +487,9 @@ function initFor(source: RequestHead, body: string | undefined, signal: AbortSig
     : { method: source.method, headers: source.headers, body, redirect: 'manual' };
 }
 
-/** How errors raised before sending name a call: its operationId, else `METHOD /path`. */
-function callName(call: TransportCall): string {
-  const { id, route } = call.operation ?? {};
-  if (id || route) return (id || route) as string;
-  const method = String(call.method).toUpperCase();
-  return URL.canParse(call.url) ? `${method} ${new URL(call.url).pathname}` : method;
+/** How errors raised before sending name a call: its operationId, else its route or method. */
+function callName({ operation, method }: TransportCall): string {
+  return operation?.id || operation?.route || method.toUpperCase();
 }
 
 function isRedirect(response: Response): boolean {

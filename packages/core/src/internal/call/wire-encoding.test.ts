@@ -53,15 +53,16 @@ describe('callHeaders', () => {
     }
   });
 
-  it('refuses a name that is no token without showing it, and pairs that are not pairs', () => {
+  it('refuses a name that is no token without showing it', () => {
     const badName = thrown(() => callHeaders({ 'authorization: Bearer s3cret': 'x' }, () => 'GET /x'));
     expect(badName).toMatchObject({ operation: 'GET /x', field: 'headers' });
     expect(badName.message).not.toContain('s3cret');
-    expect(thrown(() => callHeaders([['x-only-name']] as unknown as [string, string][], 'op')).reason).toBe(
-      'must hold [name, value] pairs only',
-    );
   });
 });
+
+function throwing(error: Error): never {
+  throw error;
+}
 
 describe('jsonBody', () => {
   it('encodes what JSON can', () => {
@@ -72,34 +73,20 @@ describe('jsonBody', () => {
     const cycle: Record<string, unknown> = { name: 'a' };
     cycle.self = cycle;
     const failing = new Error('toJSON failed');
-    const cases: [unknown, string][] = [
-      [{ price: 1n }, 'holds a BigInt, which JSON cannot encode (send it as a string or a number)'],
-      [cycle, 'refers to itself (a cycle), which JSON cannot encode'],
-      [
-        {
-          toJSON: () => {
-            throw failing;
-          },
-        },
-        'cannot be encoded as JSON (a toJSON of it threw)',
-      ],
-      [Symbol('body'), 'cannot be encoded as JSON (a symbol encodes to nothing)'],
+    const cases: [unknown, (cause: unknown) => void][] = [
+      [{ price: 1n }, (cause) => expect(cause).toBeInstanceOf(TypeError)],
+      [cycle, (cause) => expect(cause).toBeInstanceOf(TypeError)],
+      [{ toJSON: () => throwing(failing) }, (cause) => expect(cause).toBe(failing)],
+      [Symbol('body'), (cause) => expect(cause).toBeUndefined()],
     ];
-    for (const [body, reason] of cases) {
+    for (const [body, checkCause] of cases) {
       const error = thrown(() => jsonBody(body, 'createProduct'));
-      expect(error).toMatchObject({ operation: 'createProduct', field: 'body', reason });
+      expect(error).toMatchObject({
+        operation: 'createProduct',
+        field: 'body',
+        reason: 'cannot be encoded as JSON (a BigInt, a cycle, a function, …)',
+      });
+      checkCause(error.cause);
     }
-    expect(
-      thrown(() =>
-        jsonBody(
-          {
-            toJSON: () => {
-              throw failing;
-            },
-          },
-          'op',
-        ),
-      ).cause,
-    ).toBe(failing);
   });
 });

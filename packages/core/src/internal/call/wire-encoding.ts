@@ -37,16 +37,6 @@ export function serializeQuery(
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
-/** Whether `value` is a `Headers` of this realm or of another (it has `get` and `forEach`). */
-export function isHeadersLike(value: object): value is Headers {
-  return (
-    value instanceof Headers ||
-    (typeof (value as Partial<Headers>).get === 'function' && typeof (value as Partial<Headers>).forEach === 'function')
-  );
-}
-
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /**
  * The headers of a call as a `Headers`, `undefined` values left out. A header no request can carry (a name that is
  * no token; a value holding CR, LF, NUL or a character past U+00FF) is a {@link RequestValidationError} naming the
@@ -54,66 +44,43 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * `operation` names the call (a function, for callers that name it only when something fails).
  */
 export function callHeaders(headers: CallHeaders | undefined, operation: string | (() => string)): Headers {
-  if (!headers) return new Headers();
-  if (headers instanceof Headers) return new Headers(headers);
+  if (!headers || headers instanceof Headers) return new Headers(headers);
   const result = new Headers();
-  const add = (name: unknown, value: unknown, append: boolean) => {
-    try {
-      if (append) result.append(name as string, value as string);
-      else result.set(name as string, String(value));
-    } catch {
-      const named = typeof name === 'string' && HEADER_NAME.test(name);
-      throw new RequestValidationError({
-        operation: typeof operation === 'string' ? operation : operation(),
-        field: named ? `headers.${name}` : 'headers',
-        reason: named
-          ? 'has a value no request can carry (a line break, NUL, or a character past U+00FF); the value is not shown'
-          : 'has a header name that is not a valid token (the name is not shown)',
-      });
+  let at: unknown;
+  try {
+    // Appended, as fetch does with a record or pairs given to `new Headers`.
+    for (const [name, value] of Array.isArray(headers) ? headers : Object.entries(headers)) {
+      at = name;
+      if (value !== undefined) result.append(name, String(value));
     }
-  };
-  if (Array.isArray(headers) || isHeadersLike(headers)) {
-    const pairs: Iterable<unknown> = Array.isArray(headers) ? headers : [...(headers as Headers)];
-    for (const pair of pairs) {
-      if (!Array.isArray(pair) || pair.length !== 2) {
-        throw new RequestValidationError({
-          operation: typeof operation === 'string' ? operation : operation(),
-          field: 'headers',
-          reason: 'must hold [name, value] pairs only',
-        });
-      }
-      add(pair[0], pair[1], true);
-    }
-    return result;
+  } catch {
+    throw new RequestValidationError({
+      operation: typeof operation === 'string' ? operation : operation(),
+      field: typeof at === 'string' && /^[!#$%&'*+.^_`|~\w-]+$/.test(at) ? `headers.${at}` : 'headers',
+      reason: 'holds a header no request can carry (a line break, NUL, …); its value is not shown',
+    });
   }
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) add(name, value, false);
   return result;
 }
 
 /**
  * `body` as the JSON text sent. A body JSON cannot encode (a BigInt, a cycle, a `toJSON` that throws, a function)
- * is a {@link RequestValidationError} naming `body`, before anything is sent: never a raw `TypeError` from the
- * middle of the call.
+ * is a {@link RequestValidationError} naming `body` (the encoder's error as its `cause`), before anything is sent:
+ * never a raw `TypeError` from the middle of the call.
  */
 export function jsonBody(body: unknown, operation: string): string {
   let text: string | undefined;
+  let cause: unknown;
   try {
     text = JSON.stringify(body);
-  } catch (cause) {
-    const said = cause instanceof Error ? cause.message : '';
-    const reason = /bigint/i.test(said)
-      ? 'holds a BigInt, which JSON cannot encode (send it as a string or a number)'
-      : /circular|cyclic/i.test(said)
-        ? 'refers to itself (a cycle), which JSON cannot encode'
-        : 'cannot be encoded as JSON (a toJSON of it threw)';
-    throw new RequestValidationError({ operation, field: 'body', reason }, { cause });
+  } catch (error) {
+    cause = error;
   }
   if (text === undefined) {
-    throw new RequestValidationError({
-      operation,
-      field: 'body',
-      reason: `cannot be encoded as JSON (a ${typeof body} encodes to nothing)`,
-    });
+    throw new RequestValidationError(
+      { operation, field: 'body', reason: 'cannot be encoded as JSON (a BigInt, a cycle, a function, …)' },
+      { cause },
+    );
   }
   return text;
 }
