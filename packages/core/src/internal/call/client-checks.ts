@@ -103,13 +103,18 @@ export function checkedHeaders(
     try {
       checked.append(name, value);
     } catch {
-      const shown = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) ? name : JSON.stringify(name);
+      const shown = isHeaderName(name) ? name : JSON.stringify(name);
       throw new AgentApiError(
         `${client} ${option}: header ${shown} has a name, or a value (a line break, NUL, …), that no request can carry`,
       );
     }
   }
   return checked;
+}
+
+/** Whether `name` is a valid header name (an HTTP token), so that a message may show it. */
+export function isHeaderName(name: unknown): name is string {
+  return typeof name === 'string' && /^[!#$%&'*+.^_`|~\w-]+$/.test(name);
 }
 
 /**

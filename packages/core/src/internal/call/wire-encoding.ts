@@ -3,6 +3,7 @@
  * Loaded with the transport at a client's first call; the inputs were checked before (`input-check.ts`).
  */
 import type { CallHeaders, QueryConstraint } from '../../operations.js';
+import { isHeaderName } from './client-checks.js';
 import { RequestValidationError } from './request-errors.js';
 
 /** `path` with its template variables replaced by the encoded values of `values` (validated beforehand). */
@@ -56,7 +57,7 @@ export function callHeaders(headers: CallHeaders | undefined, operation: string 
   } catch {
     throw new RequestValidationError({
       operation: typeof operation === 'string' ? operation : operation(),
-      field: typeof at === 'string' && /^[!#$%&'*+.^_`|~\w-]+$/.test(at) ? `headers.${at}` : 'headers',
+      field: isHeaderName(at) ? `headers.${at}` : 'headers',
       reason: 'holds a header no request can carry (a line break, NUL, …); its value is not shown',
     });
   }
