@@ -202,6 +202,19 @@ describe('createDeliveryLog', () => {
     log.claim('c');
     expect(log.claim('a')).toBe(true);
   });
+
+  it('refuses a maxEntries or ttlMs that would keep nothing, with a ConfigurationError naming it', () => {
+    // Each was taken, and the log then let every repeat through.
+    for (const maxEntries of [0, -1, 1.5, Number.NaN]) {
+      expect(() => createDeliveryLog({ maxEntries })).toThrow(ConfigurationError);
+      expect(() => createDeliveryLog({ maxEntries })).toThrow(/option `maxEntries` must be a whole number ≥ 1/);
+    }
+    for (const ttlMs of [0, -5, Number.NaN]) {
+      expect(() => createDeliveryLog({ ttlMs })).toThrow(/option `ttlMs` must be a number of ms > 0/);
+    }
+    const log = createDeliveryLog({ maxEntries: 1, ttlMs: Number.POSITIVE_INFINITY });
+    expect([log.claim('a'), log.claim('a')]).toEqual([true, false]);
+  });
 });
 
 describe('createWebhookHandler', () => {

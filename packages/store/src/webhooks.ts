@@ -331,9 +331,9 @@ export function createWebhookHandler(
 
 /** Options of {@link createDeliveryLog}. */
 export interface DeliveryLogOptions {
-  /** Most deliveries remembered; the oldest is dropped first (default 10 000). */
+  /** Most deliveries remembered, a whole number ≥ 1; the oldest is dropped first (default 10 000). */
   maxEntries?: number | undefined;
-  /** How long a delivery is remembered, in ms (default 24 h). */
+  /** How long a delivery is remembered, in ms > 0 (default 24 h). */
   ttlMs?: number | undefined;
   /** The clock (default `Date.now`). */
   now?: (() => number) | undefined;
@@ -353,8 +353,13 @@ export interface DeliveryLog {
  * shared store, e.g. `SET key 1 NX PX ttl`).
  */
 export function createDeliveryLog(options: DeliveryLogOptions = {}): DeliveryLog {
-  const maxEntries = options.maxEntries ?? 10_000;
-  const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
+  const { maxEntries = 10_000, ttlMs = 24 * 60 * 60 * 1000 } = options;
+  // Either one out of range would let every repeat through (a log of 0 entries, or NaN, keeps nothing).
+  const refuse = (option: string, range: string, value: number): never => {
+    throw new ConfigurationError(`createDeliveryLog option \`${option}\` must be ${range}, got ${value}`);
+  };
+  if (!(Number.isInteger(maxEntries) && maxEntries >= 1)) refuse('maxEntries', 'a whole number ≥ 1', maxEntries);
+  if (!(ttlMs > 0)) refuse('ttlMs', 'a number of ms > 0', ttlMs);
   const now = options.now ?? Date.now;
   const seenAt = new Map<string, number>();
   return {
