@@ -7,7 +7,7 @@
 import type { WithResponse } from './api-promise.js';
 import type { ClientOptions, ServiceTransport } from './client-options.js';
 import { onAbort } from './internal/call/abort.js';
-import { checkBaseUrl, checkCredentials, checkedHeaders } from './internal/call/client-checks.js';
+import { checkBaseUrl, checkCredentials, checkedHeaders, isAbortSignal } from './internal/call/client-checks.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMER_MS } from './internal/call/env.js';
 import { AgentApiError, APIUserAbortError, ConfigurationError } from './internal/call/request-errors.js';
 import type * as CallPath from './internal/call/send-call.js';
@@ -82,7 +82,8 @@ export class ApiClient implements OperationClient {
    * browser cannot fetch must not hold a call for ever).
    */
   #callPathWithin(operation: Operation, options: OperationCallOptions): Promise<LoadedCallPath> {
-    const signal = options.signal;
+    // Read with care: the call's own check (at the load's end) refuses options that are no object and a signal that is none.
+    const signal = isAbortSignal(options?.signal) ? options.signal : undefined;
     const aborted = () => new APIUserAbortError({ operation: operation.id, route: routeOf(operation) });
     if (signal?.aborted) return Promise.reject(aborted());
     if (!this.#loading) {
@@ -109,7 +110,7 @@ export class ApiClient implements OperationClient {
       this.#loading.catch(noop);
     }
     const loading = this.#loading;
-    const timeoutMs = options.timeout ?? this.#settings.options.timeout ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = options?.timeout ?? this.#settings.options.timeout ?? DEFAULT_TIMEOUT_MS;
     return new Promise<LoadedCallPath>((resolve, reject) => {
       // No timer for an infinite timeout (or one too long for setTimeout, which would fire at once), nor for one that
       // is not positive: the call's own check refuses a bad one, and a timeout of 0 is the request's to keep; one listener

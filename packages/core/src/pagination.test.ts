@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { APIUserAbortError, ResponseParseError } from './internal/call/request-errors.js';
+import {
+  AgentApiError,
+  APIUserAbortError,
+  ConfigurationError,
+  RequestValidationError,
+  ResponseParseError,
+} from './internal/call/request-errors.js';
 import type { OperationClient } from './operations.js';
 import { type OffsetPage, offsetCursor, pageNumberCursor, pageNumberListing, paginate } from './pagination.js';
 
@@ -89,8 +95,21 @@ describe('paginate with pageNumberCursor', () => {
     expect(server.mock.calls.map(([page]) => page)).toEqual([1, 2, 3]);
   });
 
-  it('refuses a limit that is not a positive integer', () => {
-    expect(() => pageNumberCursor({ limit: 0 })).toThrow(TypeError);
+  it('refuses a limit that is not a positive integer with a ConfigurationError naming limit', () => {
+    for (const limit of [0, -1, 2.5, Number.NaN]) {
+      expect(() => pageNumberCursor({ limit })).toThrow(ConfigurationError);
+      expect(() => pageNumberCursor({ limit })).toThrow(
+        `pageNumberCursor limit must be a whole number ≥ 1, got ${limit}`,
+      );
+    }
+  });
+
+  it('ends with a ResponseParseError when a page is not an array', async () => {
+    const fetchPage = vi.fn(async (): Promise<string[]> => ({ products: [] }) as unknown as string[]);
+    const listing = paginate({ ...pageNumberCursor({ limit: 5 }), fetchPage, items: (page) => page });
+    const error = await listing.toArray({ max: 10 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseParseError);
+    expect((error as Error).message).toBe('Response of paginate (paginate) is not an array');
   });
 });
 
@@ -104,9 +123,11 @@ describe('toArray', () => {
   ])('requires max (%s)', async (_label, options) => {
     const server = offsetServer();
     const listing = offsetListing(server);
-    await expect(listing.toArray(options as { max: number })).rejects.toThrow(
-      /toArray\(\{ max \}\) needs max, a positive integer/,
-    );
+    const error = await listing.toArray(options as { max: number }).catch((caught: unknown) => caught);
+    // Typed (it was a TypeError), naming the option and the listing.
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({ operation: 'listRecords', field: 'max' });
+    expect((error as Error).message).toMatch(/^Invalid request for listRecords: max must be a whole number ≥ 1, got /);
     expect(server).not.toHaveBeenCalled();
   });
 
@@ -142,14 +163,101 @@ describe('abort and safety', () => {
     expect(server.mock.calls[0]?.[1]).toBe(controller.signal);
   });
 
-  it('throws when a cursor does not advance instead of looping forever', async () => {
+  it('ends with a ResponseParseError when a cursor does not advance, instead of looping forever', async () => {
     const listing = paginate({
       first: 0,
       fetchPage: async () => ['same'],
       items: (page) => page,
       next: (_page, cursor) => cursor,
+      operation: 'listThings',
     });
-    await expect(listing.toArray({ max: 100 })).rejects.toThrow('Pagination cursor did not advance past 0');
+    const error = await listing.toArray({ max: 100 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseParseError);
+    expect((error as Error).message).toBe(
+      'Response of listThings (listThings) gives a next cursor that does not move forward (0 after 0)',
+    );
+  });
+
+  it('ends with a ResponseParseError when items gives no list, rather than a TypeError of for await', async () => {
+    const listing = paginate({
+      first: 0,
+      fetchPage: async () => ({ data: ['a'] }),
+      items: (page) => (page as unknown as { results: string[] }).results,
+      next: () => undefined,
+      operation: 'listThings',
+      route: 'GET /things',
+    });
+    const error = await listing.toArray({ max: 10 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseParseError);
+    expect((error as Error).message).toBe('Response of listThings (GET /things) has no list of items');
+  });
+});
+
+describe('offsetCursor against a malformed or hostile listing', () => {
+  /** Answers `answer(offset)` for each offset asked, counting the requests. */
+  function hostileServer(answer: (offset: number) => unknown) {
+    return vi.fn(async (offset: number) => answer(offset) as OffsetPage<string>);
+  }
+  const listingOf = (server: ReturnType<typeof hostileServer>) =>
+    paginate({ ...offsetCursor(), fetchPage: server, items: (page) => page.results, operation: 'listRecords' });
+
+  it('names the missing results member, from items and from pages (it was a TypeError of Symbol.asyncIterator)', async () => {
+    const server = hostileServer((offset) => ({ total: 10, offset, data: ['a'] }));
+    const fromItems = await listingOf(server)
+      .toArray({ max: 5 })
+      .catch((caught: unknown) => caught);
+    expect(fromItems).toBeInstanceOf(ResponseParseError);
+    expect((fromItems as Error).message).toBe('Response of listRecords (listRecords) has no `results` list');
+    const fromPages = await (async () => {
+      for await (const _page of listingOf(server).pages()) return 'a page was handed on';
+    })().catch((caught: unknown) => caught);
+    expect(fromPages).toBeInstanceOf(ResponseParseError);
+  });
+
+  it('names an offset that is not a whole number (a string would be concatenated)', async () => {
+    const server = hostileServer(() => ({ total: 10, offset: '0', results: ['a', 'b'] }));
+    const error = await listingOf(server)
+      .toArray({ max: 5 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseParseError);
+    expect((error as Error).message).toContain('has no whole `offset` ≥ 0');
+    expect(server).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends with a ResponseParseError when the server always answers offset 0 (it was a plain Error)', async () => {
+    const server = hostileServer(() => ({ total: 100, offset: 0, limit: 2, results: ['a', 'b'] }));
+    const error = await listingOf(server)
+      .toArray({ max: 100 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseParseError);
+    expect(error).toBeInstanceOf(AgentApiError);
+    expect((error as Error).message).toBe(
+      'Response of listRecords (listRecords) gives a next cursor that does not move forward (2 after 2)',
+    );
+    expect(server.mock.calls.map(([offset]) => offset)).toEqual([0, 2]);
+  });
+
+  it('ends with a ResponseParseError when the offset goes back, instead of repeating pages for ever', async () => {
+    // Asked for 4, the server answers offset 0: the walk went 0, 2, 4, 2, 4, 2, … without end.
+    const server = hostileServer((offset) => ({
+      total: 100,
+      offset: offset === 4 ? 0 : offset,
+      limit: 2,
+      results: ['x', 'y'],
+    }));
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const record of listingOf(server)) {
+        seen.push(record);
+        // Only here so that the old code's endless walk ends the test: the listing must end well before.
+        if (seen.length >= 50) return 'the listing went on';
+      }
+      return 'the listing ended without an error';
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseParseError);
+    expect((error as Error).message).toContain('next cursor that does not move forward (2 after 4)');
+    expect(server.mock.calls.map(([offset]) => offset)).toEqual([0, 2, 4]);
+    expect(seen).toHaveLength(6);
   });
 });
 
@@ -199,6 +307,33 @@ describe('pageNumberListing', () => {
     const { client, queries } = pagesOf(1);
     await pageNumberListing(client, listProducts, {}, { pageSize: 50 }).toArray({ max: 5 });
     expect(queries).toEqual([{ limit: 50, page: 1 }]);
+  });
+
+  it('refuses a query.limit no page can fall short of with a RequestValidationError, before anything is sent', () => {
+    for (const limit of [0, -5, 2.5]) {
+      const { client, queries } = pagesOf(3);
+      let error: unknown;
+      try {
+        pageNumberListing(client, listProducts, { query: { limit } }, { pageSize: 50 });
+      } catch (thrown) {
+        error = thrown;
+      }
+      // It was a TypeError naming pageNumberCursor, which the caller never called.
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error).toMatchObject({ operation: 'listProducts', field: 'query.limit' });
+      expect((error as Error).message).toBe(
+        `Invalid request for listProducts: query.limit must be a whole number ≥ 1, got ${limit}`,
+      );
+      expect(queries).toEqual([]);
+    }
+  });
+
+  it('names its route in the errors of its pages', async () => {
+    const client: OperationClient = { request: async () => ({ data: { error: 'x' }, response: new Response() }) };
+    const error = await pageNumberListing(client, listProducts, {}, { pageSize: 50 })
+      .toArray({ max: 5 })
+      .catch((caught: unknown) => caught);
+    expect((error as Error).message).toBe('Response of listProducts (GET /products.json) is not an array');
   });
 
   it('refuses a page that is not an array instead of ending the listing quietly', async () => {

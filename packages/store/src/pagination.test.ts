@@ -119,3 +119,27 @@ describe('other listings', () => {
     ]);
   });
 });
+
+describe('a listing page size no page can fall short of', () => {
+  it('is refused with a RequestValidationError naming query.limit when the listing is made, before any request', () => {
+    for (const limit of [0, -1, 2.5]) {
+      const fetch = catalogue(10);
+      let error: unknown;
+      try {
+        storeClient(fetch).products.list({ limit });
+      } catch (thrown) {
+        error = thrown;
+      }
+      // It was `TypeError: pageNumberCursor needs limit`, naming a function the caller never called.
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error).toMatchObject({ operation: 'listProducts', field: 'query.limit' });
+      expect(fetch).not.toHaveBeenCalled();
+    }
+  });
+
+  it('is refused the same way by paginate(operationId)', () => {
+    const fetch = catalogue(10);
+    expect(() => storeClient(fetch).paginate('listProducts', { query: { limit: 0 } })).toThrow(RequestValidationError);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});

@@ -50,7 +50,8 @@ export function defaultPageSize(id: PagedOperationId): number {
 
 /**
  * Walks listing `id` lazily from page 1 (see core's `pageNumberListing`); inputs are validated when a page is
- * fetched. Records keep the form the generated types give them.
+ * fetched, except a `query.limit` below 1 (or not whole), refused at once with a `RequestValidationError`. Records
+ * keep the form the generated types give them.
  */
 export function paginateOperation<Id extends PagedOperationId>(
   client: OperationClient,

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { CustomerFields, OrderFields, ProductFields } from './index.js';
-import { AgentApiError } from './index.js';
+import { AgentApiError, ConfigurationError } from './index.js';
 import {
   createDeliveryLog,
   createWebhookHandler,
@@ -202,6 +202,19 @@ describe('createDeliveryLog', () => {
     log.claim('c');
     expect(log.claim('a')).toBe(true);
   });
+
+  it('refuses a maxEntries or ttlMs that would keep nothing, with a ConfigurationError naming it', () => {
+    // Each was taken, and the log then let every repeat through.
+    for (const maxEntries of [0, -1, 1.5, Number.NaN]) {
+      expect(() => createDeliveryLog({ maxEntries })).toThrow(ConfigurationError);
+      expect(() => createDeliveryLog({ maxEntries })).toThrow(/option `maxEntries` must be a whole number ≥ 1/);
+    }
+    for (const ttlMs of [0, -5, Number.NaN]) {
+      expect(() => createDeliveryLog({ ttlMs })).toThrow(/option `ttlMs` must be a number of ms > 0/);
+    }
+    const log = createDeliveryLog({ maxEntries: 1, ttlMs: Number.POSITIVE_INFINITY });
+    expect([log.claim('a'), log.claim('a')]).toEqual([true, false]);
+  });
 });
 
 describe('createWebhookHandler', () => {
@@ -213,6 +226,43 @@ describe('createWebhookHandler', () => {
 
   it('cannot be created without a token', () => {
     expect(() => createWebhookHandler({ token: '', onEvent: () => {} })).toThrow(AgentApiError);
+  });
+
+  it('refuses at creation an answerWithinMs no timer can take, with a ConfigurationError naming it', () => {
+    // Each was accepted, and a timer fired at once: every delivery answered 202, a failing onEvent never retried.
+    for (const answerWithinMs of [Number.POSITIVE_INFINITY, -1, Number.NaN, 15_000, 60_000]) {
+      const create = () => createWebhookHandler({ token: TOKEN, onEvent: () => {}, answerWithinMs });
+      expect(create).toThrow(ConfigurationError);
+      expect(create).toThrow(
+        `createWebhookHandler option \`answerWithinMs\` must be a number of ms from 0 to under 15000 (the platform's wait for an answer), got ${answerWithinMs}`,
+      );
+      expect(() => createWebhookListener({ token: TOKEN, onEvent: () => {}, answerWithinMs })).toThrow(
+        ConfigurationError,
+      );
+    }
+    for (const answerWithinMs of [0, 1, 14_999, undefined]) {
+      expect(() => createWebhookHandler({ token: TOKEN, onEvent: () => {}, answerWithinMs })).not.toThrow();
+    }
+  });
+
+  it('refuses a listener bodyTimeoutMs longer than a timer takes (it would answer every body 408 at once)', () => {
+    for (const bodyTimeoutMs of [2 ** 31, Number.POSITIVE_INFINITY, 0]) {
+      expect(() => createWebhookListener({ token: TOKEN, onEvent: () => {}, bodyTimeoutMs })).toThrow(
+        ConfigurationError,
+      );
+    }
+    expect(() => createWebhookListener({ token: TOKEN, onEvent: () => {}, bodyTimeoutMs: 2 ** 31 - 1 })).not.toThrow();
+  });
+
+  it('answers 500, not 202, when onEvent fails in time with the longest answerWithinMs taken', async () => {
+    const handle = createWebhookHandler({
+      token: TOKEN,
+      answerWithinMs: 14_999,
+      onEvent: async () => {
+        throw new Error('db down');
+      },
+    });
+    expect(await handle(delivery(ORDER_SIGNATURE))).toEqual({ status: 500, body: 'handling order_paid failed' });
   });
 
   it('answers 200 after onEvent, with the event kind taken from the hook URL', async () => {

@@ -24,7 +24,7 @@
  * across all bodies, cuts off a body that does not arrive in time, and never lets a broken connection throw.
  */
 import { type BoundedBytes, boundedBytes } from '@agent-apis/core/call';
-import { AgentApiError } from '@agent-apis/core/errors';
+import { AgentApiError, ConfigurationError } from '@agent-apis/core/errors';
 import type { CustomerFields, HookEditFields, OrderFields, ProductFields } from './gen/types.gen.js';
 
 /** The header carrying the signature. */
@@ -221,8 +221,10 @@ export interface WebhookHandlerOptions {
   /** Called with every verified event. */
   onEvent: (event: WebhookEvent) => unknown;
   /**
-   * How long to wait for `onEvent` before answering 202 and letting it finish in the background (default
-   * 10 000 ms, within the platform's 15 s).
+   * How long to wait for `onEvent` before answering 202 and letting it finish in the background, in ms: from 0 to
+   * under 15 000, the platform's wait for an answer (default 10 000). Anything else (`Infinity`, a negative number,
+   * `NaN`) is a `ConfigurationError` at creation: a timer cannot take it, so every delivery would be answered 202 at
+   * once and a failing `onEvent` never retried.
    */
   answerWithinMs?: number | undefined;
   /** Receives errors of `onEvent` calls that outlived `answerWithinMs` (default: ignored). */
@@ -248,6 +250,19 @@ function headerValue(headers: WebhookDelivery['headers'], name: string): string 
 }
 
 const DEFAULT_ANSWER_WITHIN_MS = 10_000;
+/** The platform waits this long for an answer: waiting as long for `onEvent` would answer no one. */
+const PLATFORM_WAIT_MS = 15_000;
+
+/** `answerWithinMs` as given, or the default; throws a {@link ConfigurationError} naming it when out of range. */
+function answerWithin(value: unknown): number {
+  if (value === undefined) return DEFAULT_ANSWER_WITHIN_MS;
+  if (typeof value !== 'number' || !(value >= 0 && value < PLATFORM_WAIT_MS)) {
+    throw new ConfigurationError(
+      `createWebhookHandler option \`answerWithinMs\` must be a number of ms from 0 to under ${PLATFORM_WAIT_MS} (the platform's wait for an answer), got ${typeof value === 'number' ? value : typeof value}`,
+    );
+  }
+  return value;
+}
 
 /** The kind `kindOf` names; a URL or a `kindOf` that cannot be read is a {@link WebhookPayloadError}. */
 function readKind(kindOf: (delivery: WebhookDelivery) => string | null | undefined, delivery: WebhookDelivery) {
@@ -268,13 +283,14 @@ function readKind(kindOf: (delivery: WebhookDelivery) => string | null | undefin
 /**
  * A framework-neutral webhook endpoint: verifies and parses each delivery, runs `onEvent`, and answers fast.
  * 401 for a bad signature, 400 for an unreadable body or kind, 500 when `onEvent` throws in time (the platform
- * retries), 200 when it finished, 202 when it is still running after `answerWithinMs`.
+ * retries), 200 when it finished, 202 when it is still running after `answerWithinMs`. A token that is empty or an
+ * `answerWithinMs` out of range is refused here, at creation.
  */
 export function createWebhookHandler(
   options: WebhookHandlerOptions,
 ): (delivery: WebhookDelivery) => Promise<WebhookAnswer> {
   checkToken(options.token, 'createWebhookHandler');
-  const answerWithinMs = options.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS;
+  const answerWithinMs = answerWithin(options.answerWithinMs);
   const kindOf =
     options.kindOf ?? ((delivery) => new URL(delivery.url, 'http://hook.invalid').searchParams.get('event'));
   return async (delivery) => {
@@ -315,9 +331,9 @@ export function createWebhookHandler(
 
 /** Options of {@link createDeliveryLog}. */
 export interface DeliveryLogOptions {
-  /** Most deliveries remembered; the oldest is dropped first (default 10 000). */
+  /** Most deliveries remembered, a whole number ≥ 1; the oldest is dropped first (default 10 000). */
   maxEntries?: number | undefined;
-  /** How long a delivery is remembered, in ms (default 24 h). */
+  /** How long a delivery is remembered, in ms > 0 (default 24 h). */
   ttlMs?: number | undefined;
   /** The clock (default `Date.now`). */
   now?: (() => number) | undefined;
@@ -337,8 +353,13 @@ export interface DeliveryLog {
  * shared store, e.g. `SET key 1 NX PX ttl`).
  */
 export function createDeliveryLog(options: DeliveryLogOptions = {}): DeliveryLog {
-  const maxEntries = options.maxEntries ?? 10_000;
-  const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
+  const { maxEntries = 10_000, ttlMs = 24 * 60 * 60 * 1000 } = options;
+  // Either one out of range would let every repeat through (a log of 0 entries, or NaN, keeps nothing).
+  const refuse = (option: string, range: string, value: number): never => {
+    throw new ConfigurationError(`createDeliveryLog option \`${option}\` must be ${range}, got ${value}`);
+  };
+  if (!(Number.isInteger(maxEntries) && maxEntries >= 1)) refuse('maxEntries', 'a whole number ≥ 1', maxEntries);
+  if (!(ttlMs > 0)) refuse('ttlMs', 'a number of ms > 0', ttlMs);
   const now = options.now ?? Date.now;
   const seenAt = new Map<string, number>();
   return {
@@ -395,10 +416,14 @@ const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_PENDING_BYTES = 16 * 1024 * 1024;
 const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
-function positive(value: number | undefined, fallback: number, option: string): number {
+/** The longest delay a timer takes (2^31 - 1 ms): a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+function positive(value: number | undefined, fallback: number, option: string, max = Number.MAX_VALUE): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new AgentApiError(`createWebhookListener option \`${option}\` must be a positive number, got ${value}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
+    const range = max === Number.MAX_VALUE ? 'a positive number' : `a positive number up to ${max}`;
+    throw new ConfigurationError(`createWebhookListener option \`${option}\` must be ${range}, got ${value}`);
   }
   return value;
 }
@@ -415,7 +440,7 @@ export function createWebhookListener(
   const handle = createWebhookHandler(options);
   const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
   const maxPendingBytes = positive(options.maxPendingBytes, DEFAULT_MAX_PENDING_BYTES, 'maxPendingBytes');
-  const bodyTimeoutMs = positive(options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS, 'bodyTimeoutMs');
+  const bodyTimeoutMs = positive(options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS, 'bodyTimeoutMs', MAX_TIMER_MS);
   let pendingBytes = 0;
   /** Bodies still arriving, each with the bytes it claims (announced or held) and how to refuse it. */
   const arriving = new Set<{ claim: () => number; refuse: () => void }>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, checkedHeaders } from './client-checks.js';
+import { checkBaseUrl, checkedHeaders, isAbortSignal } from './client-checks.js';
 import { AgentApiError, InvalidBaseUrlError } from './request-errors.js';
 
 function thrown(run: () => unknown): Error {
@@ -42,5 +42,13 @@ describe('checkedHeaders', () => {
     expect([...(checkedHeaders('C', { 'x-a': '1' }) ?? [])]).toEqual([['x-a', '1']]);
     expect([...(checkedHeaders('C', [['x-b', '2']]) ?? [])]).toEqual([['x-b', '2']]);
     expect([...(checkedHeaders('C', new Headers({ 'x-c': '3' })) ?? [])]).toEqual([['x-c', '3']]);
+  });
+});
+
+describe('isAbortSignal', () => {
+  it('knows a signal of this realm and one shaped like it, and nothing else', () => {
+    expect(isAbortSignal(new AbortController().signal)).toBe(true);
+    expect(isAbortSignal({ aborted: false, reason: undefined, addEventListener: () => undefined })).toBe(true);
+    for (const value of [{}, null, undefined, 'signal', { aborted: 'no' }]) expect(isAbortSignal(value)).toBe(false);
   });
 });

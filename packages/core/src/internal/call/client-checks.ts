@@ -103,13 +103,27 @@ export function checkedHeaders(
     try {
       checked.append(name, value);
     } catch {
-      const shown = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) ? name : JSON.stringify(name);
+      const shown = isHeaderName(name) ? name : JSON.stringify(name);
       throw new AgentApiError(
         `${client} ${option}: header ${shown} has a name, or a value (a line break, NUL, …), that no request can carry`,
       );
     }
   }
   return checked;
+}
+
+/** Whether `name` is a valid header name (an HTTP token), so that a message may show it. */
+export function isHeaderName(name: unknown): name is string {
+  return typeof name === 'string' && /^[!#$%&'*+.^_`|~\w-]+$/.test(name);
+}
+
+/**
+ * Whether `value` is an `AbortSignal`, of this realm or another (a polyfill): the transport only reads `aborted` and
+ * `reason`, and listens for `abort`.
+ */
+export function isAbortSignal(value: unknown): value is AbortSignal {
+  const signal = value as Partial<AbortSignal> | null | undefined;
+  return typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function';
 }
 
 /** Throws an {@link InvalidBaseUrlError} naming `allowInsecureHttp` when `baseUrl` would carry credentials in clear. */

@@ -1,7 +1,7 @@
 import { createProduct, getProduct, listProducts } from '@agent-apis/test-utils/operation-fixtures';
 import { describe, expect, it } from 'vitest';
 import type { OperationShape } from '../../operations.js';
-import { validateOperationInput } from './input-check.js';
+import { validateOperationInput, validateRequestOptions } from './input-check.js';
 import { RequestValidationError } from './request-errors.js';
 import { expandPath } from './wire-encoding.js';
 
@@ -145,5 +145,38 @@ describe('path parameters', () => {
     expect(expandPath(removeCustomer.path, { id: 3, customer_id: 'a/b?c' })).toBe(
       '/customer_categories/3/customers/a%2Fb%3Fc.json',
     );
+  });
+});
+
+describe('validateRequestOptions', () => {
+  it('accepts the per-call options in every form they take', () => {
+    for (const options of [
+      {},
+      { timeout: 0, maxRetries: 2, signal: null },
+      { timeout: Number.POSITIVE_INFINITY, signal: new AbortController().signal },
+      { headers: new Headers({ 'x-a': '1' }) },
+      { headers: [['x-a', '1']] },
+      { headers: Object.assign(Object.create(null), { 'x-a': '1' }) },
+    ]) {
+      expect(() => validateRequestOptions('listProducts', options)).not.toThrow();
+    }
+  });
+
+  it.each([
+    [null, 'options', 'must be an object, got null'],
+    ['timeout=5', 'options', 'must be an object, got string'],
+    [{ timeout: -1 }, 'timeout', 'must be a number of milliseconds ≥ 0 (Infinity for none), got -1'],
+    [{ maxRetries: 1.5 }, 'maxRetries', 'must be a whole number ≥ 0, got 1.5'],
+    [{ signal: {} }, 'signal', 'must be an AbortSignal, got object'],
+    [{ signal: 'abort' }, 'signal', 'must be an AbortSignal, got string'],
+    [
+      { headers: 'authorization: Bearer x' },
+      'headers',
+      'must be a Headers, [name, value] pairs or a record, got string',
+    ],
+    [{ headers: new Set(['x-a']) }, 'headers', 'must be a Headers, [name, value] pairs or a record, got object'],
+  ])('refuses %j naming %s, without quoting the value', (options, field, reason) => {
+    const error = refusal(() => validateRequestOptions('listProducts', options));
+    expect(error).toMatchObject({ operation: 'listProducts', field, reason });
   });
 });

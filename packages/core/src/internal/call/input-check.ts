@@ -4,6 +4,7 @@
  */
 
 import type { OperationInput, OperationShape, QueryConstraint, RequestOptions } from '../../operations.js';
+import { isAbortSignal } from './client-checks.js';
 import { ConfigurationError, RequestValidationError } from './request-errors.js';
 
 /** The value at a dotted path of `root`, or undefined where a step is missing. */
@@ -170,15 +171,39 @@ export function validateOperationInput(operationId: string, shape: OperationShap
 }
 
 /**
- * Checks a call's own `timeout` and `maxRetries` (the client's are checked when its call path loads): a timeout is a number
- * of milliseconds ≥ 0 (`Infinity` for none), retries a whole number ≥ 0. Throws a {@link RequestValidationError}.
+ * Checks the shape of a call's options and its own `timeout`, `maxRetries`, `signal` and `headers` (the client's are
+ * checked when its call path loads): the options are an object; a timeout is a number of milliseconds ≥ 0
+ * (`Infinity` for none), retries a whole number ≥ 0; the signal an `AbortSignal`; the headers a `Headers`,
+ * `[name, value]` pairs or a record (each header is checked as it is encoded, `wire-encoding.ts`, so that it is
+ * built once). Throws a {@link RequestValidationError} naming the option; a value is never quoted, only its kind.
  */
 export function validateRequestOptions(
   operationId: string,
-  options: { timeout?: unknown; maxRetries?: unknown },
-): void {
-  const problem = limitProblem(options);
+  options: unknown,
+): asserts options is { timeout?: unknown; maxRetries?: unknown; signal?: unknown; headers?: unknown } {
+  const { signal, headers } = (options ?? {}) as { signal?: unknown; headers?: unknown };
+  const [field, shape, value] =
+    options === null || typeof options !== 'object' || Array.isArray(options)
+      ? ['options', 'an object', options]
+      : signal != null && !isAbortSignal(signal)
+        ? ['signal', 'an AbortSignal', signal]
+        : headers !== undefined && !isHeadersShape(headers)
+          ? ['headers', 'a Headers, [name, value] pairs or a record', headers]
+          : [];
+  const problem = field
+    ? {
+        field,
+        reason: `must be ${shape}, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+      }
+    : limitProblem(options as { timeout?: unknown; maxRetries?: unknown });
   if (problem) throw new RequestValidationError({ operation: operationId, ...problem });
+}
+
+/** A `Headers`, an array of pairs, or a plain record. */
+function isHeadersShape(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  return value instanceof Headers || Array.isArray(value) || prototype === Object.prototype || prototype === null;
 }
 
 /** Checks a client's `timeout`, `maxRetries` and `maxResponseBytes`; throws a {@link ConfigurationError} naming the option. */

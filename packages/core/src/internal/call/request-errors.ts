@@ -47,8 +47,8 @@ export class RequestValidationError extends AgentApiError {
   /** What is wrong with it. */
   readonly reason: string;
 
-  constructor(problem: RequestValidationProblem) {
-    super(`Invalid request for ${problem.operation}: ${problem.field} ${problem.reason}`);
+  constructor(problem: RequestValidationProblem, options?: ErrorOptions) {
+    super(`Invalid request for ${problem.operation}: ${problem.field} ${problem.reason}`, options);
     this.operation = problem.operation;
     this.field = problem.field;
     this.reason = problem.reason;

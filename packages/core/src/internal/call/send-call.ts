@@ -11,7 +11,7 @@ import { validateClientLimits, validateOperationInput, validateRequestOptions } 
 import { parseBuffered } from './response-body.js';
 import { type CreateFetchOptions, createTransport, type Transport } from './transport.js';
 import { clientFetchOptions } from './transport-options.js';
-import { callHeaders, expandPath, serializeQuery } from './wire-encoding.js';
+import { callHeaders, expandPath, jsonBody, serializeQuery } from './wire-encoding.js';
 
 /** What a client fixed at construction and hands to its call path. */
 export interface ClientCallSettings {
@@ -43,20 +43,24 @@ export function clientTransport(
   return readyTransport({ ...clientFetchOptions(settings.options, settings.service), ...extras });
 }
 
-/** One typed call: inputs validated, the request built (URL from the descriptor, body serialised once), sent, parsed. */
+/**
+ * One typed call: options and inputs validated, the request built (URL from the descriptor, headers checked, body
+ * serialised once), sent, parsed. Whatever is refused is a `RequestValidationError`, before anything is sent.
+ */
 export async function sendCall(
   settings: ClientCallSettings,
   transport: Transport,
   operation: Operation,
   options: OperationCallOptions,
 ): Promise<WithResponse<unknown>> {
-  validateOperationInput(operation.id, operation, options);
+  // The options' own shape first: `null`, a signal that is none, headers of no known form.
   validateRequestOptions(operation.id, options);
-  const headers = callHeaders(options.headers);
+  validateOperationInput(operation.id, operation, options);
+  const headers = callHeaders(options.headers, operation.id);
   for (const [name, value] of settings.authHeaders) headers.set(name, value);
   let body: string | undefined;
   if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
+    body = jsonBody(options.body, operation.id);
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   }
   const route = routeOf(operation);

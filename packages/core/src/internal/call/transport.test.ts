@@ -12,7 +12,7 @@ import {
   InternalServerError,
   RateLimitError,
 } from './answer-errors.js';
-import { APIUserAbortError } from './request-errors.js';
+import { APIUserAbortError, RequestValidationError } from './request-errors.js';
 import { type CreateFetchOptions, createTransport, type TransportCall } from './transport.js';
 
 const URL_ = 'https://api.example.test/v1/products/p1.json';
@@ -423,5 +423,17 @@ describe('createFetch: headers, hooks, logging, cache', () => {
     const second = await send(URL_);
     expect(await second.json()).toEqual({ id: 'p1' });
     expect(server.fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a call header no request can carry with a RequestValidationError that does not quote it', async () => {
+    const server = scriptedFetch(() => Response.json({}));
+    const error = await createTransport({ fetch: server.fetch })
+      .send({ method: 'GET', url: URL_, headers: { authorization: 'Bearer s3cret-value\nx' } })
+      .catch((caught: unknown) => caught);
+    // It was fetch's TypeError, whose message quotes the value.
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({ operation: 'GET', field: 'headers.authorization' });
+    expect(String(error)).not.toContain('s3cret');
+    expect(server.fetch).not.toHaveBeenCalled();
   });
 });

@@ -27,6 +27,7 @@ import { sameOriginRedirect } from './redirect.js';
 import { APIUserAbortError, ResponseParseError } from './request-errors.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryDecision, type RetryPolicy, type RetryTrigger } from './retry.js';
 import { sleep as defaultSleep, type Sleep } from './timers.js';
+import { callHeaders } from './wire-encoding.js';
 
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
 
@@ -490,6 +491,11 @@ function initFor(source: RequestHead, body: string | undefined, signal: AbortSig
     : { method: source.method, headers: source.headers, body, redirect: 'manual' };
 }
 
+/** How errors raised before sending name a call: its operationId, else its route or method. */
+function callName({ operation, method }: TransportCall): string {
+  return operation?.id || operation?.route || method.toUpperCase();
+}
+
 function isRedirect(response: Response): boolean {
   return (
     response.status >= 301 && response.status <= 308 && response.status !== 304 && response.headers.has('location')
@@ -510,7 +516,8 @@ export function createTransport(options: CreateFetchOptions = {}): Transport {
   const settings = transportSettings(options);
   const defaultHeaders = options.defaultHeaders ? [...new Headers(options.defaultHeaders)] : [];
   const headersOf = (call: TransportCall): Headers => {
-    const headers = call.headers instanceof Headers ? call.headers : new Headers(call.headers);
+    // A header no request can carry is refused naming it, never with fetch's error, which quotes its value.
+    const headers = call.headers instanceof Headers ? call.headers : callHeaders(call.headers, () => callName(call));
     for (const [name, value] of defaultHeaders) if (!headers.has(name)) headers.set(name, value);
     return headers;
   };

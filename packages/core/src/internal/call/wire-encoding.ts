@@ -3,6 +3,8 @@
  * Loaded with the transport at a client's first call; the inputs were checked before (`input-check.ts`).
  */
 import type { CallHeaders, QueryConstraint } from '../../operations.js';
+import { isHeaderName } from './client-checks.js';
+import { RequestValidationError } from './request-errors.js';
 
 /** `path` with its template variables replaced by the encoded values of `values` (validated beforehand). */
 export function expandPath(path: string, values: Record<string, unknown> | undefined): string {
@@ -36,10 +38,50 @@ export function serializeQuery(
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
-/** The headers of a call as a `Headers`, `undefined` values left out. */
-export function callHeaders(headers: CallHeaders | undefined): Headers {
-  if (!headers || headers instanceof Headers || Array.isArray(headers)) return new Headers(headers as HeadersInit);
+/**
+ * The headers of a call as a `Headers`, `undefined` values left out. A header no request can carry (a name that is
+ * no token; a value holding CR, LF, NUL or a character past U+00FF) is a {@link RequestValidationError} naming the
+ * header (`headers.x-api-key`), never quoting its value: fetch's own error quotes it, and it may be a credential.
+ * `operation` names the call (a function, for callers that name it only when something fails).
+ */
+export function callHeaders(headers: CallHeaders | undefined, operation: string | (() => string)): Headers {
+  if (!headers || headers instanceof Headers) return new Headers(headers);
   const result = new Headers();
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) result.set(name, String(value));
+  let at: unknown;
+  try {
+    // Appended, as fetch does with a record or pairs given to `new Headers`.
+    for (const [name, value] of Array.isArray(headers) ? headers : Object.entries(headers)) {
+      at = name;
+      if (value !== undefined) result.append(name, String(value));
+    }
+  } catch {
+    throw new RequestValidationError({
+      operation: typeof operation === 'string' ? operation : operation(),
+      field: isHeaderName(at) ? `headers.${at}` : 'headers',
+      reason: 'holds a header no request can carry (a line break, NUL, …); its value is not shown',
+    });
+  }
   return result;
+}
+
+/**
+ * `body` as the JSON text sent. A body JSON cannot encode (a BigInt, a cycle, a `toJSON` that throws, a function)
+ * is a {@link RequestValidationError} naming `body` (the encoder's error as its `cause`), before anything is sent:
+ * never a raw `TypeError` from the middle of the call.
+ */
+export function jsonBody(body: unknown, operation: string): string {
+  let text: string | undefined;
+  let cause: unknown;
+  try {
+    text = JSON.stringify(body);
+  } catch (error) {
+    cause = error;
+  }
+  if (text === undefined) {
+    throw new RequestValidationError(
+      { operation, field: 'body', reason: 'cannot be encoded as JSON (a BigInt, a cycle, a function, …)' },
+      { cause },
+    );
+  }
+  return text;
 }
