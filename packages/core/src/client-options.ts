@@ -70,7 +70,7 @@ export interface ServiceTransport
     'redactSecrets' | 'beforeRequest' | 'afterResponse' | 'cache' | 'now' | 'redirects' | 'retryPolicy'
   > {
   /**
-   * Loads the generated validators, e.g. `() => import(VALIDATORS_MODULE)` with `VALIDATORS_MODULE = './gen/validators.gen.js'`. It runs only when
+   * Loads the generated validators, e.g. `() => import(VALIDATORS_MODULE)` with `VALIDATORS_MODULE = '@agent-apis/store/validators'`. It runs only when
    * `validateResponses` is `true`, at the first response to check. The specifier is not a literal on purpose: a
    * bundler then leaves the generated validators (and zod) out of the bundle instead of wrapping them in lazy
    * initialisers, which broke other zod users in the same bundle (esbuild, e.g. the MCP SDK in a Worker).

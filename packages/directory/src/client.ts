@@ -40,10 +40,11 @@ import type {
 import { DirectoryResource } from './resource.js';
 
 /**
- * The generated validators, loaded only when `validateResponses` is `true`. Not a literal on purpose: bundlers leave
- * the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
+ * The generated validators, loaded only when `validateResponses` is `true`, by the package's own entry name (a
+ * self-reference, so it resolves from either layout of `dist/`). Not a literal in the `import()` on purpose: bundlers
+ * leave the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
  */
-const VALIDATORS_MODULE = './gen/validators.gen.js';
+const VALIDATORS_MODULE = '@agent-apis/directory/validators';
 
 /** Environment variable read for the base URL when `baseUrl` is not passed. */
 export const BASE_URL_ENV_VAR = 'DIRECTORY_BASE_URL';
@@ -191,7 +192,7 @@ export function createDirectoryClient(options: DirectoryClientOptions = {}): Api
     client: 'DirectoryClient',
     baseUrl,
     loadValidators: () => import(VALIDATORS_MODULE),
-    validatorsEntry: '@agent-apis/directory/validators',
+    validatorsEntry: VALIDATORS_MODULE,
     ...cacheConfig(options),
   });
 }

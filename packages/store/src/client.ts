@@ -22,10 +22,11 @@ import type { StoreRateLimitOptions } from './rate-limit-options.js';
 import { defineResources } from './resources.js';
 
 /**
- * The generated validators, loaded only when `validateResponses` is `true`. Not a literal on purpose: bundlers leave
- * the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
+ * The generated validators, loaded only when `validateResponses` is `true`, by the package's own entry name (a
+ * self-reference, so it resolves from either layout of `dist/`). Not a literal in the `import()` on purpose: bundlers
+ * leave the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
  */
-const VALIDATORS_MODULE = './gen/validators.gen.js';
+const VALIDATORS_MODULE = '@agent-apis/store/validators';
 
 /** The spec's server. */
 export const DEFAULT_BASE_URL = 'https://api.jumpseller.com/v1';
@@ -116,7 +117,7 @@ export function createStoreClient(options: StoreClientOptions = {}): ApiClient {
     authHeaders: authHeaders(credentials),
     credentials: credentialOptions(credentials),
     loadValidators: () => import(VALIDATORS_MODULE),
-    validatorsEntry: '@agent-apis/store/validators',
+    validatorsEntry: VALIDATORS_MODULE,
     redactSecrets: credentialSecrets(credentials),
     // The limiter and the ban guard load with the transport, at the first call.
     loadTransportOptions: () =>

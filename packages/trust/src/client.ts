@@ -46,10 +46,11 @@ import {
 import { withinTimeout } from './within-timeout.js';
 
 /**
- * The generated validators, loaded only when `validateResponses` is `true`. Not a literal on purpose: bundlers leave
- * the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
+ * The generated validators, loaded only when `validateResponses` is `true`, by the package's own entry name (a
+ * self-reference, so it resolves from either layout of `dist/`). Not a literal in the `import()` on purpose: bundlers
+ * leave the import alone rather than inlining zod behind lazy initialisers (see core's `ServiceTransport.loadValidators`).
  */
-const VALIDATORS_MODULE = './gen/validators.gen.js';
+const VALIDATORS_MODULE = '@agent-apis/trust/validators';
 
 /** Redirect hops `guardedFetch` follows, each decided on. */
 const MAX_GUARDED_REDIRECTS = 10;
@@ -385,7 +386,7 @@ export function createTrustClient(options: TrustClientOptions = {}): ApiClient {
     authHeaders: options.authScheme === 'bearer' ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey },
     credentials: { apiKey },
     loadValidators: () => import(VALIDATORS_MODULE),
-    validatorsEntry: '@agent-apis/trust/validators',
+    validatorsEntry: VALIDATORS_MODULE,
     redactSecrets: [apiKey],
     // A redirect would carry the key elsewhere or swap the decision for another origin's: none is followed.
     redirects: 'none',
