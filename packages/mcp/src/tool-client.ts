@@ -15,6 +15,7 @@ import {
   DEFAULT_MAX_RESPONSE_BYTES,
   onAbort,
   startDeadline,
+  timerDelay,
 } from '@agent-apis/core/call';
 import { checkBaseUrl, checkedHeaders, DEFAULT_TIMEOUT_MS, raceWithSignal } from '@agent-apis/core/client';
 import {
@@ -169,6 +170,22 @@ function zodIssues(error: unknown): { path: string; message: string }[] | undefi
     path: (issue.path ?? []).map(String).join('.'),
     message: String(issue.message),
   }));
+}
+
+/**
+ * A signal that aborts after `ms`, as `AbortSignal.timeout` does, on a timer that never keeps the process alive. Deno
+ * keeps its event loop running for an `AbortSignal.timeout` while any listener is attached to it (or to a signal of
+ * `AbortSignal.any` over it): a send of the handshake whose answer nobody reads to the end then held a Deno process
+ * for the client's whole timeout. Node's timer is unreferenced already.
+ */
+function timeoutSignal(ms: number): AbortSignal {
+  const controller = new AbortController();
+  const timer: { unref?: () => unknown } | number = setTimeout(
+    () => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+    timerDelay(ms),
+  );
+  if (typeof timer === 'object') timer.unref?.();
+  return controller.signal;
 }
 
 export class ToolServerClient<Name extends string = string> {
@@ -410,7 +427,7 @@ export class ToolServerClient<Name extends string = string> {
     if (init?.method !== 'POST') return send(url, init);
     const id = requestIdOf(init);
     const call = id === undefined ? undefined : this.#calls.get(id);
-    const ends = call?.stop.signal ?? AbortSignal.timeout(this.#connection.timeout ?? DEFAULT_TIMEOUT_MS);
+    const ends = call?.stop.signal ?? timeoutSignal(this.#connection.timeout ?? DEFAULT_TIMEOUT_MS);
     const signal = init.signal ? AbortSignal.any([init.signal, ends]) : ends;
     let response: Response;
     const sent = send(url, { ...init, signal });
