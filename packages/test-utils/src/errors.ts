@@ -1,4 +1,4 @@
-/** Test support for redaction checks: what an error lets a reader see. */
+/** Test support for errors: what `run` throws, and what an error lets a reader see (redaction checks). */
 
 /** Every string an error exposes: message, stack, JSON form and the same along its cause chain (5 levels). */
 export function everythingIn(error: unknown): string {
@@ -10,4 +10,18 @@ export function everythingIn(error: unknown): string {
     current = e.cause;
   }
   return parts.join('\n');
+}
+
+/**
+ * The error `run` throws synchronously when it is a `type`; any other error is thrown on, and a `run` that throws
+ * nothing fails with an error naming `type`.
+ */
+export function thrownBy<T>(run: () => unknown, type: abstract new (...args: never[]) => T): T {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof type) return error;
+    throw error;
+  }
+  throw new Error(`expected ${type.name} to be thrown`);
 }

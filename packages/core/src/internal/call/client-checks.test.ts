@@ -1,15 +1,9 @@
+import { thrownBy } from '@agent-apis/test-utils/errors';
 import { describe, expect, it } from 'vitest';
 import { checkBaseUrl, checkedHeaders, isAbortSignal } from './client-checks.js';
 import { AgentApiError, InvalidBaseUrlError } from './request-errors.js';
 
-function thrown(run: () => unknown): Error {
-  try {
-    run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a throw');
-}
+const thrown = (run: () => unknown): Error => thrownBy(run, Error);
 
 describe('checkBaseUrl', () => {
   it('never quotes what precedes an @ of a URL that does not parse (finding: a password in a malformed URL)', () => {

@@ -1,3 +1,4 @@
+import { thrownBy } from '@agent-apis/test-utils/errors';
 import { createProduct, getProduct, listProducts } from '@agent-apis/test-utils/operation-fixtures';
 import { describe, expect, it } from 'vitest';
 import type { OperationShape } from '../../operations.js';
@@ -5,15 +6,7 @@ import { validateOperationInput, validateRequestOptions } from './input-check.js
 import { RequestValidationError } from './request-errors.js';
 import { expandPath } from './wire-encoding.js';
 
-function refusal(run: () => void): RequestValidationError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RequestValidationError);
-    return error as RequestValidationError;
-  }
-  throw new Error('expected a RequestValidationError');
-}
+const refusal = (run: () => unknown): RequestValidationError => thrownBy(run, RequestValidationError);
 
 describe('validateOperationInput', () => {
   it('accepts inputs within the constraints', () => {

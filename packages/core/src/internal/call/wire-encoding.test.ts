@@ -1,16 +1,9 @@
+import { thrownBy } from '@agent-apis/test-utils/errors';
 import { describe, expect, it } from 'vitest';
 import { RequestValidationError } from './request-errors.js';
 import { callHeaders, jsonBody, serializeQuery } from './wire-encoding.js';
 
-function thrown(run: () => unknown): RequestValidationError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RequestValidationError);
-    return error as RequestValidationError;
-  }
-  throw new Error('expected a RequestValidationError');
-}
+const thrown = (run: () => unknown): RequestValidationError => thrownBy(run, RequestValidationError);
 
 describe('serializeQuery', () => {
   it('repeats exploded arrays, joins the others, spells objects as name[key] and skips undefined', () => {
