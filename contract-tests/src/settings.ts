@@ -13,10 +13,29 @@
  * | CONTRACT_TRUST_BUDGET      | trust scans a run may spend (a free key has 150 a month)     | 0–150        | 3       |
  * | CONTRACT_HISTORY_NIGHTS    | runs kept in the history of each target                      | 2–1000       | 30      |
  * | CONTRACT_STORE_RATE_LIMIT  | the store's limits, `<n>/s,<m>/min`                          | 1–1000 /s, 1–100000 /min | 20/s,800/min |
+ * | CONTRACT_TOOL_CALLS_PER_SECOND | tool calls a second in live mode (`checks/mcp.contract.test.ts`) | 1–1000 | 1 beside a REST store run, else 10 |
  * | CONTRACT_FLOOR_<SERVICE>   | `reads=`, `min=`, `lookups=` of a service's evidence floor (`evidence.ts`) | 0–its operations | the floor |
  *
  * `contractNumber(env, name)` reads one of them with its range and default; nothing else parses these variables.
+ * The run's target (`contractTarget`), where its reports go (`REPORTS_DIR`) and whether warnings fail
+ * (`strictMode`) are read here too.
  */
+import { join } from 'node:path';
+
+type Env = Record<string, string | undefined>;
+
+/** What a run checks: a live service with CONTRACT_TARGET=live, else the Prism mock of each final spec. */
+export function contractTarget(env: Env = process.env): 'mock' | 'live' {
+  return env.CONTRACT_TARGET === 'live' ? 'live' : 'mock';
+}
+
+/** CONTRACT_STRICT=1 (or `true`): a warning fails the service too. */
+export function strictMode(env: Env = process.env): boolean {
+  return ['1', 'true'].includes((env.CONTRACT_STRICT ?? '').trim().toLowerCase());
+}
+
+/** Where reports go: `contract-tests/reports`, or CONTRACT_REPORTS_DIR. */
+export const REPORTS_DIR = process.env.CONTRACT_REPORTS_DIR || join(import.meta.dirname, '..', 'reports');
 
 export class SettingError extends Error {
   override name = 'SettingError';
@@ -66,6 +85,7 @@ export const RANGES = {
   CONTRACT_MAX_RETRY_AFTER: { min: 0, max: 600, unit: 'seconds' },
   CONTRACT_TRUST_BUDGET: { min: 0, max: 150, unit: 'scans' },
   CONTRACT_HISTORY_NIGHTS: { min: 2, max: 1_000, unit: 'nights' },
+  CONTRACT_TOOL_CALLS_PER_SECOND: { min: 1, max: 1_000, unit: 'tool calls a second' },
   perSecond: { min: 1, max: 1000, unit: 'requests a second' },
   perMinute: { min: 1, max: 100_000, unit: 'requests a minute' },
 } satisfies Record<string, NumberRange>;
@@ -115,4 +135,22 @@ export function rateLimitSetting(name: string, text: string): { perSecond: numbe
     else perMinute = boundedNumber(`${name} (per minute)`, count, RANGES.perMinute);
   }
   return { perSecond, perMinute };
+}
+
+/**
+ * The services CONTRACT_ALLOW_WRITES names (`store`, `store,directory`). The old global switch (`1`, `true`) is
+ * refused with an error rather than read as "every service".
+ */
+export function writeServices(env: Env = process.env): Set<string> {
+  const names = (env.CONTRACT_ALLOW_WRITES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !['directory', 'store', 'trust'].includes(name));
+  if (unknown.length > 0) {
+    throw new SettingError(
+      `CONTRACT_ALLOW_WRITES names services, one by one (e.g. CONTRACT_ALLOW_WRITES=store); not ${unknown.join(', ')}`,
+    );
+  }
+  return new Set(names);
 }

@@ -4,10 +4,10 @@
  * other 4xx warns (inconclusive when the request rested on a guess or was rate limited).
  */
 import type { ContractOperation } from '../contract-spec/spec.ts';
-import type { CallInput } from '../suite/values.ts';
-import { type Basis, noVerdicts, type Verdicts } from '../suite/verdicts.ts';
+import type { LiveRun } from '../engine/run.ts';
+import type { CallInput } from '../engine/values.ts';
+import { type Basis, noVerdicts, type Verdicts } from '../evidence/verdicts.ts';
 import { recordCheck } from './findings.ts';
-import type { LiveRun } from './run.ts';
 
 export const AUTH_CHECK = 'ignored_auth';
 

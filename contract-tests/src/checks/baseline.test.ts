@@ -7,11 +7,11 @@ import { createStoreClient } from '@agent-apis/store';
 import { validators } from '@agent-apis/store/validators';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ContractOperation, type ContractSpec, loadContractSpec } from '../contract-spec/spec.ts';
-import { CoverageRecorder } from '../suite/coverage.ts';
-import { SpecSchemaValidator } from '../suite/schema-validator.ts';
-import type { Basis } from '../suite/verdicts.ts';
+import { type CallOutcome, LiveRun } from '../engine/run.ts';
+import { SpecSchemaValidator } from '../engine/schema-validator.ts';
+import { CoverageRecorder } from '../evidence/coverage.ts';
+import type { Basis } from '../evidence/verdicts.ts';
 import { examineAnswer } from './baseline.ts';
-import { type CallOutcome, LiveRun } from './run.ts';
 
 let spec: ContractSpec;
 beforeAll(async () => {

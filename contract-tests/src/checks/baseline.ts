@@ -17,13 +17,13 @@
  */
 import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
 import type { ContractOperation } from '../contract-spec/spec.ts';
-import type { Outcome } from '../suite/coverage.ts';
-import type { Basis, Verdicts } from '../suite/verdicts.ts';
-import { noVerdicts } from '../suite/verdicts.ts';
-import { recordsOf } from './fields.ts';
+import type { CallOutcome, LiveRun } from '../engine/run.ts';
+import type { Outcome } from '../evidence/coverage.ts';
+import { recordsOf } from '../evidence/fields.ts';
+import type { BaselineEnd, Severity } from '../evidence/ledger.ts';
+import type { Basis, Verdicts } from '../evidence/verdicts.ts';
+import { noVerdicts } from '../evidence/verdicts.ts';
 import { type IdentityKey, identityMismatches } from './identity.ts';
-import type { BaselineEnd, Severity } from './ledger.ts';
-import type { CallOutcome, LiveRun } from './run.ts';
 
 /**
  * Whether a received media type is one the spec documents: compared without case (media types are

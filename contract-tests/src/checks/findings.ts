@@ -1,10 +1,10 @@
 /** Records one named check's verdict in the coverage recorder and, once per defect, in the evidence ledger. */
 
 import type { ContractOperation } from '../contract-spec/spec.ts';
-import type { Outcome } from '../suite/coverage.ts';
-import type { Verdicts } from '../suite/verdicts.ts';
-import type { Severity } from './ledger.ts';
-import type { LiveRun, Seen } from './run.ts';
+import type { LiveRun, Seen } from '../engine/run.ts';
+import type { Outcome } from '../evidence/coverage.ts';
+import type { Severity } from '../evidence/ledger.ts';
+import type { Verdicts } from '../evidence/verdicts.ts';
 
 export function recordCheck(
   run: LiveRun,

@@ -8,13 +8,13 @@
  */
 
 import type { ContractOperation } from '../contract-spec/spec.ts';
-import { atIndex, choosePages, lastPage, listAt, seededRandom, spread, spreadPages } from '../suite/sampling.ts';
-import type { CallInput } from '../suite/values.ts';
-import { type Basis, merge, type Verdicts } from '../suite/verdicts.ts';
+import type { CallOutcome, LiveRun } from '../engine/run.ts';
+import { atIndex, choosePages, lastPage, listAt, seededRandom, spread, spreadPages } from '../engine/sampling.ts';
+import type { CallInput } from '../engine/values.ts';
+import { recordsOf } from '../evidence/fields.ts';
+import { type Basis, merge, type Verdicts } from '../evidence/verdicts.ts';
 import { type AnswerKind, type Examined, examineAnswer } from './baseline.ts';
-import { recordsOf } from './fields.ts';
 import { type IdentityKey, recordPointer } from './identity.ts';
-import type { CallOutcome, LiveRun } from './run.ts';
 
 export interface PathSample {
   values: Record<string, unknown>;

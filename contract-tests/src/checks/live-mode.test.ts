@@ -6,22 +6,22 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type DirectoryStandInOptions, startDirectoryStandIn } from '@agent-apis/test-servers/stand-ins/directory';
+import type { InputMode } from '@agent-apis/test-servers/stand-ins/server';
+import { type StoreStandInOptions, startStoreStandIn } from '@agent-apis/test-servers/stand-ins/store';
+import { startTrustStandIn } from '@agent-apis/test-servers/stand-ins/trust';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContractSpec } from '../contract-spec/spec.ts';
-import { type DirectoryStandInOptions, startDirectoryStandIn } from '../stand-ins/directory.ts';
-import type { InputMode } from '../stand-ins/server.ts';
-import { type StoreStandInOptions, startStoreStandIn } from '../stand-ins/store.ts';
-import { startTrustStandIn } from '../stand-ins/trust.ts';
-import type { CoverageEntry, ServiceSummary } from '../suite/coverage.ts';
-import { type LiveRun, runContractLive } from './live-run.ts';
+import { type LiveRun, runContractLive } from '../engine/live-run.ts';
+import type { CoverageEntry, ServiceSummary } from '../evidence/coverage.ts';
 
 const STORE = { login: 'standin-login', authToken: 'standin-token-5d1f' };
 const TRUST_KEY = 'sk_standin_key_8a2c';
 
 const SERVICE_FILES = [
-  'src/suite/directory.contract.test.ts',
-  'src/suite/store.contract.test.ts',
-  'src/suite/trust.contract.test.ts',
+  'src/checks/directory.contract.test.ts',
+  'src/checks/store.contract.test.ts',
+  'src/checks/trust.contract.test.ts',
 ];
 
 /** The live contract run on the three service suites (or `files`), with `env` added. */
@@ -244,7 +244,7 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     const run = await contractLive(
       { ...services.env, CONTRACT_TRUST_BUDGET: '20' },
       [],
-      ['src/suite/trust.contract.test.ts'],
+      ['src/checks/trust.contract.test.ts'],
     );
     expect(run.code).toBe(0);
     const trust = await run.coverage('trust');
@@ -314,7 +314,7 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
   }[] = [
     {
       name: 'a string price in every product list entry',
-      files: ['src/suite/store.contract.test.ts'],
+      files: ['src/checks/store.contract.test.ts'],
       start: () => standIns({ perSecond: 1000, perMinute: 100_000, plant: 'listField' }),
       expected:
         /listProducts: response_schema_conformance: response body \(required\) \/0\/product\/price must be number/,
@@ -323,7 +323,7 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     },
     {
       name: "a string price in one non-first product's lookup only",
-      files: ['src/suite/store.contract.test.ts'],
+      files: ['src/checks/store.contract.test.ts'],
       start: () => standIns({ perSecond: 1000, perMinute: 100_000, plant: 'lookupField' }),
       expected:
         /getProduct: response_schema_conformance: response body \(required, id=\d+\) \/product\/price must be number/,
@@ -331,21 +331,21 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     },
     {
       name: 'a 404 to the lookup of a product the list named (not the first)',
-      files: ['src/suite/store.contract.test.ts'],
+      files: ['src/checks/store.contract.test.ts'],
       start: () => standIns({ perSecond: 1000, perMinute: 100_000, plant: 'lookupGone' }),
       expected:
         /getProduct: positive_data_acceptance: a valid request \(required, id=1103, sent path\.id=1103\) got 404: the record was listed by listProducts entry 2/,
     },
     {
       name: 'a trust decision outside its enum',
-      files: ['src/suite/trust.contract.test.ts'],
+      files: ['src/checks/trust.contract.test.ts'],
       start: () => standIns({}, { plantDecisionEnum: true }),
       expected:
         /decide: response_schema_conformance: response body \(required\) \/decision\/recommended_action must be equal to one of the allowed values/,
     },
     {
       name: 'a string stars in one directory list entry (not the first)',
-      files: ['src/suite/directory.contract.test.ts'],
+      files: ['src/checks/directory.contract.test.ts'],
       start: () => standIns({}, {}, 0, 'strict', { plant: 'listField' }),
       expected:
         /listMcpServers: response_schema_conformance: response body \(required\) \/results\/\d+\/stars must be integer/,
@@ -365,7 +365,7 @@ describe('contract suite in live mode, against loopback stand-ins', () => {
     const run = await contractLive(
       { ...services.env, CONTRACT_STORE_RATE_LIMIT: '1000/s,100000/min' },
       [],
-      ['src/suite/store.contract.test.ts'],
+      ['src/checks/store.contract.test.ts'],
     );
     expect(run.code).not.toBe(0);
     expect(run.output).toMatch(

@@ -9,15 +9,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractOperation } from '../contract-spec/spec.ts';
-import { coverageDir } from '../suite/coverage.ts';
-import { judgeService } from '../suite/evidence.ts';
-import { dangerousOperations, planLifecycles } from '../suite/lifecycles.ts';
-import { merge, noVerdicts, worst } from '../suite/verdicts.ts';
+import { dangerousOperations, planLifecycles } from '../engine/lifecycles.ts';
+import { type CallOutcome, LiveRun, type LiveSuiteOptions } from '../engine/run.ts';
+import { coverageDir } from '../evidence/coverage.ts';
+import { judgeService } from '../evidence/evidence.ts';
+import { merge, noVerdicts, worst } from '../evidence/verdicts.ts';
+import { writeServices } from '../settings.ts';
 import { AUTH_CHECK, authCheck } from './auth.ts';
 import { examineAnswer } from './baseline.ts';
 import { Answers, labelOf, type PathSample } from './listing.ts';
 import { NEGATIVE_CHECK, negativeCheck, negativeRequest } from './negative.ts';
-import { type CallOutcome, LiveRun, type LiveSuiteOptions } from './run.ts';
 
 export const LIVE_CHECKS = [
   'not_a_server_error',
@@ -31,24 +32,6 @@ export const LIVE_CHECKS = [
   'negative_data_rejection',
   'ignored_auth',
 ] as const;
-
-/**
- * The services CONTRACT_ALLOW_WRITES names (`store`, `store,directory`). The old global switch (`1`, `true`) is
- * refused with an error rather than read as "every service".
- */
-export function writeServices(env: Record<string, string | undefined> = process.env): Set<string> {
-  const names = (env.CONTRACT_ALLOW_WRITES ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = names.filter((name) => !['directory', 'store', 'trust'].includes(name));
-  if (unknown.length > 0) {
-    throw new Error(
-      `CONTRACT_ALLOW_WRITES names services, one by one (e.g. CONTRACT_ALLOW_WRITES=store); not ${unknown.join(', ')}`,
-    );
-  }
-  return new Set(names);
-}
 
 const coveragesOf = (operation: ContractOperation) =>
   operation.parameters.some((p) => !p.required && p.in !== 'path') || operation.body

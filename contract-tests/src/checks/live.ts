@@ -17,6 +17,7 @@
  * Each operation ends with one verdict in `evidence-<service>.json` (`suite/evidence.ts`): verified, failed, warned,
  * inconclusive or not run; the service is green only with no fail and its evidence floor reached.
  */
+
+export type { LiveSuiteOptions } from '../engine/run.ts';
 export { mediaTypeMatches } from './baseline.ts';
-export type { LiveSuiteOptions } from './run.ts';
-export { defineLiveSuite, LIVE_CHECKS, writeServices } from './suite.ts';
+export { defineLiveSuite, LIVE_CHECKS } from './live-suite.ts';

@@ -1,21 +1,17 @@
 /**
- * Tool drift against a live-style tool server on loopback (`mcp-server.ts`): the drift check reads the list over
+ * Tool drift against a live-style tool server on loopback (`@agent-apis/test-servers/tool-server`): the drift check reads the list over
  * streamable HTTP, and the contract suite in live mode fails on breaking drift. The drift classification itself is
  * tested in `specs/src/mcp-drift.test.ts`.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { checkToolDrift } from '@agent-apis/specs/mcp-drift';
 import { liveStyleList, pinnedStore, storeTools } from '@agent-apis/specs/mcp-drift-fixtures';
 import type { McpTool } from '@agent-apis/specs/mcp-tools';
 import { MIRROR } from '@agent-apis/specs/test-support';
+import { startToolServer } from '@agent-apis/test-servers/tool-server';
 import { describe, expect, it } from 'vitest';
-import { startToolServer } from './mcp-server.ts';
-
-const run = promisify(execFile);
+import { runContractLive } from '../engine/live-run.ts';
 
 describe('tool drift read from a live-style server', () => {
   it('reads the live list over streamable HTTP from a configured server, sending its credentials', async () => {
@@ -41,7 +37,6 @@ describe('tool drift read from a live-style server', () => {
 });
 
 describe('contract suite against live-style tool servers (CONTRACT_TARGET=live)', () => {
-  const packageDir = join(import.meta.dirname, '..', '..');
   const credentials = { STORE_MCP_LOGIN_KEY: 'live-login-key-4c1d', STORE_MCP_AUTH_TOKEN: 'live-auth-token-9a3e' };
 
   async function contractLive(
@@ -52,25 +47,16 @@ describe('contract suite against live-style tool servers (CONTRACT_TARGET=live)'
       tools,
       credentials: { 'X-LOGIN-KEY': credentials.STORE_MCP_LOGIN_KEY, 'X-AUTH-TOKEN': credentials.STORE_MCP_AUTH_TOKEN },
     });
-    const reports = await mkdtemp(join(tmpdir(), 'agent-apis-mcp-live-'));
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      CONTRACT_TARGET: 'live',
-      CONTRACT_REPORTS_DIR: reports,
-      STORE_MCP_URL: server.url,
-      [names.login]: credentials.STORE_MCP_LOGIN_KEY,
-      [names.token]: credentials.STORE_MCP_AUTH_TOKEN,
-      CONTRACT_TOOL_CALLS_PER_SECOND: '100',
-    };
-    const vitest = join(packageDir, 'node_modules', 'vitest', 'vitest.mjs');
-    const args = [vitest, 'run', '--project', 'contract', 'src/mcp/mcp.contract.test.ts'];
     try {
-      const { stdout, stderr } = await run(process.execPath, args, { cwd: packageDir, env });
-      return { code: 0, output: stdout + stderr, reports };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, output: failed.stdout + failed.stderr, reports };
+      return await runContractLive(
+        {
+          STORE_MCP_URL: server.url,
+          [names.login]: credentials.STORE_MCP_LOGIN_KEY,
+          [names.token]: credentials.STORE_MCP_AUTH_TOKEN,
+          CONTRACT_TOOL_CALLS_PER_SECOND: '100',
+        },
+        ['src/checks/mcp.contract.test.ts'],
+      );
     } finally {
       await server.close();
     }

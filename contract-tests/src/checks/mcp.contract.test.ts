@@ -29,16 +29,16 @@ import {
 import { diffToolLists } from '@agent-apis/specs/mcp-drift';
 import { type McpTool, readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import type { OpenApiDocument } from '@agent-apis/specs/openapi';
+import { sampleValue } from '@agent-apis/test-servers/sample-value';
+import { type LocalToolServer, startToolServer } from '@agent-apis/test-servers/tool-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { writeServices } from '../live/live.ts';
-import { CoverageRecorder, coverageDir } from '../suite/coverage.ts';
-import { createRunMarker, isOwnMarker } from '../suite/lifecycles.ts';
-import { liveToolServerTargets, MCP_CANARY, mockToolServerTargets, type ToolServerTarget } from '../suite/targets.ts';
-import { sampleValue } from '../suite/values.ts';
-import { type LocalToolServer, startToolServer } from './mcp-server.ts';
+import { createRunMarker, isOwnMarker } from '../engine/lifecycles.ts';
+import { liveToolServerTargets, MCP_CANARY, mockToolServerTargets, type ToolServerTarget } from '../engine/targets.ts';
+import { CoverageRecorder, coverageDir } from '../evidence/coverage.ts';
+import { envNumber, RANGES, writeServices } from '../settings.ts';
 import { findRecord, firstId, readToolClasses, toolAnswer } from './tool-classes.ts';
 
 type Args = Record<string, unknown>;
@@ -113,7 +113,12 @@ for (const service of ['store', 'directory'] as const) {
   const restStoreRuns = Boolean(
     process.env.STORE_ACCESS_TOKEN || (process.env.STORE_LOGIN && process.env.STORE_AUTH_TOKEN),
   );
-  const callsPerSecond = Number(process.env.CONTRACT_TOOL_CALLS_PER_SECOND) || (restStoreRuns ? 1 : 10);
+  const callsPerSecond = envNumber(
+    process.env,
+    'CONTRACT_TOOL_CALLS_PER_SECOND',
+    RANGES.CONTRACT_TOOL_CALLS_PER_SECOND,
+    restStoreRuns ? 1 : 10,
+  );
   const pace =
     mode === 'live'
       ? new RateLimiter({ windows: [{ limit: 1, windowMs: Math.ceil(1_000 / callsPerSecond) }] })

@@ -4,10 +4,10 @@
  * which the contract allows), inconclusive on an x-provisional operation or a 429; a 5xx or a hung request fails.
  */
 import type { ContractOperation } from '../contract-spec/spec.ts';
-import { breakInput, type CallInput, sampleInput } from '../suite/values.ts';
-import { noVerdicts, type Verdicts } from '../suite/verdicts.ts';
+import type { LiveRun } from '../engine/run.ts';
+import { breakInput, type CallInput, sampleInput } from '../engine/values.ts';
+import { noVerdicts, type Verdicts } from '../evidence/verdicts.ts';
 import { recordCheck } from './findings.ts';
-import type { LiveRun } from './run.ts';
 
 export const NEGATIVE_CHECK = 'negative_data_rejection';
 

@@ -1,7 +1,7 @@
 import * as functions from '@agent-apis/store';
 import { createStoreClient } from '@agent-apis/store';
 import { validators } from '@agent-apis/store/validators';
-import { STORE_LIFECYCLES } from './lifecycles-store.ts';
+import { STORE_LIFECYCLES } from '../engine/lifecycles-store.ts';
 import { defineContractSuite } from './suite.ts';
 
 await defineContractSuite({

@@ -9,13 +9,13 @@
 import { APIError, errorClassForStatus, RequestValidationError } from '@agent-apis/core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { type ContractOperation, loadContractSpec } from '../contract-spec/spec.ts';
-import { writeEvidence } from '../live/ledger.ts';
-import { defineLiveSuite } from '../live/live.ts';
-import { CoverageRecorder, coverageDir, type ServiceCoverage } from './coverage.ts';
-import { defaultFloor, type OperationEvidence, type ServiceEvidence } from './evidence.ts';
-import { operationFunction, peekBody, type ServiceProfile } from './profile.ts';
-import { SpecSchemaValidator } from './schema-validator.ts';
-import { breakInput, type CallInput, sampleInput } from './values.ts';
+import { operationFunction, peekBody, type ServiceProfile } from '../engine/profile.ts';
+import { SpecSchemaValidator } from '../engine/schema-validator.ts';
+import { breakInput, type CallInput, sampleInput } from '../engine/values.ts';
+import { CoverageRecorder, coverageDir, type ServiceCoverage } from '../evidence/coverage.ts';
+import { defaultFloor, type OperationEvidence, type ServiceEvidence } from '../evidence/evidence.ts';
+import { writeEvidence } from '../evidence/ledger.ts';
+import { defineLiveSuite } from './live.ts';
 
 interface RecordedResponse {
   status: number;

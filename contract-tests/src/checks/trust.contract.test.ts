@@ -1,8 +1,8 @@
 import * as functions from '@agent-apis/trust';
 import { createTrustClient } from '@agent-apis/trust';
 import { validators } from '@agent-apis/trust/validators';
+import type { CallInput } from '../engine/values.ts';
 import { defineContractSuite } from './suite.ts';
-import type { CallInput } from './values.ts';
 
 /**
  * How many scans a call may spend: one per domain or target in a batch, else one; a bare array body (the

@@ -1,8 +1,8 @@
+import { type StandIn, serve } from '@agent-apis/test-servers/stand-ins/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type StandIn, serve } from '../stand-ins/server.ts';
-import type { BudgetProfile } from '../suite/profile.ts';
+import { writeServices } from '../settings.ts';
 import { type Dispatch, LiveBudget, NotSentError } from './budget.ts';
-import { writeServices } from './live.ts';
+import type { BudgetProfile } from './profile.ts';
 
 /** Budgets shaped like the contract files' profiles: a rate-limited service and a serial, metered one. */
 const RATE_LIMITED: BudgetProfile = { rateLimit: { env: 'CONTRACT_STORE_RATE_LIMIT', default: '20/s,800/min' } };
@@ -144,5 +144,31 @@ describe('live budgets', () => {
       expect(() => new LiveBudget(METERED, { CONTRACT_TRUST_BUDGET: value }), value).toThrow(/CONTRACT_TRUST_BUDGET/);
     }
     expect(new LiveBudget(METERED, { CONTRACT_TRUST_BUDGET: '0' }).reserveScans(1)).toBe(false);
+  });
+});
+
+describe('the budget reads its CONTRACT_* numbers through settings.ts', () => {
+  it('refuses CONTRACT_MAX_RETRY_AFTER=3000000, CONTRACT_TIMEOUT=0 and a trust budget above a month of scans', () => {
+    expect(() => new LiveBudget({}, { CONTRACT_MAX_RETRY_AFTER: '3000000' })).toThrow(
+      'CONTRACT_MAX_RETRY_AFTER must be a whole number from 0 to 600 seconds, got "3000000"',
+    );
+    expect(() => new LiveBudget({}, { CONTRACT_TIMEOUT: '0' })).toThrow(/CONTRACT_TIMEOUT must be .* 1 to 600 seconds/);
+    const metered = { quota: { env: 'CONTRACT_TRUST_BUDGET' as const, unit: 'trust scan', cost: () => 1 } };
+    expect(() => new LiveBudget(metered, { CONTRACT_TRUST_BUDGET: '151' })).toThrow(
+      'CONTRACT_TRUST_BUDGET must be a whole number from 0 to 150 trust scans, got "151"',
+    );
+    expect(new LiveBudget(metered, { CONTRACT_TRUST_BUDGET: '20' }).figures.scanBudget).toBe(20);
+  });
+
+  it('refuses a CONTRACT_STORE_RATE_LIMIT it cannot read', () => {
+    expect(
+      () =>
+        new LiveBudget(
+          { rateLimit: { env: 'CONTRACT_STORE_RATE_LIMIT', default: '20/s' } },
+          {
+            CONTRACT_STORE_RATE_LIMIT: '0/s',
+          },
+        ),
+    ).toThrow(/CONTRACT_STORE_RATE_LIMIT \(per second\)/);
   });
 });

@@ -15,10 +15,10 @@
  */
 import { retryAfterMs } from '@agent-apis/core/call';
 import { RateLimiter } from '@agent-apis/core/rate-limit';
-import { MOCK_ONLY_HEADERS } from '../stand-ins/server.ts';
-import type { BudgetFigures } from '../suite/evidence.ts';
-import type { BudgetProfile } from '../suite/profile.ts';
-import { contractNumber, DEFAULTS, RANGES, rateLimitSetting } from '../suite/settings.ts';
+import { MOCK_ONLY_HEADERS } from '@agent-apis/test-servers/stand-ins/server';
+import type { BudgetFigures } from '../evidence/evidence.ts';
+import { contractNumber, DEFAULTS, RANGES, rateLimitSetting } from '../settings.ts';
+import type { BudgetProfile } from './profile.ts';
 
 /** The longest `Retry-After` a live run waits out, in seconds, unless CONTRACT_MAX_RETRY_AFTER says otherwise. */
 export const DEFAULT_MAX_RETRY_AFTER_S = DEFAULTS.CONTRACT_MAX_RETRY_AFTER;

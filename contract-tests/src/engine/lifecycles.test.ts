@@ -1,10 +1,9 @@
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
+import { type StoreStandIn, startStoreStandIn } from '@agent-apis/test-servers/stand-ins/store';
+import type { StoreRecord } from '@agent-apis/test-servers/stand-ins/store-writes';
+import { startToolServer } from '@agent-apis/test-servers/tool-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadContractSpec } from '../contract-spec/spec.ts';
-import { runContractLive } from '../live/live-run.ts';
-import { startToolServer } from '../mcp/mcp-server.ts';
-import { type StoreStandIn, startStoreStandIn } from '../stand-ins/store.ts';
-import type { StoreRecord } from '../stand-ins/store-writes.ts';
 import {
   createRunMarker,
   isOwnMarker,
@@ -15,6 +14,7 @@ import {
   SWEEP_AFTER_MS,
 } from './lifecycles.ts';
 import { STORE_LIFECYCLES } from './lifecycles-store.ts';
+import { runContractLive } from './live-run.ts';
 import { MCP_CANARY } from './targets.ts';
 
 const STORE = { login: 'standin-login', authToken: 'standin-token-5d1f' };
@@ -234,7 +234,7 @@ describe('write-enabled live runs against a store holding records that look like
         STORE_MCP_AUTH_TOKEN: MCP_CANARY.authToken,
         CONTRACT_TOOL_CALLS_PER_SECOND: '100',
       },
-      ['src/suite/store.contract.test.ts', 'src/mcp/mcp.contract.test.ts'],
+      ['src/checks/store.contract.test.ts', 'src/checks/mcp.contract.test.ts'],
     );
     const coverage = await run.coverage('store');
     const lifecycles = coverage.entries.filter((e) => e.check.startsWith('lifecycle:'));
@@ -291,7 +291,7 @@ describe('write-enabled live runs against a store holding records that look like
         STORE_MCP_AUTH_TOKEN: MCP_CANARY.authToken,
         CONTRACT_TOOL_CALLS_PER_SECOND: '100',
       },
-      ['src/mcp/mcp.contract.test.ts'],
+      ['src/checks/mcp.contract.test.ts'],
     );
     expect(run.code).not.toBe(0);
     expect(run.output).toMatch(/create_product's answer shows a record carrying this run's marker/);
@@ -315,7 +315,7 @@ describe('write-enabled live runs against a store holding records that look like
     const authorization = `Basic ${Buffer.from(`${STORE.login}:${STORE.authToken}`).toString('base64')}`;
     const product = async () => (await fetch(`${store.url}/products/1101.json`, { headers: { authorization } })).json();
     const before = await product();
-    const run = await contractLive(storeEnv(store), ['src/suite/store.contract.test.ts']);
+    const run = await contractLive(storeEnv(store), ['src/checks/store.contract.test.ts']);
     console.log(
       `hostile create answer: exit ${run.code}, writes to records the run did not create: ${JSON.stringify(store.foreignWrites)}`,
     );
@@ -337,7 +337,7 @@ describe('write-enabled live runs against a store holding records that look like
         ...storeEnv(store),
         CONTRACT_ALLOW_DANGEROUS: 'createPromotion,updatePromotion,deletePromotion,createOrder,createHook,createTax',
       },
-      ['src/suite/store.contract.test.ts'],
+      ['src/checks/store.contract.test.ts'],
     );
     expect(run.output).not.toMatch(/FAIL/);
     expect(run.code).toBe(0);

@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { APIError } from '@agent-apis/core';
 import { describe, expect, it } from 'vitest';
 import type { ContractOperation, ContractSpec } from '../contract-spec/spec.ts';
-import type { CoverageRecorder } from './coverage.ts';
+import type { CoverageRecorder } from '../evidence/coverage.ts';
 import type { CallInput } from './values.ts';
 
 /** First word of every marker a live run writes. */

@@ -1,15 +1,15 @@
 /**
  * Test support: the contract suite run as an operator runs it in live mode (CONTRACT_TARGET=live) in a child
  * process, its exit code, output and reports: `runContractLive` (`vitest run --project contract`, for the
- * live-mode, fault and write lifecycle tests) and `spawnLive` under it (any script of this package, e.g.
+ * live-mode, fault, write lifecycle and tool drift tests) and `spawnLive` under it (any script of this package, e.g.
  * `pnpm contract`'s `run/contract-run.ts`).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServiceCoverage, ServiceSummary } from '../suite/coverage.ts';
-import { judgeService, runExitCode, type ServiceEvidence, type ServiceVerdict } from '../suite/evidence.ts';
+import type { ServiceCoverage, ServiceSummary } from '../evidence/coverage.ts';
+import { judgeService, runExitCode, type ServiceEvidence, type ServiceVerdict } from '../evidence/evidence.ts';
 
 const packageDir = join(import.meta.dirname, '..', '..');
 

@@ -6,9 +6,9 @@
  */
 import type { OperationCallOptions, OperationClient, SchemaLike } from '@agent-apis/core';
 import type { ServiceName } from '@agent-apis/specs/services';
-import type { ReproductionProfile } from '../live/redact.ts';
+import type { ContractNumberName } from '../settings.ts';
 import type { LifecycleProfile } from './lifecycles.ts';
-import type { ContractNumberName } from './settings.ts';
+import type { ReproductionProfile } from './redact.ts';
 import type { ServiceTarget } from './targets.ts';
 import type { CallInput } from './values.ts';
 

@@ -20,7 +20,7 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
-/** `src/suite/store.contract.test.ts` → `store`, `src/mcp/mcp.contract.test.ts` → `tool servers`. */
+/** `src/checks/store.contract.test.ts` → `store`, `src/checks/mcp.contract.test.ts` → `tool servers`. */
 function nameOf(moduleId: string): string {
   const base = moduleId.replace(/^.*[\\/]/, '').replace(/\.contract\.test\.ts$/, '');
   return base === 'mcp' ? 'tool servers' : base;

@@ -6,19 +6,20 @@
  */
 import type { OperationClient } from '@agent-apis/core';
 import type { ContractOperation, ContractSpec } from '../contract-spec/spec.ts';
-import { type CoverageRecorder, strictMode } from '../suite/coverage.ts';
-import { floorFromEnv } from '../suite/evidence.ts';
-import { operationFunction, peekBody, type ServiceProfile } from '../suite/profile.ts';
-import { withoutCredentials, withoutInputRules } from '../suite/raw-requests.ts';
-import { describeInput, pagesBetween, runSeed, sampleSize } from '../suite/sampling.ts';
-import type { SpecSchemaValidator } from '../suite/schema-validator.ts';
-import type { ServiceTarget } from '../suite/targets.ts';
-import { type CallInput, sampleInput } from '../suite/values.ts';
-import type { Basis } from '../suite/verdicts.ts';
+import type { CoverageRecorder } from '../evidence/coverage.ts';
+import { floorFromEnv } from '../evidence/evidence.ts';
+import { EvidenceLedger } from '../evidence/ledger.ts';
+import type { Basis } from '../evidence/verdicts.ts';
+import { strictMode } from '../settings.ts';
 import { type Dispatch, LiveBudget, NotSentError } from './budget.ts';
-import { EvidenceLedger } from './ledger.ts';
+import { operationFunction, peekBody, type ServiceProfile } from './profile.ts';
 import { Progress } from './progress.ts';
+import { withoutCredentials, withoutInputRules } from './raw-requests.ts';
 import { displayBase, displayUrl, type ReproductionProfile, reproduction } from './redact.ts';
+import { describeInput, pagesBetween, runSeed, sampleSize } from './sampling.ts';
+import type { SpecSchemaValidator } from './schema-validator.ts';
+import type { ServiceTarget } from './targets.ts';
+import { type CallInput, sampleInput } from './values.ts';
 
 export type Target = ServiceTarget & { baseUrl: string };
 

@@ -6,7 +6,7 @@
  */
 
 import { atPointer } from '../contract-spec/sources.ts';
-import { contractNumber, envNumber, RANGES } from './settings.ts';
+import { contractNumber, envNumber, RANGES } from '../settings.ts';
 
 /** CONTRACT_SAMPLE: how many records per operation a run looks up (default 10, 1–100). */
 export function sampleSize(env: Record<string, string | undefined> = process.env): number {

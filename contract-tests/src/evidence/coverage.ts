@@ -6,9 +6,7 @@
  */
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-/** Where reports go: `contract-tests/reports`, or CONTRACT_REPORTS_DIR. */
-export const REPORTS_DIR = process.env.CONTRACT_REPORTS_DIR ?? join(import.meta.dirname, '..', '..', 'reports');
+import { REPORTS_DIR } from '../settings.ts';
 
 /** Coverage of one target lives in its own folder, so a live run does not overwrite the mock run's report. */
 export function coverageDir(mode: 'mock' | 'live'): string {
@@ -24,11 +22,6 @@ export function coverageDir(mode: 'mock' | 'live'): string {
 export type Outcome = 'passed' | 'failed' | 'warning' | 'inconclusive' | 'skipped';
 
 export const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'warning', 'inconclusive', 'skipped'];
-
-/** CONTRACT_STRICT=1: warnings fail the run too (for a maintainer who wants to see them red). */
-export function strictMode(env: Record<string, string | undefined> = process.env): boolean {
-  return ['1', 'true'].includes((env.CONTRACT_STRICT ?? '').trim().toLowerCase());
-}
 
 export interface CoverageEntry {
   operation: string;

@@ -25,7 +25,7 @@
  * or its cursor was the newest record (`outsideFloor` says which). A run whose every list is empty still falls
  * short: no lookup verified.
  */
-import { boundedNumber } from './settings.ts';
+import { boundedNumber } from '../settings.ts';
 
 export type OperationVerdict = 'verified' | 'failed' | 'warned' | 'inconclusive' | 'not-run';
 

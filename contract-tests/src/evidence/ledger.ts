@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EvidenceFloor, Failure, OperationEvidence, ServiceEvidence } from '../suite/evidence.ts';
+import type { EvidenceFloor, Failure, OperationEvidence, ServiceEvidence } from './evidence.ts';
 import { FieldPresence } from './fields.ts';
 
 export type Severity = 'fail' | 'warning' | 'inconclusive';

@@ -12,9 +12,9 @@ import {
   type Outcome,
   type ServiceCoverage,
   type ServiceSummary,
-  strictMode,
   summarize,
-} from '../suite/coverage.ts';
+} from '../evidence/coverage.ts';
+import { strictMode } from '../settings.ts';
 import { renderStatesMarkdown, renderStatesText, writeRunReports } from './run-report.ts';
 import { type JudgedService, STATE_LABELS } from './states.ts';
 import { markdownData, markdownNameData, maskingFrom, maskText } from './text.ts';

@@ -7,7 +7,7 @@
  *
  * Imports nothing that needs a build: the nightly loads it after steps that may have failed.
  */
-import type { ServiceState } from '../suite/evidence.ts';
+import type { ServiceState } from '../evidence/evidence.ts';
 import { markdownName, markdownText } from './escape.ts';
 import type { RunFile } from './run-report.ts';
 import { markdownChanges, markdownStateTable } from './state-lines.ts';

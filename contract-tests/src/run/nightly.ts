@@ -13,17 +13,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markdownText } from '@agent-apis/contract-tests/report/escape';
-import {
-  nightlyExitCode,
-  runSection,
-  type StepRun,
-  stepResult,
-  stepTable,
-} from '@agent-apis/contract-tests/report/nightly';
-import type { RunFile } from '@agent-apis/contract-tests/report/run-report';
+import { markdownText } from '../report/escape.ts';
+import { nightlyExitCode, runSection, type StepRun, stepResult, stepTable } from '../report/nightly.ts';
+import type { RunFile } from '../report/run-report.ts';
+import { REPORTS_DIR } from '../settings.ts';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..', '..');
 const pnpm = ['npx', '-y', 'pnpm@12.21.0'];
 
 interface Step {
@@ -56,7 +51,7 @@ const steps: Step[] = [
 
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-const contractReports = process.env.CONTRACT_REPORTS_DIR ?? join(root, 'contract-tests', 'reports');
+const contractReports = REPORTS_DIR;
 const runFile = (target: 'mock' | 'live') => join(contractReports, target, 'run.json');
 const readRun = (target: 'mock' | 'live'): RunFile | undefined => {
   try {

@@ -23,9 +23,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
-import { finalSpecFile } from '@agent-apis/test-utils/final-specs';
-import { type PrismServer, startPrism } from '@agent-apis/test-utils/prism';
-import { type Registry, seedFromWorkspace, startOutboundTrap, startRegistry } from '@agent-apis/test-utils/registry';
+import { listOperations, type OpenApiDocument } from '@agent-apis/specs/openapi';
+import { type PrismServer, startPrism } from '@agent-apis/test-servers/prism';
+import { type Registry, seedFromWorkspace, startOutboundTrap, startRegistry } from '@agent-apis/test-servers/registry';
+import { startToolServer } from '@agent-apis/test-servers/tool-server';
+import { finalSpecFile, readFinalSpec } from '@agent-apis/test-utils/final-specs';
 import {
   catalogSpecifiers,
   isolatedEnv,
@@ -37,9 +39,6 @@ import {
   workspacePackages,
 } from '@agent-apis/test-utils/workspace';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadContractSpec } from '../contract-spec/spec.ts';
-import { startToolServer } from '../mcp/mcp-server.ts';
-import { REPORTS_DIR } from '../suite/coverage.ts';
 
 const changesetBin = join(dirname(createRequire(import.meta.url).resolve('@changesets/cli/package.json')), 'bin.js');
 
@@ -140,8 +139,8 @@ describe('changeset version with the repository config', () => {
   });
 });
 
-const CONSUMER_SOURCES = join(import.meta.dirname, '..', '..', 'consumer');
-/** The agent program of the README's "Install" section (`contract-tests/agent/`). */
+const CONSUMER_SOURCES = join(import.meta.dirname, '..', '..', 'release-consumer');
+/** The agent program of the README's "Install" section (`ecosystem/agent/`). */
 const AGENT_SOURCES = join(import.meta.dirname, '..', '..', 'agent');
 /** What a consumer installs next to the packages: the TypeScript and test stack, at the workspace's pins. */
 const CONSUMER_TOOLS = ['typescript', 'zod', 'msw', '@faker-js/faker', 'vitest', '@types/node'];
@@ -238,7 +237,7 @@ describe('a release published to a local registry and installed by version', { t
   const mocks = new Map<string, PrismServer>();
 
   async function startMocks(): Promise<void> {
-    const logDir = join(REPORTS_DIR, 'consumer');
+    const logDir = join(import.meta.dirname, '..', '..', 'reports', 'consumer');
     await Promise.all(
       SERVICES.map(async (service) => {
         const spec = finalSpecFile(service);
@@ -531,18 +530,15 @@ interface JsonMedia {
   example?: unknown;
   examples?: Record<string, { value: unknown }>;
 }
-type PathItem = Record<string, { responses: Record<string, { content?: Record<string, JsonMedia> }> }>;
+type Responses = Record<string, { content?: Record<string, JsonMedia> }>;
 
-/** The example a final spec gives for an operation's success response (the one Prism serves first). */
+/** The example a final spec gives for an operation's first 2xx response (the one Prism serves first). */
 async function successExample(service: (typeof SERVICES)[number], operationId: string): Promise<unknown> {
-  const spec = await loadContractSpec(service);
-  const operation = spec.operations.find((candidate) => candidate.id === operationId);
-  const pathItem = operation && (spec.document.paths?.[operation.path] as PathItem | undefined);
-  const media =
-    operation &&
-    pathItem?.[operation.method.toLowerCase()]?.responses[String(operation.successStatus)]?.content?.[
-      'application/json'
-    ];
+  const document = await readFinalSpec<OpenApiDocument>(service);
+  const found = listOperations(document).find((ref) => ref.operation.operationId === operationId);
+  const responses = (found?.operation.responses ?? {}) as Responses;
+  const success = Object.keys(responses).find((status) => /^2\d\d$/.test(status));
+  const media = success === undefined ? undefined : responses[success]?.content?.['application/json'];
   if (!media) throw new Error(`${service}: ${operationId} has no JSON success response`);
   return media.example ?? Object.values(media.examples ?? {})[0]?.value;
 }

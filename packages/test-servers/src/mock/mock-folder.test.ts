@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitForExit } from '@agent-apis/test-utils/prism';
 import { REPO_ROOT } from '@agent-apis/test-utils/workspace';
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitForExit } from '../prism.ts';
 
-const MOCK_SCRIPT = join(REPO_ROOT, 'contract-tests', 'src', 'mock', 'mock.ts');
+const MOCK_SCRIPT = join(import.meta.dirname, 'mock.ts');
 
 describe('pnpm mock and its temporary folder', () => {
   let base = '';

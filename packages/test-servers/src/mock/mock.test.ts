@@ -10,12 +10,12 @@ import { InternalServerError, NotFoundError } from '@agent-apis/core';
 import { DirectoryClient } from '@agent-apis/directory';
 import { DirectoryTools, StoreTools } from '@agent-apis/mcp';
 import { StoreClient } from '@agent-apis/store';
-import { waitForExit } from '@agent-apis/test-utils/prism';
 import { REPO_ROOT } from '@agent-apis/test-utils/workspace';
 import { TrustClient } from '@agent-apis/trust';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForExit } from '../prism.ts';
 
-const MOCK_SCRIPT = join(REPO_ROOT, 'contract-tests', 'src', 'mock', 'mock.ts');
+const MOCK_SCRIPT = join(import.meta.dirname, 'mock.ts');
 
 /** Starts `pnpm mock` with `args` on free ports; resolves once it printed its last line. */
 async function startMock(args: string[]) {

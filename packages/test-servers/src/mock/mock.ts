@@ -27,16 +27,16 @@ import { DIRECTORY_MCP_URL_ENV_VAR, STORE_MCP_ENV_VARS } from '@agent-apis/mcp';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { CREDENTIAL_ENV_VARS, BASE_URL_ENV_VAR as STORE_BASE_URL_ENV_VAR } from '@agent-apis/store';
 import { readFinalSpec } from '@agent-apis/test-utils/final-specs';
-import { startPrism } from '@agent-apis/test-utils/prism';
 import {
   API_KEY_ENV_VAR as TRUST_API_KEY_ENV_VAR,
   BASE_URL_ENV_VAR as TRUST_BASE_URL_ENV_VAR,
 } from '@agent-apis/trust';
-import { startToolServer } from '../mcp/mcp-server.ts';
+import { startPrism } from '../prism.ts';
 import { startDirectoryStandIn } from '../stand-ins/directory.ts';
 import type { StandIn } from '../stand-ins/server.ts';
 import { startStoreStandIn } from '../stand-ins/store.ts';
 import { startTrustStandIn } from '../stand-ins/trust.ts';
+import { startToolServer } from '../tool-server.ts';
 
 export const MOCK_SERVICES = ['directory', 'store', 'trust', 'mcp'] as const;
 export type MockService = (typeof MOCK_SERVICES)[number];
