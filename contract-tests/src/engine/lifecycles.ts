@@ -148,7 +148,7 @@ interface Outcome {
   seen?: { status: number; body?: unknown };
 }
 
-/** What `live/live.ts` lends the lifecycles: its budgeted call, its response checks and the coverage recorder. */
+/** What `checks/live.ts` lends the lifecycles: its budgeted call, its response checks and the coverage recorder. */
 export interface LifecycleContext {
   call(operation: ContractOperation, input: CallInput): Promise<Outcome>;
   checkAnswer(operation: ContractOperation, outcome: Outcome, label: string): string[];

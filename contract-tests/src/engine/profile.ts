@@ -1,5 +1,5 @@
 /**
- * What the generic contract runner (`suite.ts` for mocks, `live/live.ts` for live services) needs to know about one
+ * What the generic contract runner (`suite.ts` for mocks, `checks/live.ts` for live services) needs to know about one
  * service, passed in by that service's contract file: how to build its client, the client's own operation
  * functions, its response validators, what a live run may spend, and the record families a write-enabled run
  * may create. The runner itself names no service.
@@ -18,7 +18,7 @@ export type OperationFunction = (client: OperationClient, options?: OperationCal
 export type ResponseValidators = Record<string, { response?: SchemaLike } | undefined>;
 
 /**
- * What a live run may spend at this service, enforced by `live/budget.ts`:
+ * What a live run may spend at this service, enforced by `engine/budget.ts`:
  * - `rateLimit`: requests per second and minute (`20/s,800/min`), read from `env` with `default`;
  * - `serial`: one call at a time (for a service that answers overlapping calls of one key with 409);
  * - `quota`: a metered allowance (scans), read from `env` (a `CONTRACT_*` number of `settings.ts`, with its range

@@ -13,7 +13,7 @@
  *
  * Live runs read only. CONTRACT_ALLOW_WRITES=store (per service, never global) adds the write lifecycles of
  * records the run creates itself (meant for a sandbox store only); CONTRACT_ALLOW_DANGEROUS=<operationId>,…
- * names dangerous operations one by one; see `live/live.ts` and `live/budget.ts`.
+ * names dangerous operations one by one; see `checks/live.ts` and `engine/budget.ts`.
  */
 import { STORE_MCP_ALIAS_ENV_VARS, STORE_MCP_ENV_VARS, storeCredentialEnvVars } from '@agent-apis/mcp';
 
@@ -79,7 +79,7 @@ export function liveTargets(env: Record<string, string | undefined>): Targets {
 }
 
 /**
- * The agent tool servers. Mock mode: a local server built from the pin (see `mcp/mcp-server.ts`) that expects the
+ * The agent tool servers. Mock mode: a local server built from the pin (see `@agent-apis/test-servers/tool-server`) that expects the
  * canary credentials. Live mode reads:
  *
  * | server    | URL                                                  | credentials                                   |

@@ -42,7 +42,7 @@ export interface ServiceCoverage {
   skipped?: string;
   /** `tools`: an agent tool server; `operations` are its tools, exercised when their `call:*` checks passed. */
   kind?: 'tools';
-  /** Live runs: requests sent, 429s received, metered scans spent (see `live/budget.ts`). */
+  /** Live runs: requests sent, 429s received, metered scans spent (see `engine/budget.ts`). */
   budget?: { requests: number; tooManyRequests: number; scans?: number; scanBudget?: number; rateLimit?: string };
   /** Live write runs: record counts per family before and after, and marked records of earlier runs swept. */
   records?: Record<string, { before: number; after: number; swept: number }>;

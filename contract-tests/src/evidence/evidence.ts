@@ -1,12 +1,12 @@
 /**
  * What one contract run proved, per operation and per service: the seam between the runner that reaches the
- * verdicts (`live/live.ts` and its checks) and everything that reports them (history, HTML, JUnit, Markdown, nightly,
+ * verdicts (`checks/live.ts` and its checks) and everything that reports them (history, HTML, JUnit, Markdown, nightly,
  * exit code). The runner writes one `evidence-<service>.json` per service next to its coverage file; the reporters
  * read only these files and the functions below.
  *
  * An operation ends the run with one verdict:
  * - `verified`: a valid request got a documented 2xx whose status, content type, headers and schema validated;
- * - `failed`: a promise of the contract is broken (see `live/live.ts`);
+ * - `failed`: a promise of the contract is broken (see `checks/live.ts`);
  * - `warned`: the server was more lenient than the spec, or rejected a request the suite constructed;
  * - `inconclusive`: the request rested on a guess, or a 429 outlasted the budget;
  * - `not-run`: never sent, with the reason (not configured, a write without permission, its source failed, …).
@@ -116,7 +116,7 @@ export interface ServiceEvidence {
   budget?: BudgetFigures;
 }
 
-/** What a live run spent at a service (`live/budget.ts` counts it). */
+/** What a live run spent at a service (`engine/budget.ts` counts it). */
 export interface BudgetFigures {
   requests: number;
   tooManyRequests: number;

@@ -1,5 +1,5 @@
 /**
- * The evidence of one service's live run, per operation (`suite/evidence.ts`): what each named check found, each defect
+ * The evidence of one service's live run, per operation (`evidence.ts`): what each named check found, each defect
  * once, and the operation's verdict from its baseline. Written as `evidence-<service>.json` next to the coverage
  * file. One defect, one fail: findings are kept by a key that leaves out which record or which input set showed
  * them (a 401 to ten lookups, or to the required and the all-inputs call, is one failure).

@@ -1,6 +1,6 @@
 /**
  * Starts one Prism mock of the final spec per service for the contract project. With CONTRACT_TARGET=live no
- * Prism runs: the tests talk to each configured service directly (`live/live.ts` does the checking), so nothing
+ * Prism runs: the tests talk to each configured service directly (`checks/live.ts` does the checking), so nothing
  * mock-only (Prism's `Prefer` header) can reach a live service.
  * The servers' URLs reach the tests through `provide`/`inject`; every process is stopped by its PID.
  * The teardown writes the run's reports (coverage, states, history, HTML page, JUnit); `contract-run.ts` turns

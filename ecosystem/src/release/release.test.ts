@@ -8,13 +8,13 @@
  * registry got from the workspace's own node_modules), type-checks a consumer under `nodenext` and `bundler`,
  * runs it against Prism mocks of the final specs, and runs a vitest suite on the packages' `./msw` handlers.
  * Each package is also installed alone by name into a project of its own (with the README's `.npmrc` scope line),
- * and the agent program of `contract-tests/agent/` is installed by name, type-checked under the strictest
+ * and the agent program of `ecosystem/agent/` is installed by name, type-checked under the strictest
  * Node-only settings and run against the mocks.
  * Every command of that path has its HTTP(S) proxy set to a loopback trap, and the trap must see no connection:
  * nothing leaves loopback, the public registry included. Commands of the consumer project run on the Node that
  * runs this test (`process.execPath`), not on whatever `node` is first on PATH.
  *
- * The consumer's sources live in `contract-tests/consumer/`. The nodenext check also type-checks the packages'
+ * The consumer's sources live in `ecosystem/release-consumer/`. The nodenext check also type-checks the packages'
  * declaration files (`skipLibCheck: false`); the bundler check skips them, as they were just checked.
  */
 import { existsSync } from 'node:fs';

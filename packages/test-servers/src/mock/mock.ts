@@ -10,7 +10,7 @@
  * outside it gets the service's 404) and answers `Prefer: code=<status>` with that status and the service's error
  * body. `--prism` serves Prism on each final spec instead (answers from the spec's examples, every request checked
  * against the spec, `Prefer: code=`, `example=` and `dynamic=true`); Prism stays the contract suite's mock.
- * The agent tool servers are the MCP SDK server of `@agent-apis/test-utils` answering every tool of the pinned tool
+ * The agent tool servers are the MCP SDK server of `../tool-server.ts` answering every tool of the pinned tool
  * lists with schema-checked placeholder results. It prints what it serves, each base URL and the environment lines
  * to paste, then runs until Ctrl-C.
  *
