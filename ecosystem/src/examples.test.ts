@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { waitForExit } from '@agent-apis/test-servers/prism';
+import { waitForExit } from '@agent-apis/test-utils/processes';
 import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
 import { REPO_ROOT } from '@agent-apis/test-utils/workspace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mediaTypeMatches } from './live.ts';
+import { mediaTypeMatches } from './baseline.ts';
 
 describe('content_type_conformance: which received media types a documented one admits', () => {
   it('compares without case, as media types are case-insensitive', () => {

@@ -1,5 +1,5 @@
 /**
- * One contract suite, two targets; this file drives the Prism mock, `live/live.ts` a live service. In mock mode, for
+ * One contract suite, two targets; this file drives the Prism mock, `live.ts` a live service. In mock mode, for
  * every operation of a final spec: a call with only the required inputs
  * and one with all of them, each asserting the documented success status and validating the body against the
  * spec's schema (Ajv) and the generated zod schema; every documented error status forced with

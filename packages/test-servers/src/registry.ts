@@ -11,9 +11,9 @@ import { mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { basename, dirname, join } from 'node:path';
+import { freePort, waitForExit } from '@agent-apis/test-utils/processes';
 import type { PackageManifest } from '@agent-apis/test-utils/workspace';
 import { create as createTar } from 'tar';
-import { freePort, waitForExit } from './prism.ts';
 
 export interface Registry {
   /** `http://127.0.0.1:<port>/`, with the trailing slash npm expects. */

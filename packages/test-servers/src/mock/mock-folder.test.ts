@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitForExit } from '@agent-apis/test-utils/processes';
 import { REPO_ROOT } from '@agent-apis/test-utils/workspace';
 import { afterAll, describe, expect, it } from 'vitest';
-import { waitForExit } from '../prism.ts';
 
 const MOCK_SCRIPT = join(import.meta.dirname, 'mock.ts');
 

@@ -10,10 +10,10 @@ import { InternalServerError, NotFoundError } from '@agent-apis/core';
 import { DirectoryClient } from '@agent-apis/directory';
 import { DirectoryTools, StoreTools } from '@agent-apis/mcp';
 import { StoreClient } from '@agent-apis/store';
+import { waitForExit } from '@agent-apis/test-utils/processes';
 import { REPO_ROOT } from '@agent-apis/test-utils/workspace';
 import { TrustClient } from '@agent-apis/trust';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitForExit } from '../prism.ts';
 
 const MOCK_SCRIPT = join(import.meta.dirname, 'mock.ts');
 
