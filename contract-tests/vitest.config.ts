@@ -1,13 +1,13 @@
 import { defineConfig } from 'vitest/config';
-import { ProgressReporter } from './src/live/progress-reporter.ts';
-import { contractNumber } from './src/suite/settings.ts';
+import { ProgressReporter } from './src/engine/progress-reporter.ts';
+import { contractNumber, contractTarget, REPORTS_DIR, writeServices } from './src/settings.ts';
 
 /**
  * A live check waits for the service's budget: paced requests and a `Retry-After` of up to
  * CONTRACT_MAX_RETRY_AFTER seconds (default 120), several times in one check. Its time limit leaves room for that,
  * so a slow or rate-limiting service is never reported as a failed check by a timeout.
  */
-const live = process.env.CONTRACT_TARGET === 'live';
+const live = contractTarget() === 'live';
 const maxRetryAfterMs = contractNumber(process.env, 'CONTRACT_MAX_RETRY_AFTER') * 1000;
 const contractTimeout = live ? Math.max(15 * 60_000, 4 * maxRetryAfterMs + 5 * 60_000) : 30_000;
 /**
@@ -15,9 +15,8 @@ const contractTimeout = live ? Math.max(15 * 60_000, 4 * maxRetryAfterMs + 5 * 6
  * `reports/live/junit.xml` (next to the contract's own `coverage-junit.xml`); the harness project's is
  * `reports/harness/junit.xml`. CONTRACT_REPORTS_DIR moves all of them.
  */
-const reportsDir = process.env.CONTRACT_REPORTS_DIR ?? './reports';
 const harnessOnly = process.argv.some((arg, i) => arg === 'harness' && process.argv[i - 1] === '--project');
-const junitFile = `${reportsDir}/${harnessOnly ? 'harness' : live ? 'live' : 'mock'}/junit.xml`;
+const junitFile = `${REPORTS_DIR}/${harnessOnly ? 'harness' : live ? 'live' : 'mock'}/junit.xml`;
 
 export default defineConfig({
   test: {
@@ -43,7 +42,7 @@ export default defineConfig({
           maxConcurrency: 8,
           // A live run with writes changes records of one store from the REST and the tool-server files: one file
           // at a time, so neither sees the other's records in its before/after counts.
-          fileParallelism: !(live && process.env.CONTRACT_ALLOW_WRITES),
+          fileParallelism: !(live && writeServices().size > 0),
         },
       },
     ],

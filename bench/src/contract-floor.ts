@@ -6,10 +6,10 @@
  * Usage: node src/contract-floor.ts <recording.jsonl>
  */
 import { readFile } from 'node:fs/promises';
-import { OPERATION_TABLES } from '@agent-apis/contract-tests/stand-ins/operations';
+import { startPrism } from '@agent-apis/test-servers/prism';
+import { OPERATION_TABLES } from '@agent-apis/test-servers/stand-ins/operations';
 import { finalSpecFile } from '@agent-apis/test-utils/final-specs';
 import { operationMatcher } from '@agent-apis/test-utils/operation-requests';
-import { startPrism } from '@agent-apis/test-utils/prism';
 import { runPool } from './measure.ts';
 import { WORK_DIR } from './paths.ts';
 import type { RecordedRequest } from './record-requests.ts';

@@ -1,7 +1,7 @@
 /**
  * The `types` section: what the same store task (list products, create one with two variants, reprice it,
  * delete it) costs the TypeScript checker, written three ways: through the resource methods (the consumer file
- * `contract-tests/consumer/store-resources.ts`, as the consumer test type-checks it), through `store.api.*`,
+ * `ecosystem/release-consumer/store-resources.ts`, as the consumer test type-checks it), through `store.api.*`,
  * and through openapi-fetch typed by openapi-typescript. Each is checked alone by `tsc --noEmit
  * --extendedDiagnostics` (strict, `exactOptionalPropertyTypes`, `skipLibCheck` so the packages' own
  * declarations are not counted); the section prints the median wall time of a few runs and the type
@@ -28,7 +28,7 @@ export interface TypeCheckRow {
 }
 
 const RUNS = 3;
-const CONSUMER_FILE = join(REPO_ROOT, 'contract-tests', 'consumer', 'store-resources.ts');
+const CONSUMER_FILE = join(REPO_ROOT, 'ecosystem', 'release-consumer', 'store-resources.ts');
 
 /** The task of the consumer file through the raw operations. */
 const THROUGH_API = `import type { StoreClient } from '@agent-apis/store';
@@ -150,7 +150,7 @@ export async function measureTypeChecks(): Promise<TypeCheckRow[]> {
     }
     measured.push({
       through,
-      file: file === 'resources.ts' ? 'contract-tests/consumer/store-resources.ts' : file,
+      file: file === 'resources.ts' ? 'ecosystem/release-consumer/store-resources.ts' : file,
       wallMs: round(median(walls), 0),
       checkMs: round(diagnostic(output, 'Check time'), 0),
       instantiations: diagnostic(output, 'Instantiations'),

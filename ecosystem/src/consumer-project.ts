@@ -1,12 +1,12 @@
 /**
  * A throwaway consumer project outside the workspace, as a user gets one: the published packages packed with
  * `pnpm pack` and installed from those tarballs by npm. Their third-party dependencies come from a private
- * registry on loopback seeded from the workspace's own node_modules (`@agent-apis/test-utils/registry`), and
+ * registry on loopback seeded from the workspace's own node_modules (`@agent-apis/test-servers/registry`), and
  * every proxy of the install points at a trap that must see no connection: nothing is downloaded.
  */
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Registry, seedFromWorkspace, startOutboundTrap, startRegistry } from '@agent-apis/test-utils/registry';
+import { type Registry, seedFromWorkspace, startOutboundTrap, startRegistry } from '@agent-apis/test-servers/registry';
 import { catalogSpecifiers, isolatedEnv, publicPackages, REPO_ROOT, run } from '@agent-apis/test-utils/workspace';
 
 /** The optional peers a consumer of the `./msw` entry points installs beside the packages, at the workspace's pins. */

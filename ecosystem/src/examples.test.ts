@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { waitForExit } from '@agent-apis/test-utils/prism';
+import { waitForExit } from '@agent-apis/test-utils/processes';
 import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
 import { REPO_ROOT } from '@agent-apis/test-utils/workspace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ import { execute, PROCESS_RUNTIMES } from './runtimes.ts';
 
 const require = createRequire(import.meta.url);
 const PACKAGES = ['core', 'directory', 'mcp', 'store', 'trust'] as const;
-const STAND_INS = join(REPO_ROOT, 'contract-tests', 'src', 'stand-ins');
+const STAND_INS = join(REPO_ROOT, 'packages', 'test-servers', 'src', 'stand-ins');
 const records = (name: string) => JSON.parse(readFileSync(join(STAND_INS, `${name}-records.json`), 'utf8'));
 
 /**
@@ -269,7 +269,7 @@ async function closedPort(): Promise<number> {
 
 /** `pnpm mock` as its own process on free ports; resolves to the environment it prints once every server is up. */
 async function startMock(): Promise<{ child: ChildProcess; env: Record<string, string>; printed: () => string }> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'contract-tests', 'src', 'mock', 'mock.ts')], {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'packages', 'test-servers', 'src', 'mock', 'mock.ts')], {
     cwd: REPO_ROOT,
     env: { ...process.env, MOCK_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -104,7 +104,7 @@ function envValue(env: Record<string, string | undefined>, name: string): string
  *
  * The rule is `storeCredentialEnvVars` of `@agent-apis/mcp` (packages/mcp/src/store-env.ts), which `StoreTools` and
  * the contract suite use. It is written again here because `@agent-apis/mcp` is generated from this package's
- * tool lists, so this package cannot depend on it; `contract-tests/src/suite/targets.test.ts` holds the two to the
+ * tool lists, so this package cannot depend on it; `contract-tests/src/engine/targets.test.ts` holds the two to the
  * same answer for every combination of the four variables.
  */
 export function credentialEnvVars(

@@ -20,9 +20,6 @@ import {
 } from '@agent-apis/core';
 import { DirectoryClient } from '@agent-apis/directory';
 import { StoreClient } from '@agent-apis/store';
-import { TrustClient } from '@agent-apis/trust';
-import { describe, expect, it } from 'vitest';
-import { CoverageRecorder } from '../suite/coverage.ts';
 import {
   type Answer,
   type Fault,
@@ -32,7 +29,10 @@ import {
   type ReceivedRequest,
   seededFaults,
   startFaultServer,
-} from './fault-server.ts';
+} from '@agent-apis/test-servers/faults/fault-server';
+import { TrustClient } from '@agent-apis/trust';
+import { describe, expect, it } from 'vitest';
+import { CoverageRecorder } from '../evidence/coverage.ts';
 
 /** Per-attempt timeout: short enough to keep the file fast, long enough for loopback answers on a busy machine. */
 const TIMEOUT_MS = 1_000;

@@ -5,21 +5,22 @@
  * 404 after the newest order) stays green. The exit code is the one the evidence gives (`runExitCode`), as the
  * `contract` wrapper computes it; a fail also fails a test, so vitest's own exit is non-zero for fails too.
  */
+
+import { type FaultMode, faultRecords, withFault } from '@agent-apis/test-servers/faults/broken-stand-ins';
+import { startDirectoryStandIn } from '@agent-apis/test-servers/stand-ins/directory';
+import type { StandIn } from '@agent-apis/test-servers/stand-ins/server';
+import { startStoreStandIn } from '@agent-apis/test-servers/stand-ins/store';
+import { startTrustStandIn } from '@agent-apis/test-servers/stand-ins/trust';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type LiveRun, runContractLive } from '../live/live-run.ts';
-import { startDirectoryStandIn } from '../stand-ins/directory.ts';
-import type { StandIn } from '../stand-ins/server.ts';
-import { startStoreStandIn } from '../stand-ins/store.ts';
-import { startTrustStandIn } from '../stand-ins/trust.ts';
-import type { OperationVerdict } from '../suite/evidence.ts';
-import { type FaultMode, faultRecords, withFault } from './broken-stand-ins.ts';
+import { type LiveRun, runContractLive } from '../engine/live-run.ts';
+import type { OperationVerdict } from '../evidence/evidence.ts';
 
 const STORE = { login: 'fault-login', authToken: 'fault-token-3e9a' };
 const TRUST_KEY = 'sk_fault_key_61b0';
 const FILES = {
-  directory: 'src/suite/directory.contract.test.ts',
-  store: 'src/suite/store.contract.test.ts',
-  trust: 'src/suite/trust.contract.test.ts',
+  directory: 'src/checks/directory.contract.test.ts',
+  store: 'src/checks/store.contract.test.ts',
+  trust: 'src/checks/trust.contract.test.ts',
 } as const;
 type Service = keyof typeof FILES;
 

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
-import type { ServiceCoverage } from '../suite/coverage.ts';
+import type { ServiceCoverage } from '../evidence/coverage.ts';
 import { writeCoverageReports } from './coverage-md.ts';
 
 afterEach(() => {

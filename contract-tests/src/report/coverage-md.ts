@@ -1,6 +1,6 @@
 /**
  * The coverage reports of one run, written by the global teardown from every `coverage-<service>.json` the test
- * files recorded (`suite/coverage.ts`): the printed table, `coverage.md` and `coverage.json`, after the run's
+ * files recorded (`../evidence/coverage.ts`): the printed table, `coverage.md` and `coverage.json`, after the run's
  * states, history, HTML page and contract JUnit file (`run-report.ts`). Every text from a server is masked and
  * escaped as data.
  */
@@ -12,9 +12,9 @@ import {
   type Outcome,
   type ServiceCoverage,
   type ServiceSummary,
-  strictMode,
   summarize,
-} from '../suite/coverage.ts';
+} from '../evidence/coverage.ts';
+import { strictMode } from '../settings.ts';
 import { renderStatesMarkdown, renderStatesText, writeRunReports } from './run-report.ts';
 import { type JudgedService, STATE_LABELS } from './states.ts';
 import { markdownData, markdownNameData, maskingFrom, maskText } from './text.ts';

@@ -11,7 +11,7 @@ import {
   type OperationEvidence,
   type OperationVerdict,
   type ServiceEvidence,
-} from '../suite/evidence.ts';
+} from '../evidence/evidence.ts';
 
 export function operation(
   name: string,

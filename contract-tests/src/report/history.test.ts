@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { operation, runFolder, serviceEvidence, storeNight } from './evidence-fixtures.ts';
-import { appendNight, compareNights, type Night, nightFrom, readNights } from './history.ts';
+import { appendNight, compareNights, type Night, nightFrom, nightsKept, readNights } from './history.ts';
 import { writeRunReports } from './run-report.ts';
 import { judgeRun } from './states.ts';
 
@@ -120,5 +120,17 @@ describe('tonight against last night', () => {
     expect(Object.keys(ops)).toEqual(['listProducts']);
     expect(ops.listProducts?.records).toBe(0);
     expect(ops.listProducts?.fields.map((f) => f.length)).toEqual([300]);
+  });
+});
+
+describe('the history reads its CONTRACT_* number through settings.ts', () => {
+  it('reads CONTRACT_HISTORY_NIGHTS within 2–1000 like every other number, refusing what the history used to guess', () => {
+    expect(nightsKept({})).toBe(30);
+    expect(nightsKept({ CONTRACT_HISTORY_NIGHTS: '7' })).toBe(7);
+    for (const text of ['1', '1e3', '5000', 'thirty']) {
+      expect(() => nightsKept({ CONTRACT_HISTORY_NIGHTS: text }), text).toThrow(
+        `CONTRACT_HISTORY_NIGHTS must be a whole number from 2 to 1000 nights, got "${text}"`,
+      );
+    }
   });
 });

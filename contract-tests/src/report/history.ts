@@ -12,14 +12,13 @@
  */
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { REPORTS_DIR } from '../suite/coverage.ts';
 import {
   OPERATION_VERDICTS,
   type OperationVerdict,
   type ServiceEvidence,
   type ServiceState,
-} from '../suite/evidence.ts';
-import { contractNumber, DEFAULTS } from '../suite/settings.ts';
+} from '../evidence/evidence.ts';
+import { contractNumber, DEFAULTS, REPORTS_DIR } from '../settings.ts';
 import type { JudgedService } from './states.ts';
 
 export interface NightOperation {

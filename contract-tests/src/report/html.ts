@@ -4,8 +4,8 @@
  * the previous run first, then the services with their states, then every operation with its verdict and the last
  * nights as a strip, each failure with its record, URL and one-line reproduction.
  */
-import type { ServiceCoverage } from '../suite/coverage.ts';
-import { OPERATION_VERDICTS, type OperationEvidence, type ServiceEvidence } from '../suite/evidence.ts';
+import type { ServiceCoverage } from '../evidence/coverage.ts';
+import { OPERATION_VERDICTS, type OperationEvidence, type ServiceEvidence } from '../evidence/evidence.ts';
 import type { Change, Night } from './history.ts';
 import { type JudgedService, type RunJudgement, STATE_COLOURS, STATE_LABELS, VERDICT_COLOURS } from './states.ts';
 import { htmlText, type Masking, maskText } from './text.ts';

@@ -6,8 +6,8 @@
  * failing `floor` case, so a JUnit reader never shows an unverified run as passed. A service without evidence (a
  * tool server) has one case per coverage check. Every text is masked and XML-escaped.
  */
-import type { CoverageEntry, ServiceCoverage } from '../suite/coverage.ts';
-import type { OperationEvidence, ServiceEvidence } from '../suite/evidence.ts';
+import type { CoverageEntry, ServiceCoverage } from '../evidence/coverage.ts';
+import type { OperationEvidence, ServiceEvidence } from '../evidence/evidence.ts';
 import { type RunJudgement, STATE_LABELS } from './states.ts';
 import { type Masking, maskText, xmlText } from './text.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The nightly's summary (`scripts/nightly.ts` → `reports/nightly.md`, the tracking issue's body): one row per step,
+ * The nightly's summary (`../run/nightly.ts` → `reports/nightly.md`, the tracking issue's body): one row per step,
  * the contract steps with their state (green / failed / unverified / skipped (not configured)) read from the run's
  * `run.json`, never "ok" for a run that verified nothing; then the changes since the previous night, the states per
  * service, the link to each run's HTML page, and the failing checks. Every text that came from a server was masked
@@ -7,7 +7,7 @@
  *
  * Imports nothing that needs a build: the nightly loads it after steps that may have failed.
  */
-import type { ServiceState } from '../suite/evidence.ts';
+import type { ServiceState } from '../evidence/evidence.ts';
 import { markdownName, markdownText } from './escape.ts';
 import type { RunFile } from './run-report.ts';
 import { markdownChanges, markdownStateTable } from './state-lines.ts';

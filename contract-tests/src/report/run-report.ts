@@ -7,7 +7,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { strictMode } from '../suite/coverage.ts';
+import { strictMode } from '../settings.ts';
 import {
   appendNight,
   type Change,

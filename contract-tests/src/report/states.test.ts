@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contractExitCode } from '../run/contract-run.ts';
-import type { ServiceCoverage } from '../suite/coverage.ts';
+import type { ServiceCoverage } from '../evidence/coverage.ts';
 import { failure, operation, serviceEvidence } from './evidence-fixtures.ts';
 import { judgeRun, requiredServices, STATE_LABELS } from './states.ts';
 
@@ -90,16 +89,5 @@ describe('the state of a run', () => {
     ]);
     // Evidence wins over coverage for the same service.
     expect(judgeRun('live', [green], [coverageOf('directory', [], { skipped: 'x' })]).services).toHaveLength(1);
-  });
-});
-
-describe('the exit code of pnpm contract', () => {
-  it('is the judgement, a failing test the evidence does not show is failed, and no judgement keeps vitest code', () => {
-    expect(contractExitCode(0, 0).code).toBe(0);
-    expect(contractExitCode(1, 3).code).toBe(3);
-    expect(contractExitCode(0, 1).code).toBe(1);
-    expect(contractExitCode(1, 0).code).toBe(1);
-    expect(contractExitCode(0, undefined).code).toBe(3);
-    expect(contractExitCode(130, undefined).code).toBe(130);
   });
 });

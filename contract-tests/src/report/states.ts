@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServiceCoverage } from '../suite/coverage.ts';
+import type { ServiceCoverage } from '../evidence/coverage.ts';
 import {
   EXIT_CODES,
   judgeService,
@@ -16,7 +16,7 @@ import {
   type ServiceEvidence,
   type ServiceState,
   type ServiceVerdict,
-} from '../suite/evidence.ts';
+} from '../evidence/evidence.ts';
 
 /** The label of each state, the same in every report (printed table, Markdown, HTML, JUnit, nightly). */
 export const STATE_LABELS: Record<ServiceState, string> = {

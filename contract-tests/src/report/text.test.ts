@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CANARY } from '../suite/targets.ts';
+import { CANARY } from '../engine/targets.ts';
 import { htmlText, markdownName, markdownText, maskingFrom, maskRaw, maskText, xmlText } from './text.ts';
 
 const HOSTILE =

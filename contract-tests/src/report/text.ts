@@ -6,7 +6,7 @@
  * or `xmlText` (JUnit).
  */
 import { redactText } from '@agent-apis/core/call';
-import { CANARY, MCP_CANARY } from '../suite/targets.ts';
+import { CANARY, MCP_CANARY } from '../engine/targets.ts';
 import { markdownName, markdownText } from './escape.ts';
 
 export { htmlText, markdownName, markdownText, xmlText } from './escape.ts';

@@ -4,14 +4,15 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { startDirectoryStandIn } from '@agent-apis/test-servers/stand-ins/directory';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnLive } from '../live/live-run.ts';
+import { spawnLive } from '../engine/live-run.ts';
 import type { RunFile } from '../report/run-report.ts';
-import { startDirectoryStandIn } from '../stand-ins/directory.ts';
+import { contractExitCode } from './contract-run.ts';
 
 async function contract(env: Record<string, string>) {
   const { code, output, reports } = await spawnLive(
-    ['src/run/contract-run.ts', 'src/suite/directory.contract.test.ts'],
+    ['src/run/contract-run.ts', 'src/checks/directory.contract.test.ts'],
     env,
   );
   const files: Record<string, string> = {};
@@ -49,5 +50,16 @@ describe('pnpm contract (live) against the directory stand-in', () => {
     expect(result.output).not.toContain(secret);
     for (const [file, text] of Object.entries(result.files)) expect(text, file).not.toContain(secret);
     expect(Object.keys(result.files).length).toBeGreaterThan(4);
+  });
+});
+
+describe('the exit code of pnpm contract', () => {
+  it('is the judgement, a failing test the evidence does not show is failed, and no judgement keeps vitest code', () => {
+    expect(contractExitCode(0, 0).code).toBe(0);
+    expect(contractExitCode(1, 3).code).toBe(3);
+    expect(contractExitCode(0, 1).code).toBe(1);
+    expect(contractExitCode(1, 0).code).toBe(1);
+    expect(contractExitCode(0, undefined).code).toBe(3);
+    expect(contractExitCode(130, undefined).code).toBe(130);
   });
 });

@@ -20,10 +20,11 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { coverageDir } from '../evidence/coverage.ts';
+import { EXIT_CODES } from '../evidence/evidence.ts';
 import { readRunFile } from '../report/run-report.ts';
 import { type Masking, maskingFrom, maskRaw } from '../report/text.ts';
-import { coverageDir } from '../suite/coverage.ts';
-import { EXIT_CODES } from '../suite/evidence.ts';
+import { contractTarget } from '../settings.ts';
 
 /** The exit code of `pnpm contract` from vitest's exit code and the run's judgement (undefined: none written). */
 export function contractExitCode(vitestCode: number, judged: number | undefined): { code: number; why: string } {
@@ -65,7 +66,7 @@ function pipeMasked(from: Readable, to: Writable, masking: Masking): Promise<voi
 }
 
 async function main(): Promise<void> {
-  const target = process.env.CONTRACT_TARGET === 'live' ? 'live' : 'mock';
+  const target = contractTarget();
   const dir = coverageDir(target);
   const masking = maskingFrom();
   const vitest = join(import.meta.dirname, '..', '..', 'node_modules', 'vitest', 'vitest.mjs');

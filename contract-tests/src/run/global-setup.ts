@@ -1,6 +1,6 @@
 /**
  * Starts one Prism mock of the final spec per service for the contract project. With CONTRACT_TARGET=live no
- * Prism runs: the tests talk to each configured service directly (`live/live.ts` does the checking), so nothing
+ * Prism runs: the tests talk to each configured service directly (`checks/live.ts` does the checking), so nothing
  * mock-only (Prism's `Prefer` header) can reach a live service.
  * The servers' URLs reach the tests through `provide`/`inject`; every process is stopped by its PID.
  * The teardown writes the run's reports (coverage, states, history, HTML page, JUnit); `contract-run.ts` turns
@@ -9,21 +9,22 @@
 
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type PrismServer, startPrism } from '@agent-apis/test-servers/prism';
 import { finalSpecFile } from '@agent-apis/test-utils/final-specs';
-import { type PrismServer, startPrism } from '@agent-apis/test-utils/prism';
 import type { TestProject } from 'vitest/node';
+import { liveTargets, mockTargets, type ServiceTarget } from '../engine/targets.ts';
+import { clearCoverage, coverageDir } from '../evidence/coverage.ts';
 import { writeCoverageReports } from '../report/coverage-md.ts';
 import { nightsKept } from '../report/history.ts';
 import { HTML_FILE, RUN_FILE } from '../report/run-report.ts';
 import { clearEvidence } from '../report/states.ts';
-import { clearCoverage, coverageDir, REPORTS_DIR } from '../suite/coverage.ts';
-import { liveTargets, mockTargets, type ServiceTarget } from '../suite/targets.ts';
+import { contractTarget, REPORTS_DIR } from '../settings.ts';
 
 /** A fixed seed so dynamic (faker) responses repeat from run to run. */
 const SEED = '20261121';
 
 export default async function setup(project: TestProject) {
-  const live = process.env.CONTRACT_TARGET === 'live';
+  const live = contractTarget() === 'live';
   // The teardown keeps CONTRACT_HISTORY_NIGHTS nights: a value out of its range stops the run here, before anything is sent.
   nightsKept(process.env);
   const targets = live ? liveTargets(process.env) : mockTargets();

@@ -1,12 +1,12 @@
 /** Test helpers of this package: an MCP SDK client connected in memory to a server built from options. */
-import { startDirectoryStandIn } from '@agent-apis/contract-tests/stand-ins/directory';
-import type { StandIn } from '@agent-apis/contract-tests/stand-ins/server';
+import { startDirectoryStandIn } from '@agent-apis/test-servers/stand-ins/directory';
+import type { StandIn } from '@agent-apis/test-servers/stand-ins/server';
 import {
   type StoreStandIn,
   type StoreStandInOptions,
   startStoreStandIn,
-} from '@agent-apis/contract-tests/stand-ins/store';
-import { startTrustStandIn, type TrustStandIn } from '@agent-apis/contract-tests/stand-ins/trust';
+} from '@agent-apis/test-servers/stand-ins/store';
+import { startTrustStandIn, type TrustStandIn } from '@agent-apis/test-servers/stand-ins/trust';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type AgentApisServerOptions, createAgentApisServer } from './server.js';

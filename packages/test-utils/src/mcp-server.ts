@@ -1,7 +1,7 @@
 /**
  * An in-process MCP tool server for unit tests: the official SDK's `Server`, stateless, reached through an injected
  * `fetch` (no sockets), recording every HTTP request it receives. The contract suite's loopback server
- * (`@agent-apis/contract-tests`' `mcp-server.ts`) is the same SDK server behind a real socket.
+ * (`@agent-apis/test-servers/tool-server`) is the same SDK server behind a real socket.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';

@@ -3,7 +3,7 @@
  * stopped by its PID. Where the binary is not on PATH, `REDIS_MISSING` says why the tests are skipped.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './processes.ts';
 
 /** The one-line reason fleet tests give when they are skipped. */
 export const REDIS_MISSING = 'redis-server is not on PATH (apt-get install redis-server)';
@@ -29,15 +29,6 @@ export interface RedisServer {
   restart(): Promise<void>;
   /** Stops the server (SIGTERM by PID); resolves once it exited. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no free port');
-  return address.port;
 }
 
 function launch(binary: string, port: number): Promise<ChildProcess> {

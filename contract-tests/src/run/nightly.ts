@@ -1,0 +1,156 @@
+/**
+ * The nightly run: spec drift → generate → build → tool-server drift → contract against mocks → contract live
+ * where configured.
+ * Every step runs even when an earlier one failed, so one report tells the whole story. A contract step reports the
+ * run's state from its `run.json` (green, failed, unverified, or "skipped (not configured)" when no service was
+ * configured and none is named in CONTRACT_REQUIRE), never "ok" for a run that verified nothing. The exit code is
+ * non-zero when drift is breaking or any step failed, a contract run included (failed or unverified); a live run
+ * with nothing configured is not a failure, and says so. The summary goes to stdout and `reports/nightly.md`.
+ *
+ * Usage: `pnpm nightly` (run through pnpm so Node 24 from the repo is used); `pnpm nightly --only "contract (live)"`
+ * runs the steps whose name contains the text (the rest are left out of the report).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { markdownText } from '../report/escape.ts';
+import { nightlyExitCode, runSection, type StepRun, stepResult, stepTable } from '../report/nightly.ts';
+import type { RunFile } from '../report/run-report.ts';
+import { REPORTS_DIR } from '../settings.ts';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const pnpm = ['npx', '-y', 'pnpm@12.21.0'];
+
+interface Step {
+  name: string;
+  command: string[];
+  env?: Record<string, string>;
+  /** A contract step: its judgement is `contract-tests/reports/<target>/run.json`. */
+  target?: 'mock' | 'live';
+}
+
+const steps: Step[] = [
+  { name: 'drift (specs:diff)', command: [...pnpm, 'specs:diff', '--changeset'] },
+  { name: 'generate', command: [...pnpm, 'exec', 'turbo', 'run', 'generate'] },
+  { name: 'build', command: [...pnpm, 'exec', 'turbo', 'run', 'build'] },
+  // After generate: it reads the synced tool lists in specs/dist.
+  { name: 'tool-server drift (mcp:diff)', command: [...pnpm, 'mcp:diff'] },
+  {
+    name: 'contract (mock)',
+    command: [...pnpm, 'exec', 'turbo', 'run', 'contract'],
+    env: { CONTRACT_TARGET: 'mock' },
+    target: 'mock',
+  },
+  {
+    name: 'contract (live)',
+    command: [...pnpm, 'exec', 'turbo', 'run', 'contract'],
+    env: { CONTRACT_TARGET: 'live' },
+    target: 'live',
+  },
+];
+
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+const contractReports = REPORTS_DIR;
+const runFile = (target: 'mock' | 'live') => join(contractReports, target, 'run.json');
+const readRun = (target: 'mock' | 'live'): RunFile | undefined => {
+  try {
+    return JSON.parse(readFileSync(runFile(target), 'utf8')) as RunFile;
+  } catch {
+    return undefined;
+  }
+};
+
+const stepRuns: StepRun[] = steps
+  .filter((step) => !only || step.name.includes(only))
+  .map((step) => {
+    console.log(`\n=== nightly: ${step.name} ===`);
+    // A judgement of an earlier night must never speak for tonight.
+    if (step.target) rmSync(runFile(step.target), { force: true });
+    const started = Date.now();
+    const [command, ...args] = step.command as [string, ...string[]];
+    const run = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...step.env } });
+    return {
+      name: step.name,
+      code: run.status ?? 1,
+      seconds: Math.round((Date.now() - started) / 1000),
+      ...(step.target ? { target: step.target, run: readRun(step.target) } : {}),
+    };
+  });
+const results = stepRuns.map(stepResult);
+
+/** Where the HTML page of a run is: in the run's artifact on GitHub, else on this disk. */
+function htmlLink(target: 'mock' | 'live'): string | undefined {
+  if (!existsSync(join(contractReports, target, 'report.html'))) return undefined;
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = process.env;
+  const path = `contract-tests/reports/${target}/report.html`;
+  return server && repo && id
+    ? `[${path} in the nightly-reports artifact](${server}/${repo}/actions/runs/${id}#artifacts)`
+    : `\`${join(contractReports, target, 'report.html')}\``;
+}
+
+const section = (title: string, file: string) =>
+  existsSync(file)
+    ? `\n## ${title}\n\n${readFileSync(file, 'utf8')}`
+    : `\n## ${title}\n\n(no report: ${file} missing)\n`;
+
+interface CoverageSummary {
+  service: string;
+  mode: string;
+  skipped?: string;
+  exceptions: { operation: string; check: string; outcome: string; note?: string }[];
+}
+
+/**
+ * The contract checks of both targets with `outcome`, one line each: service, operation, check, and the note (a
+ * fail names the field and the violation, a warning the parameter and what the server did, an inconclusive check
+ * the guess it rested on).
+ */
+function checksWith(outcome: 'failed' | 'warning' | 'inconclusive'): string[] {
+  return (['live', 'mock'] as const).flatMap((target) => {
+    const file = join(contractReports, target, 'coverage.json');
+    if (!existsSync(file)) return [];
+    const summaries = JSON.parse(readFileSync(file, 'utf8')) as CoverageSummary[];
+    return summaries.flatMap((s) =>
+      s.exceptions
+        .filter((e) => e.outcome === outcome)
+        .map((e) => {
+          const note = (e.note ?? outcome).replace(`${e.operation}: ${e.check}: `, '');
+          return `- ${target} ${s.service} ${markdownText(e.operation)} ${markdownText(e.check)}: ${markdownText(note.replace(/\s+/g, ' ').slice(0, 400))}`;
+        }),
+    );
+  });
+}
+
+/** The three verdicts of the contract runs: fails first, so the tracking issue quotes them even when the rest is cut. */
+function verdicts(): string {
+  const section = (title: string, lines: string[]) => `\n## ${title}\n\n${lines.length ? lines.join('\n') : 'None.'}\n`;
+  return [
+    section('Failing contract checks', checksWith('failed')),
+    section(
+      `Warnings (the server is more lenient than the spec; they fail the run only with CONTRACT_STRICT=1)`,
+      checksWith('warning'),
+    ),
+    section('Inconclusive (the request rested on a guess)', checksWith('inconclusive')),
+  ].join('');
+}
+
+const ran = (target: 'mock' | 'live') => stepRuns.some((step) => step.target === target);
+const summary = [
+  '# Nightly report',
+  '',
+  stepTable(results),
+  ...(['live', 'mock'] as const)
+    .filter(ran)
+    .map((target) => runSection(`Contract (${target})`, readRun(target), htmlLink(target))),
+  verdicts(),
+  section('Drift', join(root, 'specs', 'reports', 'drift.md')),
+  section('Tool-server drift', join(root, 'specs', 'reports', 'mcp-drift.md')),
+  section('Contract coverage (mock)', join(contractReports, 'mock', 'coverage.md')),
+  section('Contract coverage (live)', join(contractReports, 'live', 'coverage.md')),
+].join('\n');
+
+mkdirSync(join(root, 'reports'), { recursive: true });
+writeFileSync(join(root, 'reports', 'nightly.md'), `${summary}\n`);
+console.log(`\n${summary}`);
+process.exitCode = nightlyExitCode(results);

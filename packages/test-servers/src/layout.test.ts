@@ -1,0 +1,34 @@
+/**
+ * What this package may import (README, "What may import what"): never the contract suite, and the client
+ * packages only from the stand-ins' operation tables and `pnpm mock`.
+ */
+import { glob, readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+
+const CLIENTS = /^@agent-apis\/(directory|store|trust|mcp|mcp-server)(\/|$)/;
+const MAY_IMPORT_CLIENTS = (file: string) => file === 'stand-ins/operations.ts' || file.startsWith('mock/');
+
+async function packageImports(): Promise<{ file: string; specifier: string }[]> {
+  const found = [];
+  for await (const file of glob('**/*.ts', { cwd: import.meta.dirname })) {
+    const text = await readFile(`${import.meta.dirname}/${file}`, 'utf8');
+    for (const [, specifier = ''] of text.matchAll(/(?:from|import\()\s*'(@agent-apis\/[^']+)'/g)) {
+      found.push({ file, specifier });
+    }
+  }
+  return found;
+}
+
+describe('the imports of test-servers', () => {
+  it('never imports the contract suite', async () => {
+    const imports = await packageImports();
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter(({ specifier }) => specifier.startsWith('@agent-apis/contract-tests'))).toEqual([]);
+  });
+
+  it('imports client packages only from the operation tables and pnpm mock', async () => {
+    const imports = await packageImports();
+    expect(imports.some(({ specifier }) => CLIENTS.test(specifier))).toBe(true);
+    expect(imports.filter(({ file, specifier }) => CLIENTS.test(specifier) && !MAY_IMPORT_CLIENTS(file))).toEqual([]);
+  });
+});
