@@ -12,7 +12,16 @@ import type { ServiceName } from '@agent-apis/specs/services';
 import { readFinalSpec } from '../final-spec.ts';
 import { describeManifest } from './read.ts';
 
-export type * from '@agent-apis/core';
+export type {
+  ErrorBodyShape,
+  InputSource,
+  JsonSchema,
+  Manifest,
+  ManifestOperation,
+  ManifestParameter,
+  ResourceMethod,
+  SafetyClass,
+} from '@agent-apis/core';
 export { describeManifest } from './read.ts';
 
 /** Where the manifest of `service` is written. */
