@@ -24,9 +24,12 @@ export type {
 } from '@agent-apis/core';
 export { describeManifest } from './read.ts';
 
-/** Where the manifest of `service` is written. */
-export function manifestFile(service: ServiceName): string {
-  return join(import.meta.dirname, '..', '..', 'manifests', `${service}.json`);
+/**
+ * Where the manifest of `service` is written: `packages/codegen/manifests/<service>.json`, or, when
+ * AGENT_APIS_MANIFESTS names another folder, `<that folder>/<service>.json`.
+ */
+export function manifestFile(service: ServiceName, env: Record<string, string | undefined> = process.env): string {
+  return join(env.AGENT_APIS_MANIFESTS ?? join(import.meta.dirname, '..', '..', 'manifests'), `${service}.json`);
 }
 
 /** Reads the final spec of `service` and writes its manifest; answers the manifest. */
