@@ -10,6 +10,7 @@ import { readFinalSpec } from '@agent-apis/codegen/final-spec';
 import { describeManifest, type Manifest } from '@agent-apis/codegen/manifest';
 import { renderOperationsModule } from '@agent-apis/codegen/operations';
 import { renderToolTable } from '@agent-apis/codegen/tools';
+import type { Operation, Parameter } from '@agent-apis/specs/openapi';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDirectoryStandIn } from '../stand-ins/directory.ts';
 import { router } from '../stand-ins/server.ts';
@@ -21,8 +22,6 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
   dir = undefined;
 });
-
-type Operation = { parameters: { name: string; schema: Record<string, unknown> }[] } & Record<string, unknown>;
 
 /**
  * The directory's final spec with `listMcpServers` (`GET /api/mcp`) changed, read by codegen into a manifest that
@@ -66,7 +65,7 @@ describe('one fact on one operation, added in the spec alone', () => {
 
   it('a tighter check on a query parameter: the runtime row, the tool schema, the suite and the stand-in enforce it', async () => {
     const manifest = await changeListMcpServers((operation) => {
-      operation.parameters = operation.parameters.map((parameter) =>
+      operation.parameters = (operation.parameters as Parameter[]).map((parameter) =>
         parameter.name === 'limit' ? { ...parameter, schema: { ...parameter.schema, maximum: 7 } } : parameter,
       );
     });
