@@ -34,14 +34,17 @@ describe('renderApiReference', () => {
     const text = renderApiReference(manifestOf(document, 'trust'));
     expect(text).toContain('# @agent-apis/trust API reference');
     expect(text).toContain('`new TrustClient()`');
-    expect(text).toContain('### `trust.api.getProduct(options)`');
-    expect(text).toContain('Retrieve a product. (`GET /products/{id}.json`; read)');
-    expect(text).toContain('  - path `id` (integer, 1–), required');
-    expect(text).toContain('  - query `fields` ("a" \\| "b")');
-    expect(text).toContain('- answer: `GetProductResponses[200]` (HTTP 200)');
-    expect(text).toContain('- errors: 404, 429');
-    expect(text).toContain('  - `body` (JSON), required; required fields `name`');
-    expect(text).toContain('- errors: none documented');
+    expect(text).toContain(
+      '- `trust.api.getProduct(options)` → `GetProductResponses[200]`: Retrieve a product. (`GET /products/{id}.json`; read)\n' +
+        '  - path `id` (integer, 1–)\n' +
+        '  - query `fields` ("a" \\| "b")\n' +
+        '  - errors: 404, 429\n',
+    );
+    expect(text).toContain(
+      '- `trust.api.createProduct(options)` → `CreateProductResponses[201]`: POST /products.json (`POST /products.json`; write)\n' +
+        '  - `body` (JSON), required; required fields `name`\n' +
+        '  - errors: none documented\n',
+    );
     expect(text).not.toContain('## Resource methods');
   });
 
@@ -49,7 +52,7 @@ describe('renderApiReference', () => {
     const text = renderApiReference(manifestOf(document, 'store'));
     expect(text).toContain('## Resource methods\n\n### `store.products`\n\n');
     expect(text).toContain(
-      '- `store.products.get(id: number, params?: ProductGetParams, options?)` → `ProductGetResult`: Retrieve a product.',
+      '- `store.products.get(id: number, params?: ProductGetParams, options?)` → `ProductGetResult`: `GET /products/{id}.json`, as `api.getProduct`',
     );
     expect(text).toContain('- `store.products.create(params: ProductCreateParams, options?)` → `ProductCreateResult`');
   });

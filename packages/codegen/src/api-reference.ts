@@ -24,7 +24,7 @@ function inputLines(operation: ManifestOperation): string[] {
   const lines: string[] = [];
   for (const name of operation.pathParams ?? []) {
     const check = operation.pathTypes?.[name];
-    lines.push(`  - path \`${name}\` (${check ? checkText(check) : 'string'}), required`);
+    lines.push(`  - path \`${name}\` (${check ? checkText(check) : 'string'})`);
   }
   for (const [name, check] of Object.entries(operation.query ?? {})) {
     lines.push(`  - query \`${name}\` (${checkText(check)})${check.required ? ', required' : ''}`);
@@ -43,28 +43,20 @@ function errorsText(operation: ManifestOperation): string {
 }
 
 function apiEntry(client: string, operation: ManifestOperation): string {
-  const [{ data, responses, optional }] = apiSignatures([operation]) as [ApiSignature];
+  const [{ responses, optional }] = apiSignatures([operation]) as [ApiSignature];
   const flags = [
     operation.safety,
     ...(operation.spendsQuota ? ['spends quota'] : []),
     ...(operation.provisional ? ['provisional'] : []),
   ].join(', ');
   return [
-    `### \`${client}.api.${operation.id}(options${optional ? '?' : ''})\``,
-    '',
-    `${operation.summary} (\`${operation.method} ${operation.path}\`; ${flags})`,
-    '',
-    `- options: \`${data}\` without \`url\`, plus the per-call \`RequestOptions\`${inputLines(operation).length > 0 ? '' : ' (no inputs)'}`,
+    `- \`${client}.api.${operation.id}(options${optional ? '?' : ''})\` → \`${responses}[${operation.successStatus}]\`: ${operation.summary} (\`${operation.method} ${operation.path}\`; ${flags})`,
     ...inputLines(operation),
-    `- answer: \`${responses}[${operation.successStatus}]\` (HTTP ${operation.successStatus})`,
-    `- errors: ${errorsText(operation)}`,
-    `- source: ${operation.source}`,
-    '',
+    `  - errors: ${errorsText(operation)}`,
   ].join('\n');
 }
 
 function resourceSection(manifest: Manifest): string {
-  const byId = new Map(manifest.operations.map((operation) => [operation.id, operation]));
   const groups = new Map<string, Method[]>();
   for (const method of resourceMethods(manifest.operations)) {
     const resource = [manifest.service, ...method.resource].join('.');
@@ -73,19 +65,19 @@ function resourceSection(manifest: Manifest): string {
   const lines: string[] = ['## Resource methods'];
   for (const [resource, methods] of groups) {
     lines.push('', `### \`${resource}\``, '');
-    for (const method of methods) lines.push(methodLine(manifest.service, method, byId));
+    for (const method of methods) lines.push(methodLine(manifest.service, method));
   }
   return `${lines.join('\n')}\n`;
 }
 
-function methodLine(service: string, method: Method, byId: ReadonlyMap<string, ManifestOperation>): string {
+/** One resource method: its signature and result; its summary, inputs and errors are those of its `api` method. */
+function methodLine(service: string, method: Method): string {
   const { params, result } = typeNames(method);
   const args = method.pathParams.map((param) => `${param.name}: ${param.type}`);
   if (method.takesParams) args.push(`params${method.paramsRequired ? '' : '?'}: ${params}`);
   args.push('options?');
   const answer = method.kind === 'list' ? `Paginator<${result}>` : result;
-  const operation = byId.get(method.operationId) as ManifestOperation;
-  return `- \`${[service, ...method.resource, method.method].join('.')}(${args.join(', ')})\` → \`${answer}\`: ${method.summary} (\`${method.httpMethod} ${method.path}\`; errors ${errorsText(operation)}; \`api.${method.operationId}\`)`;
+  return `- \`${[service, ...method.resource, method.method].join('.')}(${args.join(', ')})\` → \`${answer}\`: \`${method.httpMethod} ${method.path}\`, as \`api.${method.operationId}\``;
 }
 
 /** Source of a client package's `api.md`. */
@@ -100,10 +92,11 @@ export function renderApiReference(manifest: Manifest): string {
     `Every method of \`new ${className}()\` (here \`${client}\`), from the spec. Each resolves to the parsed answer or`,
     'throws an `AgentApiError`: a documented error status throws the `APIError` subclass of that status',
     '(`NotFoundError` for 404, `RateLimitError` for 429, …; see the README), bad input a `RequestValidationError`',
-    'before anything is sent. The types named here are exported by the package.',
+    "before anything is sent. An `api` method takes the operation's `…Data` type (without `url`) plus the per-call",
+    '`RequestOptions`; the types named here are exported by the package.',
     '',
   ];
   const resources = client === 'store' ? [resourceSection(manifest)] : [];
-  const api = ['## `api` methods', '', ...manifest.operations.map((operation) => apiEntry(client, operation))];
+  const api = ['## `api` methods', '', ...manifest.operations.map((operation) => apiEntry(client, operation)), ''];
   return `${[...header, ...resources, ...api].join('\n').trimEnd()}\n`;
 }
