@@ -30,7 +30,7 @@ afterEach(async () => {
 async function changeListMcpServers(change: (operation: Operation) => void): Promise<Manifest> {
   const spec = await readFinalSpec('directory');
   const document = structuredClone(spec.document);
-  change((document.paths?.['/api/mcp'] as { get: Operation }).get);
+  change((document.paths as Record<string, { get: Operation }>)['/api/mcp']!.get);
   const manifest = describeManifest({ ...spec, document });
   dir = await mkdtemp(join(tmpdir(), 'manifest-facts-'));
   await writeFile(join(dir, 'directory.json'), JSON.stringify(manifest));

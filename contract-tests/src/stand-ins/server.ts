@@ -60,7 +60,10 @@ export function errorAnswer(service: ServiceName, status: number, message: strin
   const put = (pointer: string, value: string) => {
     const keys = pointer.split('/').slice(1);
     let node = body;
-    for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+    for (const key of keys.slice(0, -1)) {
+      node[key] ??= {};
+      node = node[key] as Record<string, unknown>;
+    }
     node[keys.at(-1) as string] = value;
   };
   put(shape.message, message);
