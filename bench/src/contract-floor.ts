@@ -6,10 +6,12 @@
  * Usage: node src/contract-floor.ts <recording.jsonl>
  */
 import { readFile } from 'node:fs/promises';
-import { startPrism } from '@agent-apis/test-servers/prism';
-import { OPERATION_TABLES } from '@agent-apis/test-servers/stand-ins/operations';
+import { operations as directory } from '@agent-apis/directory';
+import { operations as store } from '@agent-apis/store';
 import { finalSpecFile } from '@agent-apis/test-utils/final-specs';
 import { operationMatcher } from '@agent-apis/test-utils/operation-requests';
+import { startPrism } from '@agent-apis/test-servers/prism';
+import { operations as trust } from '@agent-apis/trust';
 import { runPool } from './measure.ts';
 import { WORK_DIR } from './paths.ts';
 import type { RecordedRequest } from './record-requests.ts';
@@ -23,8 +25,9 @@ type Service = (typeof SERVICES)[number];
 
 /** Which service each recorded origin (one Prism mock) was: the one whose operations match most of its requests. */
 async function serviceOfEachOrigin(requests: readonly RecordedRequest[]): Promise<Map<string, Service>> {
-  // The generated operation tables, as the stand-ins route by them.
-  const matchers = SERVICES.map((service) => ({ service, match: operationMatcher(OPERATION_TABLES[service]) }));
+  // The clients' generated operation tables.
+  const tables = { directory, store, trust };
+  const matchers = SERVICES.map((service) => ({ service, match: operationMatcher(tables[service]) }));
   const votes = new Map<string, Map<Service, number>>();
   for (const recorded of requests) {
     const origin = new URL(recorded.url).origin;

@@ -4,7 +4,7 @@
  * parameter `id` of `getProduct` comes from `/0/product/id` of `listProducts`, so the answer's `/product/id` must
  * be the id asked for). A key the answer does not carry is not compared (another shape of record, a list).
  */
-import { atPointer } from '../contract-spec/sources.ts';
+import { atPointer } from '../contract-spec/spec.ts';
 
 /** One key of the record asked for: the parameter, where the record carries it, and the value asked for. */
 export interface IdentityKey {

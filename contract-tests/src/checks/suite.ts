@@ -99,7 +99,7 @@ export async function defineContractSuite(profile: ServiceProfile): Promise<void
   const spec = await loadContractSpec(service);
   const target = inject('contractTargets')[service];
   const mode = inject('contractMode');
-  const documentedErrors = Object.fromEntries(spec.operations.map((op) => [op.id, op.errorStatuses]));
+  const documentedErrors = Object.fromEntries(spec.operations.map((op) => [op.id, [...op.errorStatuses]]));
   const recorder = new CoverageRecorder(
     service,
     mode,

@@ -5,7 +5,7 @@
  * first and the last entry of each always among them); and how many records an answer carried.
  */
 
-import { atPointer } from '../contract-spec/sources.ts';
+import { atPointer } from '../contract-spec/spec.ts';
 import { contractNumber, envNumber, RANGES } from '../settings.ts';
 
 /** CONTRACT_SAMPLE: how many records per operation a run looks up (default 10, 1–100). */

@@ -63,7 +63,12 @@ describe('agent-apis-codegen', () => {
         // `id` is declared as a path parameter of a path that has no {id}: orval refuses the document.
         paths: {
           '/things': {
-            get: { operationId: 'listThings', parameters: [parameter], responses: { 200: { description: 'ok' } } },
+            get: {
+              operationId: 'listThings',
+              'x-safety': 'read',
+              parameters: [parameter],
+              responses: { 200: { description: 'ok' } },
+            },
           },
         },
       }),
@@ -72,6 +77,30 @@ describe('agent-apis-codegen', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('agent-apis-codegen: OpenAPI spec validation failed');
     expect(result.stderr).toContain('Path parameter \\"id\\" must have the corresponding {id} segment');
+    expect(await readFile(keptFile(), 'utf8')).toBe('previous output\n');
+  });
+
+  it('exits 1 naming the operation when a fact is missing (no x-safety), for generate and manifest alike', async () => {
+    const spec = join(dir, 'trust.openapi.json');
+    await writeFile(
+      spec,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 't', version: '1', 'x-agent-apis-source': { file: 'x', sha256: 'a'.repeat(64) } },
+        paths: { '/things': { get: { operationId: 'listThings', responses: { 200: { description: 'ok' } } } } },
+      }),
+    );
+    for (const command of ['generate', 'manifest']) {
+      const result = await runCli(
+        command,
+        'trust',
+        '--spec',
+        spec,
+        ...(command === 'generate' ? ['--out', outDir] : []),
+      );
+      expect(result.code, command).toBe(1);
+      expect(result.stderr).toContain('agent-apis-codegen: GET /things (listThings) has no x-safety class');
+    }
     expect(await readFile(keptFile(), 'utf8')).toBe('previous output\n');
   });
 });

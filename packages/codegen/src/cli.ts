@@ -2,12 +2,17 @@
 import { parseArgs } from 'node:util';
 import { isServiceName, SERVICE_NAMES } from '@agent-apis/specs/services';
 import { generate } from './generate.ts';
+import { manifestFile, writeManifest } from './manifest/index.ts';
 
 const USAGE = `usage: agent-apis-codegen generate <service> [--spec <final.openapi.json>] [--out <dir>]
+       agent-apis-codegen manifest <service> [--spec <final.openapi.json>]
   Generates packages/<service>/src/gen from specs/dist/<service>.openapi.json (written by \`pnpm specs:sync\`):
   hey-api's operation types (types.gen.ts), orval zod schemas (zod/), orval MSW handlers and faker factories (msw/),
-  operations.gen.ts (the operation table), api.gen.ts (one function per operation) and validators.gen.ts. AGENT_APIS_SPECS_DIST=<folder> reads the final documents from
-  another folder. services: ${SERVICE_NAMES.join(', ')}`;
+  operations.gen.ts (the operation table), api.gen.ts (one function per operation) and validators.gen.ts, and
+  packages/<service>/api.md (the API reference). AGENT_APIS_SPECS_DIST=<folder> reads the final documents from
+  another folder.
+  manifest writes packages/codegen/manifests/<service>.json, every operation's facts (read by the contract suite,
+  the stand-ins and the tool server through @agent-apis/codegen/manifest). services: ${SERVICE_NAMES.join(', ')}`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -16,9 +21,14 @@ async function main(argv: string[]): Promise<number> {
     options: { spec: { type: 'string' }, out: { type: 'string' } },
   });
   const [command, service, ...rest] = positionals;
-  if (command !== 'generate' || !service || !isServiceName(service) || rest.length > 0) {
+  if ((command !== 'generate' && command !== 'manifest') || !service || !isServiceName(service) || rest.length > 0) {
     console.error(USAGE);
     return 2;
+  }
+  if (command === 'manifest') {
+    const manifest = await writeManifest(service, values.spec);
+    console.log(`${service}: ${manifest.operations.length} operations in ${manifestFile(service)}`);
+    return 0;
   }
   const started = performance.now();
   const result = await generate({ service, specFile: values.spec, outDir: values.out });

@@ -31,8 +31,8 @@ describe.each(SERVICE_NAMES)('generate %s', (service) => {
     spec = await readFinalSpec(service);
     first = await mkdtemp(join(tmpdir(), `codegen-${service}-a-`));
     second = await mkdtemp(join(tmpdir(), `codegen-${service}-b-`));
-    await generate({ service, outDir: first });
-    await generate({ service, outDir: second });
+    await generate({ service, outDir: first, referenceFile: join(first, 'api.md') });
+    await generate({ service, outDir: second, referenceFile: join(second, 'api.md') });
     tree = await readTree(first);
   });
   afterAll(async () => {
@@ -42,7 +42,7 @@ describe.each(SERVICE_NAMES)('generate %s', (service) => {
 
   it('writes only .gen.ts files (plus README.md), each starting with the banner of its generator', () => {
     expect(tree.get('README.md')).toContain(spec.sourceSha256);
-    const codeFiles = [...tree.keys()].filter((file) => file !== 'README.md');
+    const codeFiles = [...tree.keys()].filter((file) => file !== 'README.md' && file !== 'api.md');
     expect(codeFiles.length).toBeGreaterThan(10);
     for (const file of codeFiles) {
       expect(file).toMatch(/\.gen\.ts$/);
@@ -88,6 +88,11 @@ describe.each(SERVICE_NAMES)('generate %s', (service) => {
     }
   });
 
+  it("writes the package's API reference, the one committed beside its package.json", async () => {
+    const committed = await readFile(join(import.meta.dirname, '..', '..', service, 'api.md'), 'utf8');
+    expect(tree.get('api.md') === committed, `packages/${service}/api.md is stale: run \`pnpm generate\``).toBe(true);
+  });
+
   it('is deterministic: a second run writes the same files, byte for byte', async () => {
     const again = await readTree(second);
     expect([...again.keys()]).toEqual([...tree.keys()]);
@@ -107,7 +112,7 @@ describe('generate and a final spec that changes while it runs', () => {
     await promisify(execFile)('mkfifo', [pipe]);
     const spec = await readFinalSpec('trust');
     const feeding = writeFile(pipe, spec.text);
-    const result = await generate({ service: 'trust', specFile: pipe, outDir: join(dir, 'gen') });
+    const result = await generate({ service: 'trust', specFile: pipe, outDir: join(dir, 'gen'), referenceFile: false });
     await feeding;
     expect(result.operations).toBe(listOperations(spec.document).length);
     expect(await readFile(join(dir, 'gen', 'README.md'), 'utf8')).toContain(spec.sourceSha256);

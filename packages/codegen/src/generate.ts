@@ -5,11 +5,13 @@ import { basename, join } from 'node:path';
 import { REPO_ROOT, type ServiceName } from '@agent-apis/specs/services';
 import { createClient as runHeyApi } from '@hey-api/openapi-ts';
 import { type OutputOptions, generate as runOrval } from 'orval';
+import { renderApiReference } from './api-reference.ts';
 import { stripFakerPatternAnchors } from './faker-patterns.ts';
 import { addBanners, addGenSuffix, pruneUnreachable, readTree, textOf, writeTree } from './file-tree.ts';
 import { type FinalSpec, readFinalSpec } from './final-spec.ts';
-import { apiSignatures, describeOperations, renderApiModule, renderOperationsModule } from './operations.ts';
-import { describeResources, renderResourcesModule } from './resources.ts';
+import { describeManifest } from './manifest/read.ts';
+import { apiSignatures, renderApiModule, renderOperationsModule } from './operations.ts';
+import { renderResourcesModule } from './resources.ts';
 import { exportedConstNames, mapValidators, renderValidatorsModule } from './validators.ts';
 import { compactZodModule } from './zod-module.ts';
 
@@ -19,6 +21,8 @@ export interface GenerateOptions {
   specFile?: string;
   /** Folder to (re)create (default: `packages/<service>/src/gen`). */
   outDir?: string;
+  /** Where to write the API reference (default: `packages/<service>/api.md`; `false`: not written). */
+  referenceFile?: string | false;
 }
 
 export interface GenerateResult {
@@ -151,8 +155,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const { service } = options;
   const spec = await readFinalSpec(service, options.specFile);
   const outDir = options.outDir ?? join(packageDir(service), 'src', 'gen');
-  const table = describeOperations(spec.document);
-  const operationIds = Object.keys(table);
+  const manifest = describeManifest(spec);
+  const operationIds = manifest.operations.map((operation) => operation.id);
 
   const staging = await mkdtemp(join(tmpdir(), `agent-apis-codegen-${service}-`));
   try {
@@ -168,7 +172,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const types = textOf(tree, 'types/types.gen.ts');
     for (const file of [...tree.keys()]) if (file.startsWith('types/')) tree.delete(file);
     tree.set('types.gen.ts', types);
-    const signatures = apiSignatures(table);
+    const signatures = apiSignatures(manifest.operations);
     checkTypeNames(
       types,
       signatures.flatMap((signature) => [signature.data, signature.responses]),
@@ -183,15 +187,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const zodFile = `zod/${service}.zod.gen.ts`;
     tree.set(zodFile, compactZodModule(textOf(tree, zodFile)));
     const validators = mapValidators(operationIds, exportedConstNames(textOf(tree, zodFile)));
-    tree.set('operations.gen.ts', renderOperationsModule(table));
+    tree.set('operations.gen.ts', renderOperationsModule(manifest.operations));
     tree.set('api.gen.ts', renderApiModule(signatures));
     tree.set('validators.gen.ts', renderValidatorsModule(validators, `./${zodFile.replace(/\.ts$/, '.js')}`));
-    if (service === 'store') tree.set('resources.gen.ts', renderResourcesModule(describeResources(spec.document)));
+    if (service === 'store') tree.set('resources.gen.ts', renderResourcesModule(manifest.operations));
     tree.set('README.md', readme(spec));
     tree = addBanners(tree, (file) => banner(generatorOf(file), spec));
 
     await rm(outDir, { recursive: true, force: true });
     await writeTree(outDir, tree);
+    const referenceFile = options.referenceFile ?? join(packageDir(service), 'api.md');
+    if (referenceFile) await writeFile(referenceFile, renderApiReference(manifest));
     const bytes = [...tree.values()].reduce((sum, text) => sum + Buffer.byteLength(text), 0);
     return { outDir, files: tree.size, bytes, operations: operationIds.length };
   } finally {

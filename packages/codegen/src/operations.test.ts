@@ -1,15 +1,10 @@
-import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { describe, expect, it } from 'vitest';
-import { describeOperations, renderOperationsModule } from './operations.ts';
-import { parsedConstant } from './test-support.ts';
-
-function documentWith(paths: Record<string, unknown>, extra: Partial<OpenApiDocument> = {}): OpenApiDocument {
-  return { openapi: '3.1.0', info: { title: 't', version: '1' }, paths, ...extra } as OpenApiDocument;
-}
+import { renderOperationsModule } from './operations.ts';
+import { documentWith, manifestOf, parsedConstant, rowsOf } from './test-support.ts';
 
 const ok = { 200: { description: 'ok' } };
 
-describe('describeOperations', () => {
+describe('describeManifest: the runtime row', () => {
   it('describes path parameters, query parameters, body, statuses and security of each operation', () => {
     const document = documentWith(
       {
@@ -43,27 +38,28 @@ describe('describeOperations', () => {
       },
     );
 
-    expect(describeOperations(document)).toEqual({
-      updateProduct: {
-        id: 'updateProduct',
-        method: 'PUT',
-        path: '/shops/{shopId}/products/{id}.json',
-        pathParams: ['shopId', 'id'],
-        pathTypes: { shopId: { required: true, type: 'integer' }, id: { required: true, type: 'integer' } },
-        query: {
-          locale: { required: false, type: 'string', enum: ['en', 'es'] },
-          limit: { required: false, type: 'integer', minimum: 1, maximum: 100, default: 50 },
-          sort: { required: true, type: 'string', enum: ['asc', 'desc'] },
-        },
-        hasBody: true,
-        bodyRequired: true,
-        requiredBodyFields: [],
-        successStatus: 201,
-        successJson: false,
-        errorStatuses: [404, 500],
-        security: [['basic']],
+    const rows = rowsOf(document);
+    expect(Object.keys(rows)).toEqual(['updateProduct']);
+    expect(rows.updateProduct).toMatchObject({
+      id: 'updateProduct',
+      method: 'PUT',
+      path: '/shops/{shopId}/products/{id}.json',
+      pathParams: ['shopId', 'id'],
+      pathTypes: { shopId: { type: 'integer' }, id: { type: 'integer' } },
+      query: {
+        locale: { type: 'string', enum: ['en', 'es'] },
+        limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+        sort: { required: true, type: 'string', enum: ['asc', 'desc'] },
       },
+      hasBody: true,
+      bodyRequired: true,
+      successStatus: 201,
+      successJson: false,
+      errorStatuses: [404, 500],
+      security: [['basic']],
     });
+    expect(rows.updateProduct).not.toHaveProperty('requiredBodyFields');
+    expect(rows.updateProduct?.query?.locale).not.toHaveProperty('required');
   });
 
   it('marks operations whose success response is JSON, so a text answer can be refused', () => {
@@ -75,8 +71,8 @@ describe('describeOperations', () => {
       '/either': { get: { operationId: 'either', responses: content('application/json', 'text/csv') } },
       '/empty': { get: { operationId: 'empty', responses: { 204: {} } } },
     });
-    const table = describeOperations(document);
-    expect(Object.fromEntries(Object.entries(table).map(([id, row]) => [id, row.successJson]))).toEqual({
+    const table = rowsOf(document);
+    expect(Object.fromEntries(Object.entries(table).map(([id, row]) => [id, row.successJson ?? true]))).toEqual({
       json: true,
       problem: true,
       text: false,
@@ -94,10 +90,11 @@ describe('describeOperations', () => {
       },
       { security: [{ bearer: [] }] },
     );
-    const table = describeOperations(document);
+    const table = rowsOf(document);
     expect(table.getPublic?.security).toEqual([]);
     expect(table.getMixed?.security).toEqual([[], ['login', 'token']]);
-    expect(table.create).toMatchObject({ security: [['bearer']], hasBody: true, bodyRequired: false });
+    expect(table.create).toMatchObject({ security: [['bearer']], hasBody: true });
+    expect(table.create).not.toHaveProperty('bodyRequired');
   });
 
   it('lists the required properties of a POST body as dotted paths, and none for a PUT body', () => {
@@ -117,32 +114,33 @@ describe('describeOperations', () => {
     const document = documentWith(
       {
         '/products.json': { post: { operationId: 'create', requestBody: body, responses: ok } },
-        '/products/{id}.json': { put: { operationId: 'update', requestBody: body, responses: ok } },
+        '/products/{id}.json': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          put: { operationId: 'update', requestBody: body, responses: ok },
+        },
       },
       { components: { schemas: { Fields: fields } } },
     );
-    const table = describeOperations(document);
+    const table = rowsOf(document);
     expect(table.create?.requiredBodyFields).toEqual(['product.name', 'product.price']);
-    expect(table.update?.requiredBodyFields).toEqual([]);
-    expect(parsedConstant(renderOperationsModule(table), 'createOperation').value).toMatchObject({
+    expect(table.update).not.toHaveProperty('requiredBodyFields');
+    expect(parsedConstant(renderOperationsModule(Object.values(table)), 'createOperation').value).toMatchObject({
       requiredBodyFields: ['product.name', 'product.price'],
     });
   });
 
   it('fails on an operation without operationId or without a 2xx response', () => {
-    expect(() => describeOperations(documentWith({ '/a': { get: { responses: ok } } }))).toThrow(
-      'GET /a has no operationId',
+    expect(() => rowsOf(documentWith({ '/a': { get: { responses: ok } } }))).toThrow('GET /a has no operationId');
+    expect(() => rowsOf(documentWith({ '/a': { get: { operationId: 'getA', responses: { default: {} } } } }))).toThrow(
+      'GET /a (getA) declares no 2xx response',
     );
-    expect(() =>
-      describeOperations(documentWith({ '/a': { get: { operationId: 'getA', responses: { default: {} } } } })),
-    ).toThrow('GET /a (getA) declares no 2xx response');
   });
 });
 
 describe('renderOperationsModule', () => {
   it('renders each row as JSON parsed at import, marked pure, typed with its literal type', () => {
     const source = renderOperationsModule(
-      describeOperations(documentWith({ '/a-b': { get: { operationId: 'get-a-b', responses: ok } } })),
+      manifestOf(documentWith({ '/a-b': { get: { operationId: 'get-a-b', responses: ok } } })).operations,
     );
     expect(source).toMatch(/^import type \{ Operation \} from '@agent-apis\/core';/);
     expect(source).toContain('/** `GET /a-b` */\nexport const get_a_bOperation: {');
@@ -162,24 +160,23 @@ describe('renderOperationsModule', () => {
   });
 
   it('ships only fields away from their defaults: path parameters unmarked, query parameters required only when so', () => {
-    const query = { required: false, type: 'integer' as const };
-    const source = renderOperationsModule({
-      getItem: {
-        id: 'getItem',
-        method: 'GET',
-        path: '/items/{id}',
-        pathParams: ['id'],
-        pathTypes: { id: { required: true, type: 'integer' } },
-        query: { page: query, sort: { required: true, type: 'string' } },
-        hasBody: false,
-        bodyRequired: false,
-        requiredBodyFields: [],
-        successStatus: 200,
-        successJson: true,
-        errorStatuses: [],
-        security: [],
-      },
-    });
+    const source = renderOperationsModule(
+      manifestOf(
+        documentWith({
+          '/items/{id}': {
+            get: {
+              operationId: 'getItem',
+              parameters: [
+                { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+                { name: 'page', in: 'query', schema: { type: 'integer' } },
+                { name: 'sort', in: 'query', required: true, schema: { type: 'string' } },
+              ],
+              responses: { 200: { content: { 'application/json': {} } } },
+            },
+          },
+        }),
+      ).operations,
+    );
     const { value, type } = parsedConstant(source, 'getItemOperation');
     expect(value).toEqual({
       id: 'getItem',

@@ -1,7 +1,7 @@
 import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { describe, expect, it } from 'vitest';
-import { describeResources, renderResourcesModule, resourceName, typeNames } from './resources.ts';
-import { parsedConstant } from './test-support.ts';
+import { renderResourcesModule, resourceMethods, resourceName, typeNames } from './resources.ts';
+import { documentWith as finalDocument, manifestOf, parsedConstant } from './test-support.ts';
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 const ok = (schema: unknown = { type: 'object' }) => ({ 200: { description: 'ok', ...json(schema) } });
@@ -12,8 +12,12 @@ const object = (properties: Record<string, unknown>, required?: string[]) => ({
 });
 
 function documentWith(paths: Record<string, unknown>, schemas: Record<string, unknown> = {}): OpenApiDocument {
-  return { openapi: '3.1.0', info: { title: 't', version: '1' }, paths, components: { schemas } } as OpenApiDocument;
+  return finalDocument(paths, { components: { schemas } });
 }
+
+/** The resource methods of a fixture document, through its manifest. */
+const describeResources = (document: OpenApiDocument) => resourceMethods(manifestOf(document).operations);
+const renderResources = (document: OpenApiDocument) => renderResourcesModule(manifestOf(document).operations);
 
 describe('resourceName', () => {
   const first = new Set([
@@ -62,7 +66,7 @@ describe('resourceName', () => {
   });
 });
 
-describe('describeResources', () => {
+describe('resource methods of a manifest', () => {
   it('finds body and result envelopes, paged listings and path parameter types', () => {
     const schemas = {
       Product: object({ product: { $ref: '#/components/schemas/ProductFields' } }),
@@ -103,7 +107,7 @@ describe('describeResources', () => {
     expect(create).toMatchObject({ bodyKey: 'product', resultKey: 'product', paramsRequired: true, kind: 'one' });
     expect(count).toMatchObject({ resultKey: '', takesParams: false });
     expect(get?.pathParams).toEqual([{ name: 'id', type: 'number' }]);
-    const source = renderResourcesModule(describeResources(document));
+    const source = renderResources(document);
     const table = parsedConstant(source, 'resourceTable');
     expect(table.value).toMatchObject({
       products: { create: ['createProduct', 'product', 'product'], count: ['countProducts'] },
@@ -154,7 +158,7 @@ describe('describeResources', () => {
     const [create, update] = describeResources(document);
     expect(create).toMatchObject({ nestedKeys: { variants: 'variant' }, patches: false, paramsRequired: true });
     expect(update).toMatchObject({ nestedKeys: {}, patches: true, paramsRequired: false });
-    const source = renderResourcesModule(describeResources(document));
+    const source = renderResources(document);
     expect(parsedConstant(source, 'resourceTable').value).toMatchObject({
       products: { create: ['createProduct', 'product', 'product', 'one', { variants: 'variant' }] },
     });
@@ -168,7 +172,13 @@ describe('describeResources', () => {
   it('refuses two operations that would get the same method', () => {
     const document = documentWith({
       '/things.json': { get: { operationId: 'listThings', responses: ok() } },
-      '/things/{id}.json': { get: { operationId: 'listThingsOfOwner', responses: ok() } },
+      '/things/{id}.json': {
+        get: {
+          operationId: 'listThingsOfOwner',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: ok(),
+        },
+      },
     });
     expect(() => describeResources(document)).toThrow(
       'resource method things.list would name both listThings and listThingsOfOwner',

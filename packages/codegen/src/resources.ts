@@ -22,10 +22,10 @@
  * optional. Results are unwrapped the same way (each record of an array; a listing's pages too).
  */
 
+import type { ManifestOperation, ResourceMethod } from '@agent-apis/core';
 import { pascalCase, readPath, singular } from '@agent-apis/specs/naming';
 import {
   effectiveParameters,
-  listOperations,
   type OpenApiDocument,
   type OperationRef,
   resolveRef,
@@ -34,42 +34,14 @@ import {
 import { templateVariables } from '@agent-apis/specs/paths';
 import { parsedJson, propertyKey, tsConstType } from './ts-literal.ts';
 
-/** How a resource method returns its result. */
-export type ResultKind =
-  /** A page/limit listing: an auto-paginating `Paginator` over its records. */
-  | 'list'
-  /** An array answered in one response. */
-  | 'items'
-  /** One JSON value. */
-  | 'one';
-
-/** One resource method: where it lives, what it calls, and how inputs and results are (un)wrapped. */
-export interface ResourceMethod {
-  operationId: string;
-  /** Resource chain under the client, e.g. `['products', 'variants']`. */
-  resource: string[];
-  /** Method name, e.g. `create`. */
-  method: string;
-  httpMethod: string;
-  path: string;
-  /** Path parameters in template order, with their TypeScript type. */
-  pathParams: { name: string; type: 'number' | 'string' }[];
-  /** Key of the one resource the request body wraps (`product`), or `''` when the body's fields are sent as given. */
-  bodyKey: string;
-  /** Array fields of the body whose records each wrap one resource, with that envelope's key (`{ variants: 'variant' }`). */
-  nestedKeys: Record<string, string>;
-  /** Whether the method patches (an `update…` sent with PUT or PATCH): every field of its params is optional. */
-  patches: boolean;
-  /** Key of the one resource the response (or each record of an array response) wraps, or `''`. */
-  resultKey: string;
-  kind: ResultKind;
-  hasBody: boolean;
-  /** Whether the method takes a params object (a body, or query parameters besides `page`). */
-  takesParams: boolean;
-  /** Whether that params object is required (a required body, or a required query parameter). */
-  paramsRequired: boolean;
-  summary: string | undefined;
-}
+/** A resource method with the operation it sends, as the emitters read it from a manifest row. */
+export type Method = ResourceMethod & {
+  readonly operationId: string;
+  readonly httpMethod: string;
+  readonly path: string;
+  readonly hasBody: boolean;
+  readonly summary: string;
+};
 
 /** Explicit names, keyed by operationId: `resource.chain.method`. Each says why the rule's name reads badly. */
 export const METHOD_OVERRIDES: Readonly<Record<string, string>> = {
@@ -166,76 +138,86 @@ function successResponse(ref: OperationRef): unknown {
   return status ? responses[status] : undefined;
 }
 
-/** Describes the resource method of every operation, in document order; throws on a name two operations share. */
-export function describeResources(document: OpenApiDocument): ResourceMethod[] {
-  const refs = listOperations(document);
-  const firstSegments = new Set(refs.map((ref) => readPath(ref.path).resources[0] ?? ''));
-  const methods: ResourceMethod[] = [];
+/** The first path segments of a document's operations (rule 2 nests a compound segment under one of them). */
+export function firstSegmentsOf(refs: readonly OperationRef[]): Set<string> {
+  return new Set(refs.map((ref) => readPath(ref.path).resources[0] ?? ''));
+}
+
+const patches = (ref: OperationRef, operationId: string) =>
+  /^update[A-Z]/.test(operationId) && ['PUT', 'PATCH'].includes(ref.method.toUpperCase());
+
+/** The resource method of one operation (the manifest's `resourceMethod`). */
+export function describeResourceMethod(
+  document: OpenApiDocument,
+  ref: OperationRef,
+  firstSegments: ReadonlySet<string>,
+): ResourceMethod {
+  const operationId = ref.operation.operationId as string;
+  const name = resourceName(ref.method, ref.path, operationId, firstSegments);
+  const parameters = effectiveParameters(document, ref);
+  const query = parameters.filter((parameter) => parameter.in === 'query');
+  const requestBody = ref.operation.requestBody
+    ? resolveRef<{ required?: boolean }>(document, ref.operation.requestBody as { required?: boolean })
+    : undefined;
+  const bodySchema = jsonSchemaOf(document, requestBody);
+  const bodyKey = envelopeKey(document, bodySchema);
+  const inner = bodyKey ? schemaAt(document, bodySchema?.properties?.[bodyKey]) : bodySchema;
+  const nestedKeys: Record<string, string> = {};
+  for (const [field, raw] of Object.entries(inner?.properties ?? {})) {
+    const property = schemaAt(document, raw);
+    const key = property?.type === 'array' ? envelopeKey(document, schemaAt(document, property.items)) : '';
+    if (key) nestedKeys[field] = key;
+  }
+
+  const result = jsonSchemaOf(document, successResponse(ref));
+  const isArray = result?.type === 'array';
+  const names = new Set(query.map((parameter) => parameter.name));
+  const paged = isArray && names.has('page') && names.has('limit');
+  const filters = query.filter((parameter) => !(paged && parameter.name === 'page'));
+  const hasBody = requestBody !== undefined;
+  return {
+    ...name,
+    pathParams: templateVariables(ref.path).map((variable) => {
+      const schema = schemaAt(
+        document,
+        parameters.find((parameter) => parameter.in === 'path' && parameter.name === variable)?.schema,
+      );
+      return { name: variable, type: schema?.type === 'integer' || schema?.type === 'number' ? 'number' : 'string' };
+    }),
+    bodyKey,
+    nestedKeys,
+    patches: hasBody && patches(ref, operationId),
+    resultKey: envelopeKey(document, isArray ? schemaAt(document, result?.items) : result),
+    kind: paged ? 'list' : isArray ? 'items' : 'one',
+    takesParams: hasBody || filters.length > 0,
+    paramsRequired: hasBody
+      ? requestBody?.required === true && (inner?.required?.length ?? 0) > 0 && !patches(ref, operationId)
+      : filters.some((parameter) => parameter.required === true),
+  };
+}
+
+/** The resource methods of a manifest's operations, in order; throws on a name two operations share. */
+export function resourceMethods(operations: readonly ManifestOperation[]): Method[] {
   const taken = new Map<string, string>();
-  for (const ref of refs) {
-    const operationId = ref.operation.operationId;
-    if (!operationId) throw new Error(`${ref.method.toUpperCase()} ${ref.path} has no operationId`);
-    const name = resourceName(ref.method, ref.path, operationId, firstSegments);
-    const parameters = effectiveParameters(document, ref);
-    const query = parameters.filter((parameter) => parameter.in === 'query');
-    const requestBody = ref.operation.requestBody
-      ? resolveRef<{ required?: boolean }>(document, ref.operation.requestBody as { required?: boolean })
-      : undefined;
-    const bodySchema = jsonSchemaOf(document, requestBody);
-    const bodyKey = envelopeKey(document, bodySchema);
-    const inner = bodyKey ? schemaAt(document, bodySchema?.properties?.[bodyKey]) : bodySchema;
-    const nestedKeys: Record<string, string> = {};
-    for (const [field, raw] of Object.entries(inner?.properties ?? {})) {
-      const property = schemaAt(document, raw);
-      const key = property?.type === 'array' ? envelopeKey(document, schemaAt(document, property.items)) : '';
-      if (key) nestedKeys[field] = key;
-    }
-
-    const result = jsonSchemaOf(document, successResponse(ref));
-    const isArray = result?.type === 'array';
-    const names = new Set(query.map((parameter) => parameter.name));
-    const paged = isArray && names.has('page') && names.has('limit');
-    const filters = query.filter((parameter) => !(paged && parameter.name === 'page'));
-    const hasBody = requestBody !== undefined;
-
-    const method: ResourceMethod = {
-      operationId,
-      ...name,
-      httpMethod: ref.method.toUpperCase(),
-      path: ref.path,
-      pathParams: templateVariables(ref.path).map((variable) => {
-        const schema = schemaAt(
-          document,
-          parameters.find((parameter) => parameter.in === 'path' && parameter.name === variable)?.schema,
-        );
-        return { name: variable, type: schema?.type === 'integer' || schema?.type === 'number' ? 'number' : 'string' };
-      }),
-      bodyKey,
-      nestedKeys,
-      patches: hasBody && /^update[A-Z]/.test(operationId) && ['PUT', 'PATCH'].includes(ref.method.toUpperCase()),
-      resultKey: envelopeKey(document, isArray ? schemaAt(document, result?.items) : result),
-      kind: paged ? 'list' : isArray ? 'items' : 'one',
-      hasBody,
-      takesParams: hasBody || filters.length > 0,
-      paramsRequired: hasBody
-        ? requestBody?.required === true &&
-          (inner?.required?.length ?? 0) > 0 &&
-          !(/^update[A-Z]/.test(operationId) && ['PUT', 'PATCH'].includes(ref.method.toUpperCase()))
-        : filters.some((parameter) => parameter.required === true),
-      summary: typeof ref.operation.summary === 'string' ? ref.operation.summary : undefined,
-    };
-    const where = [...method.resource, method.method].join('.');
+  for (const operation of operations) {
+    const where = [...operation.resourceMethod.resource, operation.resourceMethod.method].join('.');
     const clash = taken.get(where);
-    if (clash) throw new Error(`resource method ${where} would name both ${clash} and ${operationId}`);
-    taken.set(where, operationId);
-    methods.push(method);
+    if (clash) throw new Error(`resource method ${where} would name both ${clash} and ${operation.id}`);
+    taken.set(where, operation.id);
   }
   for (const where of taken.keys()) {
     if ([...taken.keys()].some((other) => other.startsWith(`${where}.`))) {
       throw new Error(`resource method ${where} has the same name as a resource under it`);
     }
   }
-  return methods;
+  return operations.map((operation) => ({
+    ...operation.resourceMethod,
+    operationId: operation.id,
+    httpMethod: operation.method,
+    path: operation.path,
+    hasBody: operation.hasBody === true,
+    summary: operation.summary,
+  }));
 }
 
 /** `ProductVariant` for `['products', 'variants']`. */
@@ -250,10 +232,10 @@ export function typeNames(method: Pick<ResourceMethod, 'resource' | 'method'>): 
 }
 
 interface Tree {
-  [name: string]: Tree | ResourceMethod;
+  [name: string]: Tree | Method;
 }
 
-function treeOf(methods: readonly ResourceMethod[]): Tree {
+function treeOf(methods: readonly Method[]): Tree {
   const root: Tree = {};
   for (const method of methods) {
     let node = root;
@@ -266,15 +248,15 @@ function treeOf(methods: readonly ResourceMethod[]): Tree {
   return root;
 }
 
-function isMethod(value: Tree | ResourceMethod): value is ResourceMethod {
-  return typeof (value as ResourceMethod).operationId === 'string';
+function isMethod(value: Tree | Method): value is Method {
+  return typeof (value as Method).operationId === 'string';
 }
 
 /**
  * A method's row: `[operationId, bodyKey, resultKey, kind, nestedKeys]`, trailing defaults (`''`, `''`, `'one'`,
  * none) left out.
  */
-function tableRow(method: ResourceMethod): unknown[] {
+function tableRow(method: Method): unknown[] {
   const nested = Object.keys(method.nestedKeys).length > 0 ? method.nestedKeys : undefined;
   const row: unknown[] = [method.operationId, method.bodyKey, method.resultKey, method.kind, nested];
   const defaults: unknown[] = ['', '', '', 'one', undefined];
@@ -289,7 +271,7 @@ function tableOf(tree: Tree): Record<string, unknown> {
   );
 }
 
-function signature(method: ResourceMethod): string {
+function signature(method: Method): string {
   const { params, result } = typeNames(method);
   const args = method.pathParams.map((param) => `${camelCase(param.name)}: ${param.type}`);
   if (method.takesParams) args.push(`params${method.paramsRequired ? '' : '?'}: ${params}`);
@@ -304,13 +286,13 @@ function renderInterface(tree: Tree, indent: string): string {
   const inner = `${indent}  `;
   const lines = Object.entries(tree).map(([name, value]) => {
     if (!isMethod(value)) return `${inner}readonly ${propertyKey(name)}: ${renderInterface(value, inner)};`;
-    const doc = `${value.summary ? `${value.summary.replace(/\*\//g, '*\\/')} ` : ''}(\`${value.httpMethod} ${value.path}\`, \`api.${value.operationId}\`)`;
+    const doc = `${value.summary.replace(/\*\//g, '*\\/')} (\`${value.httpMethod} ${value.path}\`, \`api.${value.operationId}\`)`;
     return `${inner}/** ${doc} */\n${inner}${propertyKey(name)}${signature(value)};`;
   });
   return `{\n${lines.join('\n')}\n${indent}}`;
 }
 
-function renderTypes(method: ResourceMethod): string {
+function renderTypes(method: Method): string {
   const { params, result } = typeNames(method);
   const id = JSON.stringify(method.operationId);
   const key = JSON.stringify(method.bodyKey);
@@ -341,7 +323,8 @@ function renderTypes(method: ResourceMethod): string {
  * (documented), and per method `<Resource><Method>Params` (what `params` takes) and `…Result` (what the method
  * resolves to; for a listing, one record).
  */
-export function renderResourcesModule(methods: readonly ResourceMethod[]): string {
+export function renderResourcesModule(operations: readonly ManifestOperation[]): string {
+  const methods = resourceMethods(operations);
   const tree = treeOf(methods);
   const table = tableOf(tree);
   return `import type { ApiPromise, Paginator, RequestOptions } from '@agent-apis/core';

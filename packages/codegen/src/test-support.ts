@@ -1,4 +1,27 @@
 /** Test helpers of the generators' output. */
+import type { Manifest, ManifestOperation } from '@agent-apis/core';
+import type { OpenApiDocument } from '@agent-apis/specs/openapi';
+import { describeManifest } from './manifest/read.ts';
+
+/** A final document with these paths, each operation without `x-safety` classed `read` (what the fixtures need). */
+export function documentWith(paths: Record<string, unknown>, extra: Partial<OpenApiDocument> = {}): OpenApiDocument {
+  for (const item of Object.values(paths) as Record<string, Record<string, unknown>>[]) {
+    for (const [key, operation] of Object.entries(item)) {
+      if (key !== 'parameters' && operation && typeof operation === 'object') operation['x-safety'] ??= 'read';
+    }
+  }
+  return { openapi: '3.1.0', info: { title: 't', version: '1' }, paths, ...extra } as OpenApiDocument;
+}
+
+/** The manifest of a fixture document. */
+export function manifestOf(document: OpenApiDocument, service = 'test'): Manifest {
+  return describeManifest({ service: service as never, document, displayPath: `${service}.json`, sourceSha256: '0' });
+}
+
+/** The manifest rows of a fixture document, by operationId. */
+export function rowsOf(document: OpenApiDocument): Record<string, ManifestOperation> {
+  return Object.fromEntries(manifestOf(document).operations.map((operation) => [operation.id, operation]));
+}
 
 /**
  * The declared type and the data of a generated constant `export const <name>: <type> = /* @__PURE__ *\/

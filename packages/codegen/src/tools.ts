@@ -1,35 +1,11 @@
 /**
- * The agent-tool view of the operation table (read by `@agent-apis/mcp-server`'s generator): per operation its
- * safety class from the contract (`x-safety`, plus `x-spends-quota` on a read that spends the key's quota), a
- * short summary, the resource it belongs to, and one self-contained JSON Schema of its arguments (no `$ref`,
- * OpenAPI 3.0 `nullable` turned into type lists), which is what every MCP client accepts.
+ * The agent-tool view of a manifest (the tool server's table, `packages/mcp-server/src/gen/operations.gen.ts`): per
+ * operation its id, route, a short summary, its tool safety class, the resource it belongs to, and one
+ * self-contained JSON Schema of its arguments (no `$ref`, OpenAPI 3.0 `nullable` turned into type lists), which is
+ * what every MCP client accepts. The schema itself is read into the manifest by {@link inlineSchema}.
  */
-import {
-  effectiveParameters,
-  listOperations,
-  type OpenApiDocument,
-  resolveRef,
-  type Schema,
-} from '@agent-apis/specs/openapi';
-import { templateVariables } from '@agent-apis/specs/paths';
-
-/** read: changes nothing; write: an ordinary record; dangerous: money, setup, records the API cannot delete. */
-export type SafetyClass = 'read' | 'write' | 'dangerous' | 'spends-quota';
-
-/** A JSON Schema object as emitted (draft 2020-12 subset, no references). */
-export type JsonSchema = Record<string, unknown>;
-
-export interface ToolOperation {
-  id: string;
-  method: string;
-  path: string;
-  summary: string;
-  safety: SafetyClass;
-  /** First path segment without `.json` (`/products/{id}/variants.json` → `products`). */
-  resource: string;
-  /** `{ <path and query parameters>, body? }`, an object schema without `$ref`. */
-  inputSchema: JsonSchema;
-}
+import type { JsonSchema, Manifest, ManifestOperation } from '@agent-apis/core';
+import { type OpenApiDocument, resolveRef, type Schema } from '@agent-apis/specs/openapi';
 
 /** How deep `$ref`s are followed inside one schema; past it a schema becomes `{}` (any value). */
 const MAX_SCHEMA_DEPTH = 6;
@@ -108,69 +84,30 @@ export function inlineSchema(document: OpenApiDocument, raw: unknown, seen: read
   return out;
 }
 
-function safetyOf(operation: Record<string, unknown>, where: string): SafetyClass {
-  const safety = operation['x-safety'];
-  if (safety !== 'read' && safety !== 'write' && safety !== 'dangerous') {
-    throw new Error(`${where} has no x-safety class (read, write or dangerous) in its contract overlay`);
-  }
-  if (operation['x-spends-quota'] === true) {
-    if (safety !== 'read') throw new Error(`${where}: x-spends-quota is only meaningful on a read`);
-    return 'spends-quota';
-  }
-  return safety;
-}
-
 function resourceOf(path: string): string {
   const first = path.split('/').find((segment) => segment !== '' && !segment.startsWith('{')) ?? '';
   return first.replace(/\.json$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
-function jsonBody(document: OpenApiDocument, requestBody: unknown): { schema: unknown; required: boolean } | undefined {
-  if (!requestBody) return undefined;
-  const body = resolveRef<{ required?: boolean; content?: Record<string, { schema?: unknown }> }>(
-    document,
-    requestBody as { required?: boolean },
-  );
-  const media = Object.entries(body.content ?? {}).find(([type]) => /^application\/([\w.-]+\+)?json\b/.test(type));
-  return media ? { schema: media[1].schema, required: body.required === true } : undefined;
+/**
+ * One operation as the tool server lists it: the contract's class, or `spends-quota` for a read that spends the
+ * key's quota; and its resource, the first path segment without `.json` (the store's tool sets).
+ */
+export function toolRow(operation: ManifestOperation) {
+  const { id, method, path, summary, inputSchema } = operation;
+  const safety = operation.spendsQuota ? ('spends-quota' as const) : operation.safety;
+  return { id, method, path, summary, safety, resource: resourceOf(path), inputSchema };
 }
 
-/** Every operation of a final document as a tool, in document order. Throws on an unclassed operation. */
-export function describeToolOperations(document: OpenApiDocument): ToolOperation[] {
-  return listOperations(document).map((ref) => {
-    const where = `${ref.method.toUpperCase()} ${ref.path}`;
-    const id = ref.operation.operationId;
-    if (!id) throw new Error(`${where} has no operationId`);
-    const operation = ref.operation as unknown as Record<string, unknown>;
-    const properties: Record<string, JsonSchema> = {};
-    const required: string[] = [];
-    const pathParams = templateVariables(ref.path);
-    for (const parameter of effectiveParameters(document, ref)) {
-      if (parameter.in !== 'path' && parameter.in !== 'query') continue;
-      const schema = inlineSchema(document, parameter.schema);
-      const description = shortText((parameter as { description?: unknown }).description);
-      if (description && !schema.description) schema.description = description;
-      properties[parameter.name] = schema;
-      if (parameter.in === 'path' || parameter.required === true) required.push(parameter.name);
-    }
-    for (const name of pathParams)
-      if (!(name in properties)) throw new Error(`${where}: path parameter ${name} undeclared`);
-    const body = jsonBody(document, ref.operation.requestBody);
-    if (body) {
-      if ('body' in properties) throw new Error(`${where}: a parameter is named \`body\``);
-      properties.body = { ...inlineSchema(document, body.schema), description: 'The JSON request body.' };
-      if (body.required) required.push('body');
-    }
-    const inputSchema: JsonSchema = { type: 'object', properties, additionalProperties: false };
-    if (required.length > 0) inputSchema.required = required;
-    return {
-      id,
-      method: ref.method.toUpperCase(),
-      path: ref.path,
-      summary: shortText(ref.operation.summary) ?? shortText(operation.description) ?? `${where}`,
-      safety: safetyOf(operation, `${where} (${id})`),
-      resource: resourceOf(ref.path),
-      inputSchema,
-    };
-  });
+/** Source of the tool server's `operations.gen.ts`: one table per service (`<service>Operations`). */
+export function renderToolTable(manifests: readonly Manifest[]): string {
+  const sources = manifests.map((manifest) => `${manifest.spec.file} (source sha256 ${manifest.spec.sourceSha256})`);
+  const sections = manifests.map(
+    (manifest) =>
+      `/** The ${manifest.service} API's ${manifest.operations.length} operations. */\nexport const ${manifest.service}Operations: readonly ToolOperation[] = ${JSON.stringify(manifest.operations.map(toolRow))};\n`,
+  );
+  return `// @generated by @agent-apis/codegen from ${sources.join(', ')}. Do not edit: run \`pnpm generate\`.
+import type { ToolOperation } from '../operation.js';
+
+${sections.join('\n')}`;
 }

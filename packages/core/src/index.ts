@@ -23,6 +23,7 @@ export { CACHE_STATUS_HEADER } from './internal/fleet/http-cache-engine.js';
 export type { RateLimitUpdate, RateLimitWindow } from './internal/fleet/rate-limiter.js';
 export type { RedisClientLike } from './internal/fleet/redis-client.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
+export type * from './manifest.js';
 export {
   type BoundOperations,
   bindOperations,

@@ -20,7 +20,15 @@
 
 import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
 import type { ServiceName } from '@agent-apis/specs/services';
-import { type Answer, type HandlerRequest, loadDocument, router, type StandIn, serve } from '../stand-ins/server.ts';
+import {
+  type Answer,
+  type HandlerRequest,
+  loadDocument,
+  type Route,
+  router,
+  type StandIn,
+  serve,
+} from '../stand-ins/server.ts';
 import type { StoreRecord } from '../stand-ins/store-writes.ts';
 
 export const FAULT_MODES = [
@@ -64,12 +72,9 @@ export function faultRecords(mode: FaultMode | undefined): Record<string, StoreR
 type Schema = Record<string, unknown>;
 
 /** The fields each entry of a list answer must carry, by the success schema of the route (wrapper included). */
-function requiredEntryField(document: OpenApiDocument, operation: Record<string, unknown>): string[] | undefined {
-  const responses = (operation.responses ?? {}) as Record<string, unknown>;
-  const code = Object.keys(responses).find((c) => /^2\d\d$/.test(c));
-  if (!code) return undefined;
-  const response = resolveRef<{ content?: Record<string, { schema?: unknown }> }>(document, responses[code] as never);
-  let schema = resolveRef<Schema>(document, Object.values(response?.content ?? {})[0]?.schema as never);
+function requiredEntryField(document: OpenApiDocument, route: Route): string[] | undefined {
+  if (!route.row.successSchema) return undefined;
+  let schema = resolveRef<Schema>(document, route.row.successSchema as never);
   if (schema?.type !== 'array') {
     const list = Object.values((schema?.properties ?? {}) as Record<string, Schema>)
       .map((p) => resolveRef<Schema>(document, p as never))
@@ -119,7 +124,7 @@ export interface FaultyStandIn extends StandIn {
 /** Puts the `mode` layer in front of `inner`, a conforming stand-in of `service`. */
 export async function withFault(inner: StandIn, service: ServiceName, mode: FaultMode): Promise<FaultyStandIn> {
   const document = loadDocument(service);
-  const route = router(service, document);
+  const route = router(service);
   const innerUrl = new URL(inner.url);
   const base = innerUrl.pathname.replace(/\/$/, '');
   const lookups = new Map<string, { status: number; body: unknown }>();
@@ -155,7 +160,7 @@ export async function withFault(inner: StandIn, service: ServiceName, mode: Faul
   const proxy = await serve(async (request, log) => {
     const relative = request.path.startsWith(base) ? request.path.slice(base.length) : request.path;
     const found = route(request.method, relative);
-    if (found) log.operation = found.operation.operationId;
+    if (found) log.operation = found.row.id;
     const lookup = found !== undefined && /\{[^}]+\}(\.json)?$/.test(found.template);
     switch (mode) {
       case 'rate-limited':
@@ -200,7 +205,7 @@ export async function withFault(inner: StandIn, service: ServiceName, mode: Faul
         const page3 =
           request.query.get('page') === '3' || (limit > 0 && Number(request.query.get('offset') ?? -1) === 2 * limit);
         if (!found || request.method !== 'GET' || answer.status !== 200 || !page3) return answer;
-        const field = requiredEntryField(document, found.operation);
+        const field = requiredEntryField(document, found);
         if (!field) return answer;
         return { ...answer, body: mapList(answer.body, (list) => list.map((entry) => dropField(entry, field))) };
       }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type Answer,
+  errorAnswer,
   type HandlerRequest,
   type InputMode,
   type LoggedRequest,
@@ -59,10 +60,11 @@ function passes(entry: Entry, query: URLSearchParams): boolean {
 }
 
 export async function startDirectoryStandIn(options: DirectoryStandInOptions = {}): Promise<StandIn> {
+  // The service's own `/api/openapi.json` answers from the final document.
   const document = loadDocument('directory');
-  const route = router('directory', document);
+  const route = router('directory');
   const data = JSON.parse(readFileSync(join(import.meta.dirname, 'directory-records.json'), 'utf8')) as Fixture;
-  const notFound = { status: 404, body: { error: 'not found' } };
+  const notFound = errorAnswer('directory', 404, 'not found');
   const listing = (kind: keyof Fixture, query: URLSearchParams) => {
     const limit = Number(query.get('limit') ?? 20);
     const offset = Number(query.get('offset') ?? 0);
@@ -81,12 +83,12 @@ export async function startDirectoryStandIn(options: DirectoryStandInOptions = {
   function answer({ method, path, query: rawQuery }: HandlerRequest, log: LoggedRequest): Answer {
     const found = route(method, path);
     if (!found) return notFound;
-    log.operation = found.operation.operationId;
+    log.operation = found.row.id;
     const read = readQuery(options.mode ?? 'strict', found, rawQuery);
-    if ('problem' in read) return { status: 400, body: { error: read.problem } };
+    if ('problem' in read) return errorAnswer('directory', 400, read.problem);
     const query = read.query;
     const p = found.params;
-    switch (found.operation.operationId) {
+    switch (found.row.id) {
       case 'listMcpServers':
         return listing('mcpServers', query);
       case 'listPlugins':

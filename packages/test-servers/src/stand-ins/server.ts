@@ -1,16 +1,16 @@
 /**
  * What the loopback stand-ins of the live services share: an HTTP server on 127.0.0.1 with an optional answer
- * latency, a log of every request it received, routing by the generated operation table (with the clients' own
- * matcher), and the server-side reading of query parameters, strict (type, enum, bounds → 400) or lenient
- * (clamped, ignored), both of which the contracts allow.
+ * latency, a log of every request it received, routing by the service's manifest (`@agent-apis/codegen/manifest`,
+ * with the clients' own matcher), error bodies in the shape the manifest reads from the spec, and the server-side
+ * reading of query parameters, strict (type, enum, bounds → 400) or lenient (clamped, ignored), both of which the
+ * contracts allow.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Operation } from '@agent-apis/core';
-import { listOperations, type OpenApiDocument } from '@agent-apis/specs/openapi';
+import { type ManifestOperation, readManifest } from '@agent-apis/codegen/manifest';
+import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import type { ServiceName } from '@agent-apis/specs/services';
 import { readFinalSpecSync } from '@agent-apis/test-utils/final-specs';
 import { operationMatcher } from '@agent-apis/test-utils/operation-requests';
-import { OPERATION_TABLES } from './operations.ts';
 
 export interface LoggedRequest {
   method: string;
@@ -24,10 +24,8 @@ export interface LoggedRequest {
 }
 
 export interface Route {
-  /** The operation's row of the generated table: its path template, path parameter types and query rules. */
-  row: Operation;
-  /** The spec's description of the operation (responses, `x-safety`), found by the row's id. */
-  operation: Record<string, unknown> & { operationId: string };
+  /** The operation's manifest row: its id, path template, parameter checks, safety class, success status. */
+  row: ManifestOperation;
   /** The row's path template. */
   template: string;
   /** The request's path parameters, by name. */
@@ -47,12 +45,34 @@ export interface Answer {
   contentType?: string;
 }
 
+/** The final document, for the shapes of answers (schemas only: operation facts come from the manifest). */
 export function loadDocument(service: ServiceName): OpenApiDocument {
   return readFinalSpecSync<OpenApiDocument>(service);
 }
 
+/**
+ * An error answer of `service` in the body shape its manifest reads from the spec (`{ error }`,
+ * `{ error: { code, message } }`, …); `{ message }` where the spec documents none.
+ */
+export function errorAnswer(service: ServiceName, status: number, message: string, code?: string): Answer {
+  const shape = readManifest(service).errorBody ?? { message: '/message' };
+  const body: Record<string, unknown> = {};
+  const put = (pointer: string, value: string) => {
+    const keys = pointer.split('/').slice(1);
+    let node = body;
+    for (const key of keys.slice(0, -1)) {
+      node[key] ??= {};
+      node = node[key] as Record<string, unknown>;
+    }
+    node[keys.at(-1) as string] = value;
+  };
+  put(shape.message, message);
+  if (shape.code && code) put(shape.code, code);
+  return { status, body };
+}
+
 /** The path parameters of `path` under the row's template (matched at the end, so a base path in front is fine). */
-function pathValues(row: Operation, path: string): Record<string, string> {
+function pathValues(row: ManifestOperation, path: string): Record<string, string> {
   const source = row.path
     .split(/\{[^}]+\}/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
@@ -62,18 +82,11 @@ function pathValues(row: Operation, path: string): Record<string, string> {
 }
 
 /**
- * Routes a request by the service's generated operation table (`operations.ts`) with the clients' own matcher
- * (core's `operationMatcher`: literal segments win over parameters, `/products/count.json` before
- * `/products/{id}.json`), and hands back the row with the spec's description of the same operation.
+ * Routes a request by the service's manifest with the clients' own matcher (core's `operationMatcher`: literal
+ * segments win over parameters, `/products/count.json` before `/products/{id}.json`), and hands back its row.
  */
-export function router(
-  service: ServiceName,
-  document: OpenApiDocument = loadDocument(service),
-): (method: string, path: string) => Route | undefined {
-  const rows = OPERATION_TABLES[service] as Readonly<Record<string, Operation>>;
-  const described = new Map(
-    listOperations(document).map((ref) => [ref.operation.operationId as string, ref.operation]),
-  );
+export function router(service: ServiceName): (method: string, path: string) => Route | undefined {
+  const rows = Object.fromEntries(readManifest(service).operations.map((row) => [row.id, row]));
   // The matcher anchors templates at the end of a path only (any base path may come before): a root segment
   // before both templates and requests anchors them whole, so `/documents.json` cannot take `/orders/1/documents.json`.
   const root = '/stand-in-root';
@@ -83,14 +96,7 @@ export function router(
   return (method, path) => {
     const found = match(new Request(`http://stand-in${root}${path}`, { method }));
     const row = found?.id ? rows[found.id] : undefined;
-    const operation = row && described.get(row.id);
-    if (!row || !operation) return undefined;
-    return {
-      row,
-      operation: operation as Route['operation'],
-      template: row.path,
-      params: pathValues(row, path),
-    };
+    return row && { row, template: row.path, params: pathValues(row, path) };
   };
 }
 

@@ -62,10 +62,9 @@ export interface StoreStandIn extends StandIn {
 
 export const STORE_RECORDS = join(import.meta.dirname, 'store-records.json');
 
-function schemaOf(document: OpenApiDocument, route: Route, status: string): Record<string, unknown> | undefined {
-  const responses = route.operation.responses as Record<string, unknown>;
-  const response = resolveRef<{ content?: Record<string, { schema?: unknown }> }>(document, responses[status] as never);
-  const schema = Object.values(response?.content ?? {})[0]?.schema;
+/** The success answer's schema (the manifest's), resolved in the final document. */
+function schemaOf(document: OpenApiDocument, route: Route): Record<string, unknown> | undefined {
+  const schema = route.row.successSchema;
   return schema ? resolveRef<Record<string, unknown>>(document, schema as never) : undefined;
 }
 
@@ -77,13 +76,9 @@ function wrapperOf(document: OpenApiDocument, schema: Record<string, unknown> | 
   return names.length === 1 ? names[0] : undefined;
 }
 
-function successStatus(route: Route): string {
-  return Object.keys(route.operation.responses as object).find((code) => /^2\d\d$/.test(code)) ?? '200';
-}
-
 export async function startStoreStandIn(options: StoreStandInOptions): Promise<StoreStandIn> {
   const document = loadDocument('store');
-  const route = router('store', document);
+  const route = router('store');
   const fixture = JSON.parse(readFileSync(STORE_RECORDS, 'utf8')) as Fixture;
   const collections = new Map(Object.entries(structuredClone(fixture.records)));
   for (const [name, extra] of Object.entries(structuredClone(options.records ?? {}))) {
@@ -130,8 +125,8 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
     if (headers.authorization !== expected) return { status: 401, body: { message: 'Unauthorized' }, headers: rate };
     const found = route(method, path.replace(/^\/v1/, ''));
     if (!found) return { status: 404, body: { message: 'Not Found' }, headers: rate };
-    log.operation = found.operation.operationId;
-    if (found.operation['x-safety'] === 'dangerous') state.dangerousCalls.push(found.operation.operationId);
+    log.operation = found.row.id;
+    if (found.row.safety === 'dangerous') state.dangerousCalls.push(found.row.id);
     const badId = Object.entries(found.row.pathTypes ?? {}).some(
       ([name, type]) => ['integer', 'number'].includes(type.type) && !/^\d+$/.test(found.params[name] ?? ''),
     );
@@ -143,8 +138,8 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
     const concrete = path.replace(/^\/v1/, '').replace(/\.json$/, '');
     const parent = concrete.slice(0, concrete.lastIndexOf('/'));
     const last = concrete.slice(concrete.lastIndexOf('/') + 1);
-    const status = successStatus(found);
-    const schema = schemaOf(document, found, status);
+    const status = found.row.successStatus;
+    const schema = schemaOf(document, found);
     const wrapper = wrapperOf(document, schema);
     const wrap = (record: StoreRecord) => (wrapper ? { [wrapper]: record } : record);
     const ok = (answer: unknown) => ({ status: Number(status), body: answer, headers: rate });
@@ -158,7 +153,7 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       if (properties.length === 2 && properties.includes('count')) {
         // A search answer: `{ orders: [{ order }], count }`.
         const name = properties.find((p) => p !== 'count') as string;
-        const items = schemaOf(document, found, status)?.properties as Record<string, Record<string, unknown>>;
+        const items = schemaOf(document, found)?.properties as Record<string, Record<string, unknown>>;
         const entryWrapper = wrapperOf(document, resolveRef(document, items[name] as never));
         const records = collectionOf(`/${name}`) ?? [];
         return ok({ [name]: records.map((r) => (entryWrapper ? { [entryWrapper]: r } : r)), count: records.length });
@@ -168,10 +163,7 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
         // A lookup in a known collection whose answer is a list (a cart's lines): the record must exist.
         const lookup = /\{[^}]+\}$/.test(found.template.replace(/\.json$/, ''));
         if (!records && lookup && collectionOf(parent) && !find(parent, decodeURIComponent(last))) return notFound;
-        if (!records)
-          return fixture.singletons[found.operation.operationId]
-            ? ok(fixture.singletons[found.operation.operationId])
-            : ok([]);
+        if (!records) return fixture.singletons[found.row.id] ? ok(fixture.singletons[found.row.id]) : ok([]);
         let entries = records.map((record) => wrap(record));
         if (options.plant === 'listField' && concrete === '/products') {
           entries = records.map((record) => wrap({ ...record, price: String(record.price) }));
@@ -180,7 +172,7 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
         const page = Number(query.get('page') ?? 1);
         return ok(entries.slice((page - 1) * limit, page * limit));
       }
-      if (fixture.singletons[found.operation.operationId]) return ok(fixture.singletons[found.operation.operationId]);
+      if (fixture.singletons[found.row.id]) return ok(fixture.singletons[found.row.id]);
       const record = find(parent, decodeURIComponent(last));
       if (!record) return notFound;
       if (options.plant === 'lookupGone' && parent === '/products' && record.id === plantedId()) return notFound;
@@ -189,7 +181,7 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       }
       return ok(wrap(record));
     }
-    if (method === 'POST' && found.operation['x-safety'] === 'read') {
+    if (method === 'POST' && found.row.safety === 'read') {
       // A POST that only computes (fulfillment rates): an object body in, naming a real origin location.
       if (!body || typeof body !== 'object' || Array.isArray(body)) {
         return { status: 400, body: { message: 'Bad Request' }, headers: rate };
@@ -198,7 +190,7 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
       if (!collectionOf('/locations')?.some((r) => String(r.id) === String(location))) {
         return { status: 422, body: { message: 'Location not found' }, headers: rate };
       }
-      return ok(fixture.singletons[found.operation.operationId] ?? []);
+      return ok(fixture.singletons[found.row.id] ?? []);
     }
     if (['POST', 'PUT', 'DELETE'].includes(method)) {
       const queryNames = Object.keys(found.row.query ?? {});

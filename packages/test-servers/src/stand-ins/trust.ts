@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type InputMode, MOCK_ONLY_HEADERS, router, type StandIn, serve } from './server.ts';
+import { errorAnswer, type InputMode, MOCK_ONLY_HEADERS, router, type StandIn, serve } from './server.ts';
 
 export interface TrustStandIn extends StandIn {
   scans: number;
@@ -31,10 +31,7 @@ export async function startTrustStandIn(options: {
     targets: Record<string, Record<string, unknown>>;
     domainScore: Record<string, unknown>;
   };
-  const error = (status: number, code: string, message: string) => ({
-    status,
-    body: { error: { code, message, request_id: 'req_standin' } },
-  });
+  const error = (status: number, code: string, message: string) => errorAnswer('trust', status, message, code);
   const state = { scans: 0, conflicts: 0, mockHeaderRequests: [] as string[] };
   let busy = false;
   const decide = (value: string) => {

@@ -16,6 +16,8 @@
  * cursor, not a lookup key: `/orders/after/{id}` answers what comes after the id, and the vendor documents a 404
  * when nothing does (the newest id). `source` says where that is documented.
  */
+
+import type { InputSource } from '@agent-apis/core';
 import {
   listOperations,
   type OpenApiDocument,
@@ -23,28 +25,6 @@ import {
   type Parameter,
   resolveRef,
 } from '@agent-apis/specs/openapi';
-
-export type InputSource =
-  | {
-      kind: 'response';
-      /** The operation whose answer supplies the value. */
-      from: string;
-      /** JSON pointer into that answer's body. */
-      pointer: string;
-      /** What the value names, for `skipped: no <resource> in the live account`. */
-      resource: string;
-      /** The source's own path parameters, each taken from the target's parameter named here. */
-      carry: Record<string, string>;
-      /**
-       * `link`: an OpenAPI link; `rule`: the list at the path before the parameter; `guess`: a link marked
-       * `x-contract-guess` (the value is a likely stand-in, e.g. an order id for a cart), whose rejection says nothing.
-       */
-      declared: 'link' | 'rule' | 'guess';
-      /** Set for a cursor (`x-contract-cursor`): where the vendor documents what the cursor answers. */
-      cursor?: string;
-    }
-  | { kind: 'enum'; value: string }
-  | { kind: 'env'; env: string; resource: string };
 
 type Schema = Record<string, unknown>;
 
@@ -169,15 +149,4 @@ export function pathInputSources(document: OpenApiDocument): Map<string, Record<
     result.set(id, sources);
   }
   return result;
-}
-
-/** The value at a JSON pointer (`/0/product/id`), or undefined. */
-export function atPointer(value: unknown, pointer: string): unknown {
-  let node = value;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }
