@@ -23,12 +23,6 @@ export interface ClientsOptions extends Pick<CatalogOptions, 'services'> {
   redis?: FleetRedis | undefined;
 }
 
-/** A session's own credentials, over the server's. */
-export interface SessionCredentials {
-  store?: Pick<StoreClientOptions, 'login' | 'authToken' | 'accessToken'> | undefined;
-  trust?: Pick<TrustClientOptions, 'apiKey'> | undefined;
-}
-
 export class ServiceClients {
   readonly #options: ClientsOptions;
   readonly #fleetSecret: string | undefined;
@@ -60,7 +54,7 @@ export class ServiceClients {
   }
 
   /** Clients with a session's own credentials over these ones' options, on the same Redis (closed with these). */
-  withCredentials(credentials: SessionCredentials): ServiceClients {
+  withCredentials(credentials: Pick<ClientsOptions, 'store' | 'trust'>): ServiceClients {
     const { store, trust } = this.#options;
     return new ServiceClients({
       ...this.#options,
@@ -146,6 +140,7 @@ async function connectRedis(url: string) {
       connect(): Promise<unknown>;
       destroy(): void;
       on(event: string, listener: (error: Error) => void): unknown;
+      once(event: string, listener: () => void): unknown;
     };
   };
   try {
@@ -154,9 +149,16 @@ async function connectRedis(url: string) {
     throw new AgentApiError('redis: a Redis URL is set but the `redis` package is not installed (npm install redis)');
   }
   const client = redis.createClient({ url, name: SERVER_NAME });
-  // Redis being down is not fatal: the clients fall back to their in-process budget and cache.
   client.on('error', (error) => console.error(`agent-apis-mcp-server: redis: ${error.message}`));
-  await client.connect();
+  // Redis being down is not fatal: the clients fall back to their in-process budget and cache while it reconnects,
+  // so the server starts serving after the first failed attempt instead of waiting for Redis.
+  await new Promise<void>((resolve) => {
+    client.once('error', () => resolve());
+    client.connect().then(
+      () => resolve(),
+      () => resolve(),
+    );
+  });
   return client;
 }
 

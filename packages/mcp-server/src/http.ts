@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ServiceClients, type SessionCredentials } from './clients.js';
+import { type ClientsOptions, ServiceClients } from './clients.js';
 import { createAgentApisServer } from './server.js';
 import { ToolCalls, type ToolCallsOptions } from './tool-calls.js';
 
@@ -45,7 +45,7 @@ function header(request: IncomingMessage, name: string): string | undefined {
 }
 
 /** The credentials a session brings in the headers of its initialize request, if any. */
-function sessionCredentials(request: IncomingMessage): SessionCredentials | undefined {
+function sessionCredentials(request: IncomingMessage): Pick<ClientsOptions, 'store' | 'trust'> | undefined {
   const login = header(request, CREDENTIAL_HEADERS.storeLogin);
   const authToken = header(request, CREDENTIAL_HEADERS.storeAuthToken);
   const accessToken = header(request, CREDENTIAL_HEADERS.storeAccessToken);

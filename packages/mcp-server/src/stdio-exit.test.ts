@@ -82,9 +82,21 @@ function reap(...pids: (number | undefined)[]): void {
   for (const pid of pids) if (pid !== undefined && alive(pid)) process.kill(pid, 'SIGKILL');
 }
 
-describe('over stdio without Redis', () => {
+describe('over stdio without Redis, or with Redis down', () => {
   it('exits when stdin ends', async () => {
     const { child } = await serving([], baseEnv());
+    try {
+      child.stdin?.end();
+      expect(await ended(child)).toEqual({ code: 0, signal: null });
+    } finally {
+      reap(child.pid);
+    }
+  });
+
+  it('serves with Redis down, and exits when stdin ends', async () => {
+    // Nothing listens on port 1: the clients fall back to their in-process budget and cache while Redis is away.
+    const env = baseEnv({ AGENT_APIS_REDIS_URL: 'redis://127.0.0.1:1', AGENT_APIS_FLEET_SECRET: FLEET_SECRET });
+    const { child } = await serving([], env);
     try {
       child.stdin?.end();
       expect(await ended(child)).toEqual({ code: 0, signal: null });
