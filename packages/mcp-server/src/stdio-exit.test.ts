@@ -6,6 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_NAME } from './version.js';
@@ -39,16 +41,9 @@ function ended(child: ChildProcess): Promise<{ code: number | null; signal: stri
   });
 }
 
-/**
- * Starts the bin (or `wrapper` around it) and waits for its answer to `initialize`: it is serving. `stderr()` is
- * what it printed there so far.
- */
-async function serving(
-  args: string[],
-  env: Record<string, string>,
-  wrapper?: string,
-): Promise<{ child: ChildProcess; stderr: () => string }> {
-  const child = spawn(process.execPath, wrapper ? ['-e', wrapper, cli, ...args] : [cli, ...args], {
+/** Starts the bin and waits for its answer to `initialize`: it is serving. */
+async function serving(args: string[], env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [cli, ...args], {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -65,7 +60,7 @@ async function serving(
     });
     child.once('exit', (code) => reject(new Error(`server exited ${code} before answering: ${stderr}`)));
   });
-  return { child, stderr: () => stderr };
+  return child;
 }
 
 function alive(pid: number): boolean {
@@ -84,7 +79,7 @@ function reap(...pids: (number | undefined)[]): void {
 
 describe('over stdio without Redis, or with Redis down', () => {
   it('exits when stdin ends', async () => {
-    const { child } = await serving([], baseEnv());
+    const child = await serving([], baseEnv());
     try {
       child.stdin?.end();
       expect(await ended(child)).toEqual({ code: 0, signal: null });
@@ -96,7 +91,7 @@ describe('over stdio without Redis, or with Redis down', () => {
   it('serves with Redis down, and exits when stdin ends', async () => {
     // Nothing listens on port 1: the clients fall back to their in-process budget and cache while Redis is away.
     const env = baseEnv({ AGENT_APIS_REDIS_URL: 'redis://127.0.0.1:1', AGENT_APIS_FLEET_SECRET: FLEET_SECRET });
-    const { child } = await serving([], env);
+    const child = await serving([], env);
     try {
       child.stdin?.end();
       expect(await ended(child)).toEqual({ code: 0, signal: null });
@@ -107,7 +102,7 @@ describe('over stdio without Redis, or with Redis down', () => {
 
   it('exits cleanly on SIGTERM and on SIGINT', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const { child } = await serving([], baseEnv());
+      const child = await serving([], baseEnv());
       try {
         child.kill(signal);
         // A clean exit (0), not death by the signal: the server closed what it held.
@@ -143,7 +138,7 @@ describe.skipIf(!redisPath)(`over stdio with --redis${redisPath ? '' : ` (skippe
   const redisEnv = () => baseEnv({ AGENT_APIS_REDIS_URL: redis.url, AGENT_APIS_FLEET_SECRET: FLEET_SECRET });
 
   it('exits when stdin ends, and Redis sees its connection closed', async () => {
-    const { child } = await serving([], redisEnv());
+    const child = await serving([], redisEnv());
     try {
       expect(await serverConnections()).toBe(1);
       child.stdin?.end();
@@ -155,7 +150,7 @@ describe.skipIf(!redisPath)(`over stdio with --redis${redisPath ? '' : ` (skippe
   });
 
   it('exits cleanly on SIGTERM, closing Redis', async () => {
-    const { child } = await serving(['--redis', redis.url], redisEnv());
+    const child = await serving(['--redis', redis.url], redisEnv());
     try {
       child.kill('SIGTERM');
       expect(await ended(child)).toEqual({ code: 0, signal: null });
@@ -165,7 +160,7 @@ describe.skipIf(!redisPath)(`over stdio with --redis${redisPath ? '' : ` (skippe
     }
   });
 
-  it('leaves no process behind when the client closes an npx-style launch', async () => {
+  it('leaves no process behind when an MCP client closes an npx-style launch', async () => {
     // As npx does: a parent process spawns the bin on the same stdio, waits for it and does not forward signals.
     const wrapper = [
       "const { spawn } = require('node:child_process');",
@@ -173,22 +168,32 @@ describe.skipIf(!redisPath)(`over stdio with --redis${redisPath ? '' : ` (skippe
       "process.stderr.write('server pid ' + child.pid + '\\n');",
       "child.on('exit', (code) => process.exit(code ?? 1));",
     ].join('\n');
-    const { child: launcher, stderr } = await serving([], redisEnv(), wrapper);
-    let pid: number | undefined;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['-e', wrapper, cli],
+      env: redisEnv(),
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const client = new Client({ name: 'stdio-exit', version: '1' });
+    await client.connect(transport);
+    // The launcher printed its child's pid before the server could answer; stderr may still be on its way.
+    const deadline = Date.now() + CAP_MS;
+    while (!/server pid \d+/.test(stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const pid = Number(/server pid (\d+)/.exec(stderr)?.[1]);
     try {
-      pid = Number(/server pid (\d+)/.exec(stderr())?.[1]);
       expect(alive(pid)).toBe(true);
-      // What an MCP client does on close: end stdin, then after a grace period SIGTERM the process it launched.
-      launcher.stdin?.end();
-      const first = await Promise.race([ended(launcher), new Promise((resolve) => setTimeout(resolve, 2_000))]);
-      if (first === undefined) launcher.kill('SIGTERM');
-      await ended(launcher);
-      const deadline = Date.now() + CAP_MS;
+      expect(await serverConnections()).toBe(1);
+      // The SDK's close: end stdin, then after a grace period SIGTERM the launcher (which does not pass it on).
+      await client.close();
       while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(alive(pid), `server ${pid} outlived its launcher`).toBe(false);
       expect(await serverConnections()).toBe(0);
     } finally {
-      reap(launcher.pid, pid);
+      reap(pid);
     }
   });
 });
