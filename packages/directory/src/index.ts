@@ -20,6 +20,7 @@ export {
   type DirectoryApi,
   DirectoryClient,
   type DirectoryClientOptions,
+  FLEET_SECRET_ENV_VAR,
   type McpServerFilters,
   type McpServers,
   type PluginFilters,

@@ -9,6 +9,7 @@ import { readConfig } from './env.js';
 import { textOf } from './test-support.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const run = promisify(execFile);
 
 describe('agent-apis-mcp-server', () => {
   it('serves over stdio, read-only unless the environment allows writes', async () => {
@@ -37,8 +38,33 @@ describe('agent-apis-mcp-server', () => {
   });
 
   it('exits 1 with the usage on a bad option', async () => {
-    const run = promisify(execFile)(process.execPath, [cli, '--allow-writes', 'shop']);
-    await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('unknown service shop') });
+    await expect(run(process.execPath, [cli, '--allow-writes', 'shop'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('unknown service shop'),
+    });
+  });
+
+  it('prints the usage on --help and exits 0', async () => {
+    for (const flag of ['--help', '-h']) {
+      const { stdout } = await run(process.execPath, [cli, flag], { timeout: 20_000 });
+      expect(stdout).toContain('usage: agent-apis-mcp-server');
+      expect(stdout).toContain('AGENT_APIS_FLEET_SECRET');
+    }
+  });
+
+  it('refuses --redis without the fleet secret at start, naming AGENT_APIS_FLEET_SECRET', async () => {
+    // Nothing listens on port 1: the refusal comes before any connection is tried.
+    const env = { PATH: process.env.PATH ?? '', AGENT_APIS_FLEET_SECRET: 'short' };
+    for (const args of [
+      ['--redis', 'redis://127.0.0.1:1'],
+      ['--http', '--port', '0', '--redis', 'redis://127.0.0.1:1'],
+    ]) {
+      const started = run(process.execPath, [cli, ...args], { env, timeout: 20_000 });
+      await expect(started, args.join(' ')).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('AGENT_APIS_FLEET_SECRET'),
+      });
+    }
   });
 
   it('reads flags over the environment', () => {

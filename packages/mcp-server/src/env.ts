@@ -4,6 +4,8 @@
  * DIRECTORY_BASE_URL); these are the server's.
  */
 import { parseArgs } from 'node:util';
+import { MIN_FLEET_SECRET_LENGTH } from '@agent-apis/core/http-cache';
+import { FLEET_SECRET_ENV_VAR } from '@agent-apis/directory';
 import { SERVICES, STORE_RESOURCES } from './catalog.js';
 import type { HttpServerOptions } from './http.js';
 import type { ServiceName } from './operation.js';
@@ -29,14 +31,17 @@ export const DEFAULT_HTTP_PORT = 3333;
 
 export const USAGE = `usage: agent-apis-mcp-server [--http] [--host <address>] [--port <n>] [--allow-writes <services>]
        [--allow-dangerous <service.operationId,...>] [--store-toolsets <resources>|all] [--services <services>]
-       [--max-answer-bytes <n>] [--redis <url>]
-  stdio by default; --http serves streamable HTTP at http://127.0.0.1:${DEFAULT_HTTP_PORT}/mcp (loopback unless --host).
-  Read-only by default. Environment: ${ALLOW_WRITES_ENV_VAR}, ${ALLOW_DANGEROUS_ENV_VAR}, ${STORE_TOOLSETS_ENV_VAR},
-  ${SERVICES_ENV_VAR}, ${MAX_ANSWER_BYTES_ENV_VAR}, ${REDIS_URL_ENV_VAR}; the clients' own STORE_LOGIN, STORE_AUTH_TOKEN,
-  STORE_ACCESS_TOKEN, STORE_BASE_URL, ENTROPY0_API_KEY, TRUST_BASE_URL, DIRECTORY_BASE_URL.`;
+       [--max-answer-bytes <n>] [--redis <url>] [--help]
+  stdio by default (ends when stdin ends); --http serves streamable HTTP at http://127.0.0.1:${DEFAULT_HTTP_PORT}/mcp
+  (loopback unless --host). Read-only by default. Environment: ${ALLOW_WRITES_ENV_VAR}, ${ALLOW_DANGEROUS_ENV_VAR},
+  ${STORE_TOOLSETS_ENV_VAR}, ${SERVICES_ENV_VAR}, ${MAX_ANSWER_BYTES_ENV_VAR}, ${REDIS_URL_ENV_VAR} (with it,
+  ${FLEET_SECRET_ENV_VAR}: at least ${MIN_FLEET_SECRET_LENGTH} characters, the same in every process); the clients' own STORE_LOGIN,
+  STORE_AUTH_TOKEN, STORE_ACCESS_TOKEN, STORE_BASE_URL, ENTROPY0_API_KEY, TRUST_BASE_URL, DIRECTORY_BASE_URL.`;
 
 export interface CliConfig extends HttpServerOptions {
   transport: 'stdio' | 'http';
+  /** `--help` (`-h`): print the usage and exit. */
+  help: boolean;
   redisUrl?: string | undefined;
 }
 
@@ -78,6 +83,7 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
         services: { type: 'string' },
         'max-answer-bytes': { type: 'string' },
         redis: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (error) {
@@ -97,6 +103,7 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
   }
   return {
     transport: values.http ? 'http' : 'stdio',
+    help: values.help === true,
     host: values.host as string | undefined,
     // --port 0: any free port (printed on stderr).
     port: positiveInteger(values.port as string | undefined, '--port', 0) ?? DEFAULT_HTTP_PORT,

@@ -40,6 +40,7 @@ describe.skipIf(!redisPath)(
           STORE_LOGIN: login,
           STORE_AUTH_TOKEN: 'fleet-test-token',
           AGENT_APIS_REDIS_URL: redis.url,
+          AGENT_APIS_FLEET_SECRET: 'fleet secret of the mcp-server fleet test',
         },
         stdio: ['ignore', 'ignore', 'pipe'],
       });

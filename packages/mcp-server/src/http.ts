@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type ClientsOptions, ServiceClients } from './clients.js';
 import { createAgentApisServer } from './server.js';
 import { ToolCalls, type ToolCallsOptions } from './tool-calls.js';
 
@@ -43,17 +44,16 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The options of a session: the server's, with credentials from the initialize request's headers over them. */
-function sessionOptions(base: ToolCallsOptions, request: IncomingMessage): ToolCallsOptions | undefined {
+/** The credentials a session brings in the headers of its initialize request, if any. */
+function sessionCredentials(request: IncomingMessage): Pick<ClientsOptions, 'store' | 'trust'> | undefined {
   const login = header(request, CREDENTIAL_HEADERS.storeLogin);
   const authToken = header(request, CREDENTIAL_HEADERS.storeAuthToken);
   const accessToken = header(request, CREDENTIAL_HEADERS.storeAccessToken);
   const apiKey = header(request, CREDENTIAL_HEADERS.trustApiKey);
   if (!login && !authToken && !accessToken && !apiKey) return undefined;
   return {
-    ...base,
-    store: { ...base.store, ...(accessToken ? { accessToken } : login || authToken ? { login, authToken } : {}) },
-    trust: { ...base.trust, ...(apiKey ? { apiKey } : {}) },
+    store: accessToken ? { accessToken } : login || authToken ? { login, authToken } : {},
+    trust: apiKey ? { apiKey } : {},
   };
 }
 
@@ -77,10 +77,16 @@ function jsonRpcError(status: number, message: string) {
   return { status, body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }) };
 }
 
-/** Starts the HTTP transport; resolves once listening. */
-export async function startHttpServer(options: HttpServerOptions = {}): Promise<RunningHttpServer> {
+/**
+ * Starts the HTTP transport; resolves once listening. Sessions without credentials of their own share `clients`
+ * (default: built from `options`); the others get variants of them.
+ */
+export async function startHttpServer(
+  options: HttpServerOptions = {},
+  clients: ServiceClients = new ServiceClients(options),
+): Promise<RunningHttpServer> {
   const host = options.host ?? '127.0.0.1';
-  const shared = new ToolCalls(options);
+  const shared = new ToolCalls(options, clients);
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const maxSessions = options.maxSessions ?? 100;
   let allowedHosts: string[] = [];
@@ -103,7 +109,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
       if (sessionId) return reply(jsonRpcError(404, 'Session not found: initialize again'));
       if (!isInitializeRequest(body))
         return reply(jsonRpcError(400, 'No session: the first request must be initialize'));
-      const own = sessionOptions(options, request);
+      const credentials = sessionCredentials(request);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableDnsRebindingProtection: true,
@@ -120,7 +126,8 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
-      await createAgentApisServer(own ? new ToolCalls(own) : shared).connect(transport);
+      const calls = credentials ? new ToolCalls(options, clients.withCredentials(credentials)) : shared;
+      await createAgentApisServer(calls).connect(transport);
       await transport.handleRequest(request, response, body);
     })().catch((error: unknown) => {
       const status = (error as { status?: number }).status ?? 500;
