@@ -287,7 +287,7 @@ export function ${id}(client: OperationClient, options${optional ? '?' : ''}: Op
 `,
   );
   return `import type { ApiPromise, OperationClient, OperationOptions } from '@agent-apis/core';
-import { sendOperation } from '@agent-apis/core/client';
+import { sendOperation } from '@agent-apis/core/service';
 import { ${constants.join(', ')} } from './operations.gen.js';
 import type { ${types.join(', ')} } from './types.gen.js';
 

@@ -1,26 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AgentApiError,
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
+  APIUserAbortError,
   AuthenticationError,
   BadRequestError,
   ConflictError,
   InternalServerError,
+  MissingCredentialsError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  RequestValidationError,
   ResponseTooLargeError,
   UnprocessableEntityError,
-} from './internal/call/answer-errors.js';
+} from './errors.js';
 import { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
 import { REDACTED } from './internal/call/redact.js';
-import {
-  AgentApiError,
-  APIUserAbortError,
-  MissingCredentialsError,
-  RequestValidationError,
-} from './internal/call/request-errors.js';
 
 const productRequest = () =>
   new Request('https://store.example.test/v1/products/p1.json', { headers: { authorization: 'Bearer tok-abcdef123' } });
@@ -251,15 +249,13 @@ describe('MissingCredentialsError', () => {
   });
 });
 
-describe('the ./errors entry', () => {
+describe('errors.ts', () => {
   it('holds every error class of every entry, the same class under the same name', async () => {
     const isErrorClass = (value: unknown) => typeof value === 'function' && value.prototype instanceof Error;
     const entries = await Promise.all([
       import('./index.js'),
-      import('./client.js'),
+      import('./service.js'),
       import('./call.js'),
-      import('./rate-limit.js'),
-      import('./fleet.js'),
       import('./http-cache.js'),
     ]);
     const errorClasses = entries.flatMap((entry) => Object.entries(entry)).filter(([, value]) => isErrorClass(value));

@@ -4,15 +4,15 @@
  * {@link APIError} subclass.
  */
 
-import { onAbort } from './abort.js';
 import {
   type APIError,
   type ErrorResponse,
   errorClassForStatus,
-  type OperationInfo,
   type RequestContext,
   ResponseTooLargeError,
-} from './answer-errors.js';
+} from '../../errors.js';
+import type { OperationInfo } from '../../operations.js';
+import { onAbort } from './abort.js';
 import { type ReadBounds, readBoundedBody } from './body-reader.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './env.js';
 import { operationLabel } from './operation-label.js';

@@ -2,9 +2,9 @@
  * Response validation against the spec's schemas: loaded only by clients that ask for it (`validateResponses`),
  * at their first response to check.
  */
-import type { SchemaLike, ValidatorsModule } from '../../client-options.js';
-import { ResponseValidationError } from './answer-errors.js';
-import { ConfigurationError } from './request-errors.js';
+
+import { ConfigurationError, ResponseValidationError } from '../../errors.js';
+import type { SchemaLike, ValidatorsModule } from './client-options.js';
 
 /** Where the spec's response check finds its validators: the option as given, and the service's loader. */
 export interface SpecValidatorSource {

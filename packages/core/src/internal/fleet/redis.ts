@@ -3,12 +3,12 @@
  * node-redis client, commands with a deadline, and one warning per outage. No Redis code is loaded here: the
  * application passes its own connected client (`redis` v5 or later, an optional peer dependency).
  */
-import { RedisUnavailableError } from '../call/request-errors.js';
+import { RedisUnavailableError } from '../../errors.js';
 import type { RedisClientLike } from './redis-client.js';
 
 export { assertRedisClient, type RedisClientLike } from './redis-client.js';
 
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../call/logger.js';
 import { timerDelay } from '../call/timers.js';
 
 /** Longest a single Redis command may take before Redis counts as unavailable. */
