@@ -72,8 +72,7 @@ describe.each(SERVICE_NAMES)('generate %s', (service) => {
     expect(tree.has(`msw/${service}.gen.ts`), "orval's unused fetch client is pruned").toBe(false);
     const unused = [...tree.keys()].filter((file) => file.startsWith('sdk/') || file.includes('sdk.gen'));
     expect(unused, "hey-api's client and SDK are not generated").toEqual([]);
-    expect(tree.get('operations.gen.ts')).toContain("import type { Operation } from '@agent-apis/core';
-");
+    expect(tree.get('operations.gen.ts')).toContain("import type { Operation } from '@agent-apis/core';");
     expect(tree.get('operations.gen.ts')).not.toMatch(/^export (interface|type) (?!OperationId\b)/m);
     expect(tree.get('api.gen.ts')).toContain("from './types.gen.js'");
   });
