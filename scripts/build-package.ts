@@ -196,6 +196,13 @@ function chunkPlan(
     return reached;
   };
   const entryReach = new Map([...entryIds].map((id) => [id, closure(id)]));
+  /** What `entry`'s code uses, beyond what its file only re-exports: the reach of the modules it imports. */
+  const usedBy = (entry: string): Set<string> =>
+    new Set(
+      (modules.get(entry)?.imports ?? [])
+        .filter((imported) => !heads.has(imported))
+        .flatMap((imported) => [...closure(imported)].filter((id) => id !== imported)),
+    );
   const seamReach = new Map(
     [...seams]
       .map((id) => [id, closure(id)] as const)
@@ -210,6 +217,7 @@ function chunkPlan(
   const mainEntry = [...seamOwners].sort(
     (a, b) => (entryReach.get(b)?.size ?? 0) - (entryReach.get(a)?.size ?? 0) || (a < b ? -1 : 1),
   )[0];
+  const mainUses = mainEntry === undefined ? new Set<string>() : usedBy(mainEntry);
   const plan = new Map<string, string | null>();
   /** Seams that need a named group: some module goes with them that rolldown would put elsewhere. */
   const grouped = new Set<string>();
@@ -237,22 +245,27 @@ function chunkPlan(
       else plan.set(id, null);
       continue;
     }
-    const atImport =
-      byEntries.some((entry) => entry !== rootId) || (byEntries.length > 0 && bySeams.every(servesRootAlone));
+    const atImport = byEntries.length > 0;
     const seam = bySeams[0];
     if (atImport) {
-      if (byEntries.length === 1 && bySeams.length === 0) plan.set(id, null);
+      if (byEntries.length === 1 && bySeams.length === 0 && byEntries[0] !== mainEntry) plan.set(id, null);
       // Used at import by the root alone and by its seams: apart from the root, as a bundler of the application
       // would keep it, so that what only a seam uses of it stays out of what the application loads at import.
       else if (byEntries.every((entry) => entry === rootId)) {
         const key = bySeams.join('\n');
         const group = rootShared.get(key) ?? [];
         rootShared.set(key, [...group, id]);
-      } else if (mainEntry === undefined ? bySeams.length === 0 : byEntries.includes(mainEntry))
+      } else if (
+        mainEntry === undefined
+          ? bySeams.length === 0
+          : byEntries.includes(mainEntry) &&
+            (bySeams.length === 0 || [...closure(id)].some((used) => mainUses.has(used)))
+      )
         plan.set(id, SHARED_CHUNK);
       else {
-        // Loaded at import by other entries only: grouped by the heads that use it, so an entry that needs a little
-        // of the call path (trust's guard) does not load what only the call path and another entry share.
+        // Loaded at import by other entries only, or only re-exported by the main entry: grouped by the heads that use
+        // it, so an importer that needs a little of the call path (trust's guard) does not load what only the call
+        // path and another entry share.
         const key = [...byEntries, ...bySeams].join('\n');
         const group = rootShared.get(key) ?? [];
         rootShared.set(key, [...group, id]);

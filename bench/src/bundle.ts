@@ -179,7 +179,9 @@ async function rootStub(): Promise<string> {
   const root = await import('@agent-apis/core');
   return Object.entries(root)
     .map(([name, value]) =>
-      typeof value === 'function' && name !== 'HttpCache' ? `export class ${name} {}` : `export const ${name} = undefined;`,
+      typeof value === 'function' && name !== 'HttpCache'
+        ? `export class ${name} {}`
+        : `export const ${name} = undefined;`,
     )
     .join('\n');
 }

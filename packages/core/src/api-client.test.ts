@@ -1,7 +1,12 @@
 import { jsonFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
-import { APIUserAbortError, ConfigurationError, InvalidBaseUrlError, RequestValidationError } from './errors.js';
+import {
+  APIUserAbortError,
+  ConfigurationError,
+  InvalidBaseUrlError,
+  RequestValidationError,
+} from './internal/call/request-errors.js';
 import { getThing, testService as service } from './test-support.js';
 
 function clientWith(loadTransportOptions: () => Promise<object>, fetch = jsonFetch({ ok: true })) {

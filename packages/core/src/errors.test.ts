@@ -1,24 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AgentApiError,
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
-  APIUserAbortError,
   AuthenticationError,
   BadRequestError,
   ConflictError,
   InternalServerError,
-  MissingCredentialsError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
-  RequestValidationError,
   ResponseTooLargeError,
   UnprocessableEntityError,
-} from './errors.js';
+} from './internal/call/answer-errors.js';
 import { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
 import { REDACTED } from './internal/call/redact.js';
+import {
+  AgentApiError,
+  APIUserAbortError,
+  MissingCredentialsError,
+  RequestValidationError,
+} from './internal/call/request-errors.js';
 
 const productRequest = () =>
   new Request('https://store.example.test/v1/products/p1.json', { headers: { authorization: 'Bearer tok-abcdef123' } });

@@ -2,7 +2,12 @@
  * Lazy, async-iterable pagination over any cursor scheme, the two cursor schemes the services use, and the
  * page/limit listing of an operation ({@link pageNumberListing}).
  */
-import { APIUserAbortError, ConfigurationError, RequestValidationError, ResponseParseError } from './errors.js';
+import {
+  APIUserAbortError,
+  ConfigurationError,
+  RequestValidationError,
+  ResponseParseError,
+} from './internal/call/request-errors.js';
 import { type Operation, type OperationCallOptions, type OperationClient, routeOf } from './operations.js';
 
 /** Options of {@link paginate}. */

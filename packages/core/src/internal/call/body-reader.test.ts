@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResponseTooLargeError } from '../../errors.js';
+import { ResponseTooLargeError } from './answer-errors.js';
 import { boundedBytes, boundedResponse, readBoundedBody } from './body-reader.js';
 
 const bytes = (...values: number[]) => new Uint8Array(values);

@@ -6,8 +6,8 @@
  * says so).
  */
 
-import { AgentApiError, InvalidBaseUrlError } from '../../errors.js';
 import type { HeadersInput } from '../../operations.js';
+import { AgentApiError, InvalidBaseUrlError } from './request-errors.js';
 
 /** How {@link checkBaseUrl} words and checks one URL option. */
 export interface BaseUrlRules {

@@ -4,15 +4,15 @@
  * {@link APIError} subclass.
  */
 
+import type { OperationInfo } from '../../operations.js';
+import { onAbort } from './abort.js';
 import {
   type APIError,
   type ErrorResponse,
   errorClassForStatus,
   type RequestContext,
   ResponseTooLargeError,
-} from '../../errors.js';
-import type { OperationInfo } from '../../operations.js';
-import { onAbort } from './abort.js';
+} from './answer-errors.js';
 import { type ReadBounds, readBoundedBody } from './body-reader.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './env.js';
 import { operationLabel } from './operation-label.js';

@@ -3,9 +3,9 @@
  * transport at a client's first call, so importing an operation does not carry it.
  */
 
-import { ConfigurationError, RequestValidationError } from '../../errors.js';
 import type { OperationInput, OperationShape, QueryConstraint, RequestOptions } from '../../operations.js';
 import { isAbortSignal } from './client-checks.js';
+import { ConfigurationError, RequestValidationError } from './request-errors.js';
 
 /** The value at a dotted path of `root`, or undefined where a step is missing. */
 function valueAt(root: unknown, path: string): unknown {

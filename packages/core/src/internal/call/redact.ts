@@ -3,11 +3,11 @@
  * Every function returns a new value; inputs are never mutated.
  */
 
-import type { RequestDescription } from '../../errors.js';
 import type { HeadersInput } from '../../operations.js';
+import type { RequestDescription } from './answer-errors.js';
 import { isCredentialHeader, isCredentialQueryParam, REDACTED, redactText, redactUrl } from './redact-text.js';
 
-export type { RequestDescription } from '../../errors.js';
+export type { RequestDescription } from './answer-errors.js';
 export {
   isCredentialHeader,
   isCredentialQueryParam,

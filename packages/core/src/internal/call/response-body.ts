@@ -2,8 +2,8 @@
  * What a successful answer becomes: its body, read whole by the transport, parsed as its operation's spec says.
  */
 
-import { ResponseParseError } from '../../errors.js';
 import type { Operation } from '../../operations.js';
+import { ResponseParseError } from './request-errors.js';
 import type { BufferedResponse } from './transport.js';
 
 const EMPTY = new Uint8Array(0);

@@ -7,9 +7,9 @@ import { jsonFetch, onlyRequest } from '@agent-apis/test-utils/fetch';
 import { createProduct, getProduct } from '@agent-apis/test-utils/operation-fixtures';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../api-client.js';
-import { RequestValidationError } from '../../errors.js';
 import type { Operation, OperationCallOptions } from '../../operations.js';
 import { testService } from '../../test-support.js';
+import { RequestValidationError } from './request-errors.js';
 
 const getThing = { id: 'getProduct', ...getProduct } as const satisfies Operation;
 const postThing = { id: 'createProduct', ...createProduct } as const satisfies Operation;

@@ -2,18 +2,17 @@ import { setMaxListeners } from 'node:events';
 import { requestOf, scriptedFetch } from '@agent-apis/test-utils/fetch';
 import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, it, vi } from 'vitest';
+import { HttpCache } from '../../http-cache.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
-  APIUserAbortError,
   BadRequestError,
   InternalServerError,
   RateLimitError,
-  RequestValidationError,
-} from '../../errors.js';
-import { HttpCache } from '../../http-cache.js';
+} from './answer-errors.js';
 import type { Logger } from './logger.js';
+import { APIUserAbortError, RequestValidationError } from './request-errors.js';
 import { type CreateFetchOptions, createTransport, type TransportCall } from './transport.js';
 
 const URL_ = 'https://api.example.test/v1/products/p1.json';

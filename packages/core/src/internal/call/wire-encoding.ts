@@ -3,9 +3,9 @@
  * Loaded with the transport at a client's first call; the inputs were checked before (`input-check.ts`).
  */
 
-import { RequestValidationError } from '../../errors.js';
 import type { CallHeaders, QueryConstraint } from '../../operations.js';
 import { isHeaderName } from './client-checks.js';
+import { RequestValidationError } from './request-errors.js';
 
 /** `path` with its template variables replaced by the encoded values of `values` (validated beforehand). */
 export function expandPath(path: string, values: Record<string, unknown> | undefined): string {
