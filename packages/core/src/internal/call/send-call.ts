@@ -3,8 +3,7 @@
  * from the client's options). One module, so that bundlers that split
  * code put both in one chunk, fetched once.
  */
-import type { WithResponse } from '../../operations.js';
-import { type Operation, type OperationCallOptions, routeOf } from '../../operations.js';
+import { type Operation, type OperationCallOptions, routeOf, type WithResponse } from '../../operations.js';
 import { refusePlainHttp } from './client-checks.js';
 import type { ClientOptions, ServiceTransport } from './client-options.js';
 import { validateClientLimits, validateOperationInput, validateRequestOptions } from './input-check.js';
