@@ -9,11 +9,14 @@
  *    where several of those use the same code (one copy of each class per package, so `instanceof` holds across
  *    its entries). A cold Node process pays for each module it loads, so entries that load only with a first call
  *    (`agent-apis.load.withFirstCall` in package.json) share one chunk with the call path instead of splitting it.
- *    Node, Bun, Deno and bundlers load this one layout.
  *    Every bare import stays external: sibling `@agent-apis/*` packages (their errors stay one class
  *    across packages), npm dependencies, `node:` built-ins. Chunks are named after their first module, without a
  *    hash, and sit beside the entries, so a relative `import()` written in the source still resolves.
- * 3. `tsc -p tsconfig.build.json` (`emitDeclarationOnly`) writes the declarations; those that no entry's
+ * 3. When the package's `exports` give its entries a `node` condition (`./dist/node/<name>.js`), rolldown bundles
+ *    them a second time into `dist/node/`, laid out for a runtime that loads modules file by file (Node, Bun, Deno):
+ *    see {@link nodeChunkPlan}. Bundlers, which resolve no `node` condition when they build for browsers and Workers,
+ *    keep the layout of 2; types are the same declarations for both.
+ * 4. `tsc -p tsconfig.build.json` (`emitDeclarationOnly`) writes the declarations; those that no entry's
  *    declaration reaches are removed, with whatever else no entry reaches, so `dist` holds what is shipped.
  */
 import { execFile } from 'node:child_process';
@@ -31,8 +34,8 @@ interface Manifest {
   name?: string;
   exports?: unknown;
   bin?: unknown;
-  /** When the sibling packages load an entry: see {@link LoadHints}. */
-  'agent-apis'?: { load?: { withFirstCall?: string[] } };
+  /** How the package's entries are loaded by the packages that use them: see {@link LoadHints}. */
+  'agent-apis'?: { load?: { withFirstCall?: string[]; optional?: string[] } };
 }
 
 /**
@@ -45,6 +48,12 @@ interface Manifest {
  */
 interface LoadHints {
   withFirstCall: ReadonlySet<string>;
+  /**
+   * `optional`: seams of the package (source paths, `src/rate-limit-fleet.ts`) that load only when the caller asks
+   * for them (a Redis tier): the Node layout leaves them to their `import()` rather than to the main entry, so a
+   * process that never asks does not load what they import (core's `fleet` and `call` entries).
+   */
+  optional: ReadonlySet<string>;
 }
 
 /** The load hints of a package, as module ids; an unknown entry name is an error. */
@@ -58,7 +67,14 @@ function loadHintsOf(manifest: Manifest, entries: Record<string, string>, packag
         return join(packageDir, source);
       }),
     );
-  return { withFirstCall: ids(load.withFirstCall, 'withFirstCall') };
+  const optional = new Set(
+    (load.optional ?? []).map((path) => {
+      if (!existsSync(join(packageDir, path)))
+        throw new Error(`${manifest.name}: agent-apis.load.optional names no ${path}`);
+      return join(packageDir, path);
+    }),
+  );
+  return { withFirstCall: ids(load.withFirstCall, 'withFirstCall'), optional };
 }
 
 /** Every string target of an `exports` map (conditions and subpaths flattened). */
@@ -77,6 +93,10 @@ function binTargets(bin: unknown): string[] {
 
 const BUILT_MODULE = /^\.\/dist\/(.+)\.js$/;
 
+/** The folder of the Node layout under `dist/` (step 3 above). */
+export const NODE_LAYOUT_DIR = 'node';
+const NODE_MODULE = new RegExp(`^\\./dist/${NODE_LAYOUT_DIR}/(.+)\\.js$`);
+
 /**
  * The entries of a package: `./dist/<name>.js` of its `exports` and `bin` → `src/<name>.ts`, keyed by `<name>`.
  * Declarations (`.d.ts`) and `./package.json` are no entries; any other target outside `./dist/*.js` is an error.
@@ -84,7 +104,7 @@ const BUILT_MODULE = /^\.\/dist\/(.+)\.js$/;
 export function entriesOf(manifest: Manifest): Record<string, string> {
   const entries: Record<string, string> = {};
   for (const target of [...exportTargets(manifest.exports), ...binTargets(manifest.bin)]) {
-    if (target.endsWith('.d.ts') || target === './package.json') continue;
+    if (target.endsWith('.d.ts') || target === './package.json' || NODE_MODULE.test(target)) continue;
     const name = BUILT_MODULE.exec(target)?.[1];
     if (name === undefined) throw new Error(`${manifest.name}: entry ${target} is not ./dist/<name>.js`);
     entries[name] = `src/${name}.ts`;
@@ -96,8 +116,35 @@ export function entriesOf(manifest: Manifest): Record<string, string> {
 function rootEntryOf(manifest: Manifest): string | undefined {
   const exports = manifest.exports;
   const root = typeof exports === 'string' ? exports : (exports as Record<string, unknown> | undefined)?.['.'];
-  const target = exportTargets(root).find((file) => !file.endsWith('.d.ts'));
+  const target = exportTargets(root).find((file) => !file.endsWith('.d.ts') && !NODE_MODULE.test(file));
   return target === undefined ? undefined : BUILT_MODULE.exec(target)?.[1];
+}
+
+/**
+ * The entries the package ships in the Node layout: those whose `exports` subpath gives `node`
+ * (`./dist/node/<name>.js`, before `default`). An entry left out must be a module of its own in the layout for
+ * bundlers, importing no chunk of the package but such entries (the generated schemas and handlers): a module of one
+ * layout importing a chunk of the other would hold a second copy of a class. `checkEntriesApart` holds the build to it.
+ */
+export function nodeEntriesOf(manifest: Manifest): Set<string> {
+  const exports = manifest.exports;
+  const names = new Set<string>();
+  if (exports === null || typeof exports !== 'object') return names;
+  const problems: string[] = [];
+  for (const [subpath, conditions] of Object.entries(exports as Record<string, unknown>)) {
+    if (conditions === null || typeof conditions !== 'object' || !('node' in conditions)) continue;
+    const { node, default: target } = conditions as Record<string, unknown>;
+    const name = typeof target === 'string' ? BUILT_MODULE.exec(target)?.[1] : undefined;
+    const keys = Object.keys(conditions);
+    if (name === undefined || node !== `./dist/${NODE_LAYOUT_DIR}/${name}.js`)
+      problems.push(
+        `${subpath} needs "node": "./dist/${NODE_LAYOUT_DIR}/<name>.js" beside "default": "./dist/<name>.js"`,
+      );
+    else if (keys.indexOf('node') > keys.indexOf('default')) problems.push(`${subpath} puts "node" after "default"`);
+    else names.add(name);
+  }
+  if (problems.length > 0) throw new Error(`${manifest.name}: ${problems.join('; ')}`);
+  return names;
 }
 
 /** A bare specifier (a package or a built-in): left to the consumer's resolver. */
@@ -209,7 +256,6 @@ function chunkPlan(
       .sort(([a, reachedA], [b, reachedB]) => reachedB.size - reachedA.size || (a < b ? -1 : 1)),
   );
   const servedEntries = entriesServed(seams, modules, entryReach, seamReach);
-  const servesRootAlone = (seam: string) => [...(servedEntries.get(seam) ?? [])].every((entry) => entry === rootId);
 
   // The main entry: of the entries (root aside) that load seams, the one that loads most (core's `client`).
   const seamOwners = new Set([...servedEntries.values()].flatMap((entries) => [...entries]));
@@ -304,6 +350,63 @@ function chunkPlan(
   return plan;
 }
 
+/**
+ * Where each module goes in the Node layout (`dist/node/`). A process that loads modules file by file pays for each
+ * file (about 1 to 2 ms cold, resolving, reading and linking it: more than compiling 30 kB of code), and an `import()`
+ * costs it more than a static import; what a bundler of an application needs (the call path in a module of its own,
+ * left to the first call) is what it does not. So an entry takes with it every module of the package it reaches,
+ * through static imports and `import()` alike: the main entry first (core's `client`, which the other entries'
+ * modules share, else the root), then each other entry what is left to it alone; what two other entries reach goes
+ * with the main entry too. The package's seams still load with `import()`, from the chunk already loaded; the seams
+ * a caller must ask for (`agent-apis.load.optional`: the Redis tiers) keep chunks of their own. A cold start then loads a handful of files: each package's main entry, and core's
+ * other entries as small modules that re-export from core's `client`.
+ */
+function nodeChunkPlan(
+  entryIds: ReadonlySet<string>,
+  mainId: string,
+  rootId: string | undefined,
+  optional: ReadonlySet<string>,
+  lookup: ChunkingContext['getModuleInfo'],
+): Map<string, string | null> {
+  /** Every module of the package `from` reaches, statically or through `import()` (of a seam not optional). */
+  const reach = (from: string): Set<string> => {
+    const reached = new Set<string>();
+    const queue = [from];
+    while (queue.length > 0) {
+      const id = queue.pop() as string;
+      if (reached.has(id) || isExternal(id)) continue;
+      const info = lookup(id);
+      if (!info) continue;
+      reached.add(id);
+      queue.push(...info.importedIds, ...info.dynamicallyImportedIds.filter((seam) => !optional.has(seam)));
+    }
+    return reached;
+  };
+  // A group that holds an entry's module is written as that entry (its file, its name): the group's own name only
+  // has to be unique. The main entry's is the shared chunk's, as in the layout for bundlers.
+  const groupOf = (entry: string) => (entry === mainId ? SHARED_CHUNK : `${SHARED_CHUNK}-${chunkName(entry)}`);
+  const plan = new Map<string, string | null>();
+  for (const id of reach(mainId)) plan.set(id, groupOf(mainId));
+  // Another entry the main one reaches (core's `errors`, `redirect`) stays a module of its own: a group is written as
+  // one entry only, so such an entry must hold re-exports alone (the check of static cycles catches one that does not).
+  for (const id of entryIds) if (id !== mainId && plan.has(id)) plan.set(id, null);
+  // Each other entry takes what it alone reaches; what two of them reach joins the main entry's (a Node process has
+  // that file loaded already). The root re-exports the others (core's index): it takes only what is left.
+  const rootLast = [...entryIds]
+    .filter((id) => id !== mainId && !plan.has(id))
+    .sort((a, b) => Number(a === rootId) - Number(b === rootId));
+  const reachedBy = new Map<string, string[]>();
+  for (const entry of rootLast) {
+    if (entry === rootId) break;
+    for (const id of reach(entry)) if (!plan.has(id)) reachedBy.set(id, [...(reachedBy.get(id) ?? []), entry]);
+  }
+  for (const [id, entries] of reachedBy) plan.set(id, groupOf(entries.length === 1 ? (entries[0] as string) : mainId));
+  if (rootId !== undefined && rootId !== mainId && !plan.has(rootId)) {
+    for (const id of reach(rootId)) if (!plan.has(id)) plan.set(id, groupOf(rootId));
+  }
+  return plan;
+}
+
 /** For each seam, the entries that load it: whose code, or whose seams' code, imports it dynamically. */
 function entriesServed(
   seams: ReadonlySet<string>,
@@ -389,11 +492,18 @@ interface Bundle {
   entryExports: Map<string, string[]>;
 }
 
+/**
+ * Which layout a build writes: the one for bundlers (`dist/`, {@link chunkPlan}), or the Node layout (`dist/node/`,
+ * {@link nodeChunkPlan}) around the given main entry.
+ */
+type Layout = { kind: 'bundlers' } | { kind: 'node'; mainId: string };
+
 async function bundle(
   packageDir: string,
   entries: Record<string, string>,
   root: string | undefined,
   hints: LoadHints,
+  layout: Layout = { kind: 'bundlers' },
 ): Promise<Bundle> {
   sourceDir = join(packageDir, 'src');
   const entryIds = new Set(Object.values(entries).map((source) => join(packageDir, source)));
@@ -401,7 +511,9 @@ async function bundle(
   const rootId = rootSource === undefined ? undefined : join(packageDir, rootSource);
   let plan: Map<string, string | null> | undefined;
   const planOf = (context: ChunkingContext) =>
-    chunkPlan(entryIds, rootId, hints, (moduleId) => context.getModuleInfo(moduleId));
+    layout.kind === 'node'
+      ? nodeChunkPlan(entryIds, layout.mainId, rootId, hints.optional, (moduleId) => context.getModuleInfo(moduleId))
+      : chunkPlan(entryIds, rootId, hints, (moduleId) => context.getModuleInfo(moduleId));
   const entryExports = new Map<string, string[]>();
   const build = await rolldown({
     cwd: packageDir,
@@ -436,7 +548,7 @@ async function bundle(
   });
   try {
     const { output } = await build.write({
-      dir: join(packageDir, 'dist'),
+      dir: layout.kind === 'node' ? join(packageDir, 'dist', NODE_LAYOUT_DIR) : join(packageDir, 'dist'),
       format: 'es',
       entryFileNames: '[name].js',
       chunkFileNames: '[name].js',
@@ -448,7 +560,7 @@ async function bundle(
             name: (id, context) => {
               plan ??= planOf(context);
               if (plan.has(id)) return plan.get(id) ?? null;
-              return SHARED_CHUNK;
+              return layout.kind === 'node' ? null : SHARED_CHUNK;
             },
           },
         ],
@@ -459,11 +571,40 @@ async function bundle(
       comments: { legal: true, annotation: true, jsdoc: false },
       sourcemap: false,
     });
-    const sharedEntry = [...(plan ?? [])].find(([id, name]) => name === SHARED_CHUNK && entryIds.has(id))?.[0];
+    const sharedEntry =
+      layout.kind === 'node'
+        ? layout.mainId
+        : [...(plan ?? [])].find(([id, name]) => name === SHARED_CHUNK && entryIds.has(id))?.[0];
     return { chunks: output.filter((item): item is OutputChunk => item.type === 'chunk'), sharedEntry, entryExports };
   } finally {
     await build.close();
   }
+}
+
+/**
+ * The entries left out of the Node layout must each be one module that imports no chunk of the package but one
+ * another (see {@link nodeEntriesOf}): the problems, none when they are.
+ */
+function checkEntriesApart(
+  chunks: readonly OutputChunk[],
+  entries: Record<string, string>,
+  nodeEntries: ReadonlySet<string>,
+  packageDir: string,
+): string[] {
+  const apart = Object.keys(entries).filter((name) => !nodeEntries.has(name));
+  // What they may import of the package: one another (the validators import the schemas).
+  const files = new Set(
+    chunks.map((chunk) => chunk.fileName).filter((file) => !apart.some((name) => file === `${name}.js`)),
+  );
+  return Object.entries(entries)
+    .filter(([name]) => !nodeEntries.has(name))
+    .flatMap(([name, source]) => {
+      const chunk = chunks.find((candidate) => candidate.facadeModuleId === join(packageDir, source));
+      const own = [...(chunk?.imports ?? []), ...(chunk?.dynamicImports ?? [])].filter((file) => files.has(file));
+      return own.length === 0
+        ? []
+        : [`entry ${name} has no "node" condition but imports ${own.join(', ')} of the package`];
+    });
 }
 
 /**
@@ -523,6 +664,33 @@ async function main(packageDir: string): Promise<void> {
   );
   const problems = checkChunks(chunks, entryExports, new Set(sharedEntry === undefined ? [] : [sharedEntry]));
   if (problems.length > 0) throw new Error(`${manifest.name}: the bundle breaks a rule:\n  ${problems.join('\n  ')}`);
+  const nodeChunks: OutputChunk[] = [];
+  const nodeEntries = nodeEntriesOf(manifest);
+  if (nodeEntries.size > 0) {
+    const apart = checkEntriesApart(chunks, entries, nodeEntries, packageDir);
+    if (apart.length > 0) throw new Error(`${manifest.name}: ${apart.join('; ')}`);
+    const root = rootEntryOf(manifest);
+    const rootSource = root === undefined ? undefined : entries[root];
+    const mainId = sharedEntry ?? (rootSource === undefined ? undefined : join(packageDir, rootSource));
+    if (mainId === undefined) throw new Error(`${manifest.name}: the Node layout needs a root entry or a shared chunk`);
+    const inNode = Object.fromEntries(Object.entries(entries).filter(([name]) => nodeEntries.has(name)));
+    const node = await bundle(packageDir, inNode, root, loadHintsOf(manifest, entries, packageDir), {
+      kind: 'node',
+      mainId,
+    });
+    // There every entry that takes modules with it is such a chunk; an entry of re-exports alone (core's `errors`,
+    // which the siblings re-export whole) still exports exactly its names.
+    const grouped = new Set(
+      node.chunks
+        .filter((chunk) => chunk.isEntry && chunk.moduleIds.length > 1)
+        .map((chunk) => chunk.facadeModuleId ?? ''),
+    );
+    const nodeProblems = checkChunks(node.chunks, node.entryExports, grouped);
+    if (nodeProblems.length > 0)
+      throw new Error(`${manifest.name}: the Node layout breaks a rule:\n  ${nodeProblems.join('\n  ')}`);
+    nodeChunks.push(...node.chunks.map((chunk) => ({ ...chunk, fileName: `${NODE_LAYOUT_DIR}/${chunk.fileName}` })));
+  }
+
   const tsc = join(packageDir, 'node_modules', '.bin', 'tsc');
   await run(tsc, ['-p', 'tsconfig.build.json', '--emitDeclarationOnly'], { cwd: packageDir }).catch((error) => {
     throw new Error(`${manifest.name}: tsc failed\n${(error as { stdout?: string }).stdout ?? error}`);
@@ -557,8 +725,11 @@ async function main(packageDir: string): Promise<void> {
         ? `; left out, reached by no entry: ${dropped.map((file) => file.slice('package/dist/'.length)).join(', ')}`
         : ''),
   );
-  const built = chunks;
+  const built = [...chunks, ...nodeChunks];
   const lazy = new Set(chunks.flatMap((chunk) => chunk.dynamicImports));
+  for (const chunk of nodeChunks) {
+    for (const file of chunk.dynamicImports) lazy.add(`${NODE_LAYOUT_DIR}/${file}`);
+  }
   for (const [index, file] of modules.entries()) {
     const chunk = built.find((candidate) => candidate.fileName === file);
     const kind = chunk?.isEntry
