@@ -202,7 +202,7 @@ function cutRootReExports(): Plugin {
       esbuild.onResolve({ filter: /^@agent-apis\/core$/ }, (args) =>
         /packages\/[^/]+\/dist\/index\.js$/.test(args.importer) ? { path: args.path, namespace: 'cut' } : undefined,
       );
-      esbuild.onLoad({ filter: /.*/, namespace: 'cut' }, async (args) => ({
+      esbuild.onLoad({ filter: /.*/, namespace: 'cut' }, async () => ({
         contents: await rootStub(),
         loader: 'js',
       }));
