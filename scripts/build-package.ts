@@ -41,8 +41,8 @@ interface Manifest {
 /**
  * What the import graph cannot tell: when the sibling packages load an entry. Entry names as in `exports` (`call`
  * for `./call`), turned into module ids.
- * - `withFirstCall`: loaded only once a call is under way, by the siblings' own seams (core's `call`, `rate-limit`,
- *   `fleet`): what they share with the call path goes into one chunk the call path imports, so the first call loads
+ * - `withFirstCall`: loaded only once a call is under way, by the siblings' own seams (core's `call`): what
+ *   they share with the call path goes into one chunk the call path imports, so the first call loads
  *   two modules where it loaded one per group of users. An entry a sibling loads at import must not be listed here: it
  *   would load the call path at import (the bench's esbuild check of one operation at import catches it).
  */
@@ -195,7 +195,7 @@ interface GraphModule {
  * seams (each target of a dynamic `import()` of the package's own code); each head is a module of its own.
  * - Loaded at import (reached by an entry other than the root, or by the root when no seam that also reaches it is
  *   loaded by another entry) and used by more than one head: the shared chunk when the main entry (the one that
- *   loads most of the seams' users, core's `client`) loads it; else a chunk for the heads that use it, named after
+ *   loads most of the seams' users, core's `service`) loads it; else a chunk for the heads that use it, named after
  *   its first module, so an entry that needs a little of the call path does not load the rest with it. Used by one
  *   entry alone: that entry.
  * - Otherwise used by seams only (the root may re-export it, as core's index does; the other entries must not load
@@ -243,20 +243,27 @@ function chunkPlan(
     return reached;
   };
   const entryReach = new Map([...entryIds].map((id) => [id, closure(id)]));
+  /** What `entry`'s code uses, beyond what its file only re-exports: the reach of the modules it imports. */
+  const usedBy = (entry: string): Set<string> =>
+    new Set(
+      (modules.get(entry)?.imports ?? [])
+        .filter((imported) => !heads.has(imported))
+        .flatMap((imported) => [...closure(imported)].filter((id) => id !== imported)),
+    );
   const seamReach = new Map(
     [...seams]
       .map((id) => [id, closure(id)] as const)
       .sort(([a, reachedA], [b, reachedB]) => reachedB.size - reachedA.size || (a < b ? -1 : 1)),
   );
   const servedEntries = entriesServed(seams, modules, entryReach, seamReach);
-  const servesRootAlone = (seam: string) => [...(servedEntries.get(seam) ?? [])].every((entry) => entry === rootId);
 
-  // The main entry: of the entries (root aside) that load seams, the one that loads most (core's `client`).
+  // The main entry: of the entries (root aside) that load seams, the one that loads most (core's `service`).
   const seamOwners = new Set([...servedEntries.values()].flatMap((entries) => [...entries]));
   seamOwners.delete(rootId as string);
   const mainEntry = [...seamOwners].sort(
     (a, b) => (entryReach.get(b)?.size ?? 0) - (entryReach.get(a)?.size ?? 0) || (a < b ? -1 : 1),
   )[0];
+  const mainUses = mainEntry === undefined ? new Set<string>() : usedBy(mainEntry);
   const plan = new Map<string, string | null>();
   /** Seams that need a named group: some module goes with them that rolldown would put elsewhere. */
   const grouped = new Set<string>();
@@ -284,22 +291,27 @@ function chunkPlan(
       else plan.set(id, null);
       continue;
     }
-    const atImport =
-      byEntries.some((entry) => entry !== rootId) || (byEntries.length > 0 && bySeams.every(servesRootAlone));
+    const atImport = byEntries.length > 0;
     const seam = bySeams[0];
     if (atImport) {
-      if (byEntries.length === 1 && bySeams.length === 0) plan.set(id, null);
+      if (byEntries.length === 1 && bySeams.length === 0 && byEntries[0] !== mainEntry) plan.set(id, null);
       // Used at import by the root alone and by its seams: apart from the root, as a bundler of the application
       // would keep it, so that what only a seam uses of it stays out of what the application loads at import.
       else if (byEntries.every((entry) => entry === rootId)) {
         const key = bySeams.join('\n');
         const group = rootShared.get(key) ?? [];
         rootShared.set(key, [...group, id]);
-      } else if (mainEntry === undefined ? bySeams.length === 0 : byEntries.includes(mainEntry))
+      } else if (
+        mainEntry === undefined
+          ? bySeams.length === 0
+          : byEntries.includes(mainEntry) &&
+            (bySeams.length === 0 || [...closure(id)].some((used) => mainUses.has(used)))
+      )
         plan.set(id, SHARED_CHUNK);
       else {
-        // Loaded at import by other entries only: grouped by the heads that use it, so an entry that needs a little
-        // of the call path (trust's guard) does not load what only the call path and another entry share.
+        // Loaded at import by other entries only, or only re-exported by the main entry: grouped by the heads that use
+        // it, so an importer that needs a little of the call path (trust's guard) does not load what only the call
+        // path and another entry share.
         const key = [...byEntries, ...bySeams].join('\n');
         const group = rootShared.get(key) ?? [];
         rootShared.set(key, [...group, id]);
@@ -328,7 +340,7 @@ function chunkPlan(
   }
   for (const id of heads) plan.set(id, grouped.has(id) ? chunkName(id) : null);
   // The main entry is the shared chunk itself, not a module in front of it: one file fewer for every cold start. It
-  // is the entry the sibling packages import the internals through (core's `client`), so the names the other chunks
+  // is the entry the sibling packages import the internals through (core's `service`), so the names the other chunks
   // import from it are exports of that file too; its declarations still show only its own.
   if (mainEntry !== undefined && [...plan.values()].includes(SHARED_CHUNK)) plan.set(mainEntry, SHARED_CHUNK);
   for (const [id, seam] of plan) {
@@ -343,11 +355,11 @@ function chunkPlan(
  * file (about 1 to 2 ms cold, resolving, reading and linking it: more than compiling 30 kB of code), and an `import()`
  * costs it more than a static import; what a bundler of an application needs (the call path in a module of its own,
  * left to the first call) is what it does not. So an entry takes with it every module of the package it reaches,
- * through static imports and `import()` alike: the main entry first (core's `client`, which the other entries'
+ * through static imports and `import()` alike: the main entry first (core's `service`, which the other entries'
  * modules share, else the root), then each other entry what is left to it alone; what two other entries reach goes
  * with the main entry too. The package's seams still load with `import()`, from the chunk already loaded; the seams
  * a caller must ask for (`agent-apis.load.optional`: the Redis tiers) keep chunks of their own. A cold start then loads a handful of files: each package's main entry, and core's
- * other entries as small modules that re-export from core's `client`.
+ * other entries as small modules that re-export from core's `service`.
  */
 function nodeChunkPlan(
   entryIds: ReadonlySet<string>,
@@ -375,7 +387,7 @@ function nodeChunkPlan(
   const groupOf = (entry: string) => (entry === mainId ? SHARED_CHUNK : `${SHARED_CHUNK}-${chunkName(entry)}`);
   const plan = new Map<string, string | null>();
   for (const id of reach(mainId)) plan.set(id, groupOf(mainId));
-  // Another entry the main one reaches (core's `errors`, `redirect`) stays a module of its own: a group is written as
+  // Another entry the main one reaches (core's `index`) stays a module of its own: a group is written as
   // one entry only, so such an entry must hold re-exports alone (the check of static cycles catches one that does not).
   for (const id of entryIds) if (id !== mainId && plan.has(id)) plan.set(id, null);
   // Each other entry takes what it alone reaches; what two of them reach joins the main entry's (a Node process has
@@ -474,7 +486,7 @@ function inlineRuntimeHelpers(): Plugin {
 
 interface Bundle {
   chunks: OutputChunk[];
-  /** The entry whose chunk is the shared chunk (core's `client`), if any. */
+  /** The entry whose chunk is the shared chunk (core's `service`), if any. */
   sharedEntry: string | undefined;
   /** The names each entry module exports, as rolldown read them. */
   entryExports: Map<string, string[]>;
@@ -666,8 +678,8 @@ async function main(packageDir: string): Promise<void> {
       kind: 'node',
       mainId,
     });
-    // There every entry that takes modules with it is such a chunk; an entry of re-exports alone (core's `errors`,
-    // which the siblings re-export whole) still exports exactly its names.
+    // There every entry that takes modules with it is such a chunk; an entry of re-exports alone still exports
+    // exactly its names.
     const grouped = new Set(
       node.chunks
         .filter((chunk) => chunk.isEntry && chunk.moduleIds.length > 1)

@@ -170,23 +170,19 @@ function caseFields(bundleCase: BundleCase): Pick<BundleRow, 'package' | 'import
 }
 
 /**
- * Stand-ins for core's modules a service root re-exports: `/errors` (re-exported with `export *`) by a module with no
- * exports, `/http-cache` by one whose `HttpCache` is `undefined`. A case that imports an error class from a root
- * fails to build under them; the one-operation cases import none.
+ * A stand-in for core's root (`@agent-apis/core`) as a service root imports it, to re-export its error classes and
+ * `HttpCache`: each class becomes an empty one and `HttpCache` and every other value `undefined`, so the row still
+ * shows what the re-export of the names costs. A case that uses an error class from a root fails to build under it;
+ * the one-operation cases use none.
  */
-const ROOT_RE_EXPORTED: Readonly<Record<string, string>> = {
-  '@agent-apis/core/errors': '',
-  '@agent-apis/core/http-cache': 'export const HttpCache = undefined;',
-};
-
-/**
- * The bundled roots also import a few error classes for their own checks (`AgentApiError`, …): each name of core's
- * errors entry becomes an empty class, so the row still shows what the re-export of the real classes costs.
- */
-async function errorStubs(): Promise<string> {
-  const errors = await import('@agent-apis/core/errors');
-  return Object.keys(errors)
-    .map((name) => `export class ${name} {}`)
+async function rootStub(): Promise<string> {
+  const root = await import('@agent-apis/core');
+  return Object.entries(root)
+    .map(([name, value]) =>
+      typeof value === 'function' && name !== 'HttpCache'
+        ? `export class ${name} {}`
+        : `export const ${name} = undefined;`,
+    )
     .join('\n');
 }
 
@@ -203,11 +199,11 @@ function cutRootReExports(): Plugin {
   return {
     name: 'cut-root-re-exports',
     setup(esbuild) {
-      esbuild.onResolve({ filter: /^@agent-apis\/core\/(errors|http-cache)$/ }, (args) =>
+      esbuild.onResolve({ filter: /^@agent-apis\/core$/ }, (args) =>
         /packages\/[^/]+\/dist\/index\.js$/.test(args.importer) ? { path: args.path, namespace: 'cut' } : undefined,
       );
-      esbuild.onLoad({ filter: /.*/, namespace: 'cut' }, async (args) => ({
-        contents: ROOT_RE_EXPORTED[args.path] || (args.path.endsWith('/errors') ? await errorStubs() : 'export {};'),
+      esbuild.onLoad({ filter: /.*/, namespace: 'cut' }, async () => ({
+        contents: await rootStub(),
         loader: 'js',
       }));
     },
@@ -296,15 +292,14 @@ export async function oneOperationAtImport(): Promise<BundleRow[]> {
  * what only it uses: input checks, wire encoding, error building, redirects), the logger, response validation, the
  * rate limiter, the HTTP cache's engine and Redis tier, and each service's lazily built parts. esbuild keeps at
  * import every module a package entry reaches through its imports, so one of these at import means a module loaded
- * with the client (a package index or `@agent-apis/core/client`) imports it. What the first-call entries (`./call`,
- * `./rate-limit`, `./fleet`) share with the call path sits in one chunk beside it (`internal/call/attempt.js`).
+ * with the client (a package index, `@agent-apis/core` or `@agent-apis/core/service`) imports it. What the first-call
+ * entry (`./call`) shares with the call path sits in one chunk beside it (`internal/call/attempt.js`).
  */
 export const CALL_PATH_MODULES: readonly string[] = [
   'core/dist/send-call.js',
   'core/dist/internal/call/attempt.js',
   'core/dist/call.js',
   'core/dist/schema-validation.js',
-  'core/dist/rate-limit.js',
   'core/dist/http-cache-engine.js',
   'core/dist/http-cache-redis.js',
   'core/dist/redis-values.js',

@@ -6,8 +6,9 @@
  * Each package's part runs on its own and reports `{ ok, detail }` or `{ ok: false, error }`, so one broken
  * package does not hide how the others fared.
  */
-import { AgentApiError, NotFoundError, VERSION } from '@agent-apis/core';
+import { AgentApiError, NotFoundError } from '@agent-apis/core';
 import { createTransport } from '@agent-apis/core/call';
+import { VERSION } from '@agent-apis/core/service';
 import { DirectoryClient } from '@agent-apis/directory';
 import { DirectoryTools } from '@agent-apis/mcp';
 import { StoreClient } from '@agent-apis/store';

@@ -3,8 +3,9 @@
  * ecosystem test under `moduleResolution` `nodenext` and `bundler` with the strictest flags (`tsconfig.*.json`);
  * the `bundler` check skips the packages' declaration files, which the `nodenext` one checks (`skipLibCheck: false`).
  */
+
+import type { AgentApiError as ErrorsEntryError } from '@agent-apis/core';
 import { AgentApiError, RequestValidationError } from '@agent-apis/core';
-import type { AgentApiError as ErrorsEntryError } from '@agent-apis/core/errors';
 import { DirectoryClient } from '@agent-apis/directory';
 import * as directoryMsw from '@agent-apis/directory/msw';
 import * as directorySchemas from '@agent-apis/directory/schemas';

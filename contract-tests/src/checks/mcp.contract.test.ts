@@ -16,7 +16,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RateLimiter } from '@agent-apis/core/rate-limit';
+import { RateLimiter } from '@agent-apis/core/call';
 import {
   DirectoryTools,
   RequestValidationError,

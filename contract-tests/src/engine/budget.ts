@@ -13,8 +13,7 @@
  * - `quota`: at most that many metered units (scans) a run, reserved before anything runs;
  * - every service: requests and 429s counted for the report, and mock-only headers refused before sending.
  */
-import { retryAfterMs } from '@agent-apis/core/call';
-import { RateLimiter } from '@agent-apis/core/rate-limit';
+import { RateLimiter, retryAfterMs } from '@agent-apis/core/call';
 import { MOCK_ONLY_HEADERS } from '@agent-apis/test-servers/stand-ins/server';
 import type { BudgetFigures } from '../evidence/evidence.ts';
 import { contractNumber, DEFAULTS, RANGES, rateLimitSetting } from '../settings.ts';

@@ -4,7 +4,8 @@
  * and query serialisation and every other header stay the client's.
  */
 import type { Operation } from '@agent-apis/core';
-import { isCredentialHeader, isCredentialQueryParam } from '@agent-apis/core/call';
+import { isCredentialQueryParam } from '@agent-apis/core/call';
+import { isCredentialHeader } from '@agent-apis/core/service';
 
 /** The operation with its input rules lifted (what a raw request needs), serialisation rules kept. */
 export function withoutInputRules(operation: Operation): Operation {

@@ -5,7 +5,7 @@
  * tracking-issue body: no HTML, links, images, @mentions or issue references survive), `htmlText` (the HTML page)
  * or `xmlText` (JUnit).
  */
-import { redactText } from '@agent-apis/core/call';
+import { redactText } from '@agent-apis/core/service';
 import { CANARY, MCP_CANARY } from '../engine/targets.ts';
 import { markdownName, markdownText } from './escape.ts';
 

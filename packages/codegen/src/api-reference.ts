@@ -3,7 +3,8 @@
  * alone: every method with its parameters, answer type and documented error statuses — for the store its resource
  * methods too.
  */
-import type { Manifest, ManifestOperation, QueryConstraint } from '@agent-apis/core';
+import type { QueryConstraint } from '@agent-apis/core';
+import type { Manifest, ManifestOperation } from '@agent-apis/core/service';
 import { pascalCase } from '@agent-apis/specs/naming';
 import { type ApiSignature, apiSignatures } from './operations.ts';
 import { type Method, resourceMethods, typeNames } from './resources.ts';

@@ -1,4 +1,4 @@
-import type { ManifestOperation, Operation } from '@agent-apis/core';
+import type { ManifestOperation, Operation } from '@agent-apis/core/service';
 import { parsedJson, tsConstType } from './ts-literal.ts';
 
 /** The runtime row's fields, in the order `operations.gen.ts` ships them. */
@@ -100,7 +100,7 @@ export function ${id}(client: OperationClient, options${optional ? '?' : ''}: Op
 `,
   );
   return `import type { ApiPromise, OperationClient, OperationOptions } from '@agent-apis/core';
-import { sendOperation } from '@agent-apis/core/client';
+import { sendOperation } from '@agent-apis/core/service';
 import { ${constants.join(', ')} } from './operations.gen.js';
 import type { ${types.join(', ')} } from './types.gen.js';
 

@@ -22,7 +22,7 @@
  * optional. Results are unwrapped the same way (each record of an array; a listing's pages too).
  */
 
-import type { ManifestOperation, ResourceMethod } from '@agent-apis/core';
+import type { ManifestOperation, ResourceMethod } from '@agent-apis/core/service';
 import { pascalCase, readPath, singular } from '@agent-apis/specs/naming';
 import {
   effectiveParameters,

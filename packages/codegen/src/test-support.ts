@@ -1,5 +1,5 @@
 /** Test helpers of the generators' output. */
-import type { Manifest, ManifestOperation } from '@agent-apis/core';
+import type { Manifest, ManifestOperation } from '@agent-apis/core/service';
 import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { describeManifest } from './manifest/read.ts';
 

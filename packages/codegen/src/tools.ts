@@ -4,7 +4,7 @@
  * self-contained JSON Schema of its arguments (no `$ref`, OpenAPI 3.0 `nullable` turned into type lists), which is
  * what every MCP client accepts. The schema itself is read into the manifest by {@link inlineSchema}.
  */
-import type { JsonSchema, Manifest, ManifestOperation } from '@agent-apis/core';
+import type { JsonSchema, Manifest, ManifestOperation } from '@agent-apis/core/service';
 import { type OpenApiDocument, resolveRef, type Schema } from '@agent-apis/specs/openapi';
 
 /** How deep `$ref`s are followed inside one schema; past it a schema becomes `{}` (any value). */

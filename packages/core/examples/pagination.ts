@@ -1,4 +1,4 @@
-import { offsetCursor, paginate } from '@agent-apis/core';
+import { offsetCursor, paginate } from '@agent-apis/core/service';
 
 const records = Array.from({ length: 7 }, (_, i) => ({ id: i + 1 }));
 const requested: number[] = [];

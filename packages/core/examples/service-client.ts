@@ -1,6 +1,6 @@
 import type { Operation, OperationClient } from '@agent-apis/core';
 // What a client needs before its first call, as the service packages and the generated functions import it.
-import { ApiClient, bindOperations, sendOperation } from '@agent-apis/core/client';
+import { ApiClient, bindOperations, sendOperation } from '@agent-apis/core/service';
 
 // One row of an operation table, as codegen writes it into a service's `operations.gen.ts`.
 const getProductOperation = {

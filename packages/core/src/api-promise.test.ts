@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { WithResponse } from './api-promise.js';
 import { ApiPromise, mapApiPromise } from './api-promise.js';
+import type { WithResponse } from './operations.js';
 
 const answer = <T>(data: T, status = 200): Promise<WithResponse<T>> =>
   Promise.resolve({ data, response: new Response(null, { status, headers: { 'x-request-id': 'r9' } }) });

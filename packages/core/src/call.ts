@@ -1,60 +1,34 @@
 /**
- * `@agent-apis/core/call`: the parts of the call path a sibling package reuses, loaded with (or after) a client's
- * first call: the transport and its types, the one bounded reader of bodies, the building of errors from failed
- * answers, redaction, the logger, the limits that hold unless options say otherwise, the retry policy and timers.
- * Never imported by `./client`: a client loads this at its first call, the MCP tool clients when they load.
+ * `@agent-apis/core/call`: the call path and what the sibling packages load lazily after it, never at import: the
+ * transport, the one bounded reader of bodies, the building of errors from failed answers, redaction, the logger, the
+ * timers, the rate limiter a service builds at its first call, and the Redis helpers of the services' shared tiers
+ * (health and deadlines, values signed or sealed and read size-bounded; Redis is not a trusted party).
  */
 
-export { onAbort } from './internal/call/abort.js';
 export { type BoundedBytes, boundedBytes, boundedResponse, readBoundedBody } from './internal/call/body-reader.js';
-export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, readEnv } from './internal/call/env.js';
+export { DEFAULT_MAX_RESPONSE_BYTES } from './internal/call/env.js';
 export { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
-export {
-  describeRequest,
-  isCredentialHeader,
-  isCredentialQueryParam,
-  MIN_SECRET_LENGTH,
-  REDACTED,
-  type RedactValueOptions,
-  redactError,
-  redactHeaders,
-  redactText,
-  redactUrl,
-  redactValue,
-  secretsFromRequest,
-} from './internal/call/redact.js';
-export {
-  backoffDelayMs,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_RETRY_POLICY,
-  decideRetry,
-  IDEMPOTENT_METHODS,
-  isIdempotentMethod,
-  RETRYABLE_STATUSES,
-  type RetryDecision,
-  type RetryPolicy,
-  type RetryQuestion,
-  type RetryTrigger,
-} from './internal/call/retry.js';
+export { createLogger, parseLogLevel } from './internal/call/logger.js';
+export { isCredentialQueryParam, redactValue } from './internal/call/redact.js';
 export { retryAfterMs } from './internal/call/retry-after.js';
 export { type Sleep, sleep, startDeadline, timerDelay } from './internal/call/timers.js';
+export { type CreateFetchOptions, createTransport } from './internal/call/transport.js';
+export { fingerprint } from './internal/fleet/fingerprint.js';
 export {
-  type AttemptContext,
-  type BufferedResponse,
-  bufferedToResponse,
-  type CreateFetchOptions,
-  createTransport,
-  type RequestHead,
-  type RetryEvent,
-  type Transport,
-  type TransportCall,
-  type TransportHooks,
-} from './internal/call/transport.js';
+  RateLimiter,
+  type RateLimitGate,
+  rateLimitHooks,
+  resetSharedRateLimiters,
+  sharedRateLimiter,
+  WaiterQueue,
+} from './internal/fleet/rate-limiter.js';
+export { RedisHealth, sha256Hex, withDeadline } from './internal/fleet/redis.js';
 export {
-  createLogger,
-  type Logger,
-  type LoggerOptions,
-  type LogLevel,
-  parseLogLevel,
-  resolveLogLevel,
-} from './logger.js';
+  getBounded,
+  keyedName,
+  openValue,
+  runScript,
+  sealValue,
+  signValue,
+  verifyValue,
+} from './internal/fleet/redis-values.js';

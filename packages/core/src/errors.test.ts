@@ -251,15 +251,13 @@ describe('MissingCredentialsError', () => {
   });
 });
 
-describe('the ./errors entry', () => {
+describe('errors.ts', () => {
   it('holds every error class of every entry, the same class under the same name', async () => {
     const isErrorClass = (value: unknown) => typeof value === 'function' && value.prototype instanceof Error;
     const entries = await Promise.all([
       import('./index.js'),
-      import('./client.js'),
+      import('./service.js'),
       import('./call.js'),
-      import('./rate-limit.js'),
-      import('./fleet.js'),
       import('./http-cache.js'),
     ]);
     const errorClasses = entries.flatMap((entry) => Object.entries(entry)).filter(([, value]) => isErrorClass(value));

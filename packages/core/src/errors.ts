@@ -1,7 +1,7 @@
 /**
- * Every error class the clients throw, listed in one place (the `@agent-apis/core/errors` entry, which each service
- * package re-exports whole). The classes are defined in two modules by when a client needs them, so that a bundle
- * loads at import only what is thrown before anything is sent:
+ * Every error class the clients throw, listed in one place (the root entry, `@agent-apis/core`, exports them; each
+ * service package re-exports their names). The classes are defined in two modules by when a client needs them, so
+ * that a bundle loads at import only what is thrown before anything is sent:
  * - `internal/call/request-errors.ts`: the base {@link AgentApiError} and the errors raised without an answer (bad
  *   input, missing credentials, a malformed base URL, an option that cannot work, a caller's abort, a body that does
  *   not parse, Redis failing);
@@ -20,7 +20,6 @@ export {
   errorClassForStatus,
   InternalServerError,
   NotFoundError,
-  type OperationInfo,
   PermissionDeniedError,
   RateLimitBanError,
   RateLimitError,

@@ -3,7 +3,8 @@ import { scriptedFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { HttpCache } from './http-cache.js';
 import { createTransport } from './internal/call/transport.js';
-import { CACHE_STATUS_HEADER, parseCacheControl } from './internal/fleet/http-cache-engine.js';
+import { CACHE_STATUS_HEADER } from './internal/fleet/cache-entry.js';
+import { parseCacheControl } from './internal/fleet/http-cache-engine.js';
 
 const URL_ = 'https://directory.example.test/v1/servers?limit=10';
 

@@ -4,12 +4,12 @@
  * it does with a request is its engine (`http-cache-engine.ts`), loaded at its first request.
  */
 
+import type { Logger } from './internal/call/logger.js';
 import { ConfigurationError } from './internal/call/request-errors.js';
 import { toRequest } from './internal/call/to-request.js';
 import type { CachePlan, CacheRequest, CacheState, SharedCacheTier } from './internal/fleet/cache-entry.js';
 import type * as Engine from './internal/fleet/http-cache-engine.js';
 import type { RedisClientLike } from './internal/fleet/redis.js';
-import type { Logger } from './logger.js';
 
 export type { CacheEntry, CachePlan, CacheRequest } from './internal/fleet/cache-entry.js';
 

@@ -1,51 +1,38 @@
 /**
- * @agent-apis/core: the runtime the @agent-apis clients share, as their users meet it: the client and its options,
- * the operation row and the per-call options, `ApiPromise`, pagination, every error class, the logger, and the faces
- * of the HTTP cache and the rate limiter. Applications use the service packages, which re-export what they need.
- * The service packages take what they need before, at and after the first call from the `./client`, `./call`,
- * `./rate-limit` and `./fleet` entries (see `src/internal/README.md`).
+ * @agent-apis/core: what a user of a service client meets, which each service package re-exports: every error class,
+ * the client and per-call options, the operation row's types, `ApiPromise`, the paginator's types, the logger's types,
+ * the HTTP cache a user may share between clients, and the hooks' events. What a sibling package builds a client from
+ * is `@agent-apis/core/service`; what loads with a client's first call is `@agent-apis/core/call`.
  */
 
-export { ApiClient, type LazyTransportOptions, type ServiceClientConfig } from './api-client.js';
-export { ApiPromise, type WithResponse } from './api-promise.js';
+export { ApiPromise } from './api-promise.js';
+export * from './errors.js';
+export { HttpCache, type HttpCacheOptions } from './http-cache.js';
 export type {
   ClientOptions,
   OperationSchemas,
   SchemaLike,
   ServiceTransport,
   ValidatorsModule,
-} from './client-options.js';
-export * from './errors.js';
-export { DEFAULT_CACHE_BYTES, DEFAULT_CACHE_ENTRIES, HttpCache, type HttpCacheOptions } from './http-cache.js';
+} from './internal/call/client-options.js';
 export { LOG_ENV_VAR } from './internal/call/env.js';
+export type { Logger, LoggerOptions, LogLevel } from './internal/call/logger.js';
 export type { AttemptContext, RetryEvent, TransportHooks } from './internal/call/transport.js';
-export { CACHE_STATUS_HEADER } from './internal/fleet/http-cache-engine.js';
+export { CACHE_STATUS_HEADER } from './internal/fleet/cache-entry.js';
 export type { RateLimitUpdate, RateLimitWindow } from './internal/fleet/rate-limiter.js';
 export type { RedisClientLike } from './internal/fleet/redis-client.js';
-export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
-export type * from './manifest.js';
-export {
-  type BoundOperations,
-  bindOperations,
-  type CallHeaders,
-  type HeadersInput,
-  type HttpMethod,
-  type Operation,
-  type OperationCallOptions,
-  type OperationClient,
-  type OperationInput,
-  type OperationOptions,
-  type QueryConstraint,
-  type RequestOptions,
-  sendOperation,
+export type {
+  CallHeaders,
+  HeadersInput,
+  HttpMethod,
+  Operation,
+  OperationCallOptions,
+  OperationClient,
+  OperationInfo,
+  OperationInput,
+  OperationOptions,
+  QueryConstraint,
+  RequestOptions,
+  WithResponse,
 } from './operations.js';
-export {
-  type CursorScheme,
-  type OffsetPage,
-  offsetCursor,
-  type PaginateOptions,
-  type Paginator,
-  paginate,
-  type ToArrayOptions,
-} from './pagination.js';
-export { VERSION } from './version.js';
+export type { CursorScheme, OffsetPage, PaginateOptions, Paginator, ToArrayOptions } from './pagination.js';

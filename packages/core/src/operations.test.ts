@@ -2,7 +2,8 @@ import { createProduct, getProduct, listProducts } from '@agent-apis/test-utils/
 import { operationMatcher } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ApiPromise } from './api-promise.js';
-import { bindOperations, type OperationClient, sendOperation } from './operations.js';
+import { bindOperations, sendOperation } from './api-promise.js';
+import type { OperationClient } from './operations.js';
 
 describe('operationMatcher', () => {
   const match = operationMatcher({

@@ -1,10 +1,9 @@
 /**
- * Operations as the runtime sees them: the row codegen emits for each one (what the input check and the wire
- * encoding read), the per-call options every method takes ({@link RequestOptions}), and how a row is sent
- * (`sendOperation`, `bindOperations`).
+ * The ground floor of core: operations as the runtime sees them, the row codegen emits for each one (what the input
+ * check and the wire encoding read), the per-call options every method takes ({@link RequestOptions}), what a call
+ * resolves to ({@link WithResponse}) and how errors name an operation ({@link OperationInfo}). It imports nothing, so
+ * every other file may import it (`internal/` included); sending a row is `api-promise.ts`.
  */
-import { ApiPromise, type WithResponse } from './api-promise.js';
-import type { OperationInfo } from './internal/call/answer-errors.js';
 
 /**
  * Headers as every option and call takes them: a `Headers`, `[name, value]` pairs, or a record. Declared here (not
@@ -64,6 +63,25 @@ export interface Operation extends OperationShape {
   readonly method: HttpMethod;
 }
 
+/** A call's parsed body next to the raw response it came from (status, headers; the body is already read). */
+export interface WithResponse<T> {
+  data: T;
+  response: Response;
+}
+
+/** How a service names an operation in errors and logs. */
+export interface OperationInfo {
+  /** The operationId, e.g. `getProduct`. */
+  id?: string;
+  /** Method and path template, e.g. `GET /v1/products/{id}.json`. Defaults to the method and the actual path. */
+  route?: string;
+  /**
+   * The path the API's base URL ends with (`/v1` for the store), when the client knows one: a 404 whose URL
+   * lacks it gets a hint that the base URL is probably missing it.
+   */
+  basePath?: string | undefined;
+}
+
 /** The inputs of one SDK call, as the generated functions take them. */
 export interface OperationInput {
   path?: Record<string, unknown> | undefined;
@@ -100,47 +118,7 @@ export interface OperationClient {
 /** The options a generated function takes for an operation whose hey-api data type is `Data`. */
 export type OperationOptions<Data> = Omit<Data, 'url' | 'headers'> & RequestOptions;
 
-/**
- * Sends `operation` through `client`: what each generated per-operation function does. Resolves to the parsed
- * body; `.withResponse()` and `.asResponse()` give the response too.
- */
-export function sendOperation<T>(client: OperationClient, operation: Operation, options?: object): ApiPromise<T> {
-  return new ApiPromise(client.request(operation, options as OperationCallOptions) as Promise<WithResponse<T>>);
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: generated functions differ in their options; this only constrains shape.
-type OperationFunction = (client: OperationClient, options?: any) => ApiPromise<unknown>;
-
-type Rest<F> = F extends (client: OperationClient, ...rest: infer R) => unknown ? R : never;
-
-/** A generated operation function bound to one client: `(options) => ApiPromise<data>`. */
-export type BoundOperation<F extends OperationFunction> = (...args: Rest<F>) => ReturnType<F>;
-
-/** Every generated operation function (typed by `Functions`, the module's type), bound to one client. */
-export type BoundOperations<Functions, Ids extends string> = {
-  [K in Ids & keyof Functions]: Functions[K] extends OperationFunction ? BoundOperation<Functions[K]> : never;
-};
-
-/**
- * Every operation of the table bound to `client`: `api[id](options)` sends `client.request(table[id], options)`
- * directly. `Functions` (the type of the generated `api.gen.ts`) gives each its option and result types.
- */
-export function bindOperations<Functions, Ops extends Readonly<Record<string, Operation>>>(
-  operations: Ops,
-  client: OperationClient,
-): BoundOperations<Functions, Extract<keyof Ops, string>> {
-  const bound: Record<string, (options?: OperationCallOptions) => ApiPromise<unknown>> = {};
-  // Keys, not entries: the store binds 179 operations on the first read of `api`, and entries' pairs cost it double.
-  for (const id of Object.keys(operations)) {
-    const operation = operations[id] as Operation;
-    bound[id] = (options) => new ApiPromise(client.request(operation, options));
-  }
-  return bound as unknown as BoundOperations<Functions, Extract<keyof Ops, string>>;
-}
-
 /** `GET /products/{id}.json` for errors and logs. */
 export function routeOf(operation: Pick<OperationShape, 'method' | 'path'>): string {
   return `${operation.method.toUpperCase()} ${operation.path}`;
 }
-
-export type { OperationInfo };

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/test-utils/readme';
 import { describe, expect, it } from 'vitest';
 
@@ -25,5 +26,25 @@ describe('README examples', () => {
       'page of 3',
       'page of 1',
     ]);
+  });
+});
+
+describe('README: the entries table', () => {
+  it('lists every runtime name of each entry, and no other (error classes of the root as one)', async () => {
+    const readme = await readFile(new URL('README.md', packageRoot), 'utf8');
+    const listed = (entry: string): string[] => {
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${entry}\` |`));
+      const names = row?.split(' | ')[2]?.split('; types:')[0] ?? '';
+      return [...names.matchAll(/`(\w+)`/g)].map(([, name]) => name as string).sort();
+    };
+    const runtime = async (module: Promise<object>, skip: (value: unknown) => boolean = () => false) =>
+      Object.entries(await module)
+        .filter(([, value]) => !skip(value))
+        .map(([name]) => name)
+        .sort();
+    const isError = (value: unknown) => typeof value === 'function' && value.prototype instanceof Error;
+    expect(listed('@agent-apis/core')).toEqual(await runtime(import('./index.js'), isError));
+    expect(listed('@agent-apis/core/service')).toEqual(await runtime(import('./service.js')));
+    expect(listed('@agent-apis/core/call')).toEqual(await runtime(import('./call.js')));
   });
 });

@@ -4,9 +4,9 @@
  * in-memory cache needs no module of its own (`client.ts` builds it from core's `HttpCache`).
  */
 import type { ClientOptions, RedisClientLike } from '@agent-apis/core';
+import { HttpCache, LOG_ENV_VAR } from '@agent-apis/core';
 import { createLogger, parseLogLevel } from '@agent-apis/core/call';
-import { LOG_ENV_VAR, readEnv } from '@agent-apis/core/client';
-import { HttpCache } from '@agent-apis/core/http-cache';
+import { readEnv } from '@agent-apis/core/service';
 
 /**
  * The transport's cache whose answers every process of the fleet shares through Redis, sealed with the fleet's

@@ -2,17 +2,10 @@
  * The Directory API client: every operation of the spec under `api`, and search, listings, lookups and
  * client-side HTTP caching at the top level.
  */
-import type {
-  ApiPromise,
-  BoundOperations,
-  ClientOptions,
-  HttpCache,
-  RedisClientLike,
-  RequestOptions,
-  ServiceClientConfig,
-} from '@agent-apis/core';
-import { ApiClient, assertRedisClient, bindOperations, readEnv } from '@agent-apis/core/client';
-import { AgentApiError } from '@agent-apis/core/errors';
+import type { ApiPromise, ClientOptions, HttpCache, RedisClientLike, RequestOptions } from '@agent-apis/core';
+import { AgentApiError } from '@agent-apis/core';
+import type { BoundOperations, ServiceClientConfig } from '@agent-apis/core/service';
+import { ApiClient, assertRedisClient, bindOperations, readEnv } from '@agent-apis/core/service';
 import type * as functions from './gen/api.gen.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import type {
@@ -105,7 +98,7 @@ function cacheConfig(options: DirectoryClientOptions): Pick<ServiceClientConfig,
   if (cache === undefined || cache === true) {
     return {
       loadTransportOptions: () =>
-        import('@agent-apis/core/http-cache').then(({ HttpCache }) => ({
+        import('@agent-apis/core').then(({ HttpCache }) => ({
           cache: new HttpCache({ sharedMaxAge: true }),
         })),
     };

@@ -11,9 +11,39 @@ export type {
   RequestOptions,
   WithResponse,
 } from '@agent-apis/core';
-export { LOG_ENV_VAR } from '@agent-apis/core/client';
-export * from '@agent-apis/core/errors';
-export { HttpCache } from '@agent-apis/core/http-cache';
+export {
+  AgentApiError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConfigurationError,
+  ConflictError,
+  type ErrorResponse,
+  errorClassForStatus,
+  HttpCache,
+  InternalServerError,
+  InvalidBaseUrlError,
+  LOG_ENV_VAR,
+  type MissingCredentials,
+  MissingCredentialsError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitBanError,
+  RateLimitError,
+  RedisUnavailableError,
+  type RequestContext,
+  type RequestDescription,
+  RequestValidationError,
+  type RequestValidationProblem,
+  type ResponseIssue,
+  ResponseParseError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from '@agent-apis/core';
 export {
   BASE_URL_ENV_VAR,
   createDirectoryClient,

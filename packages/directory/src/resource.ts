@@ -2,7 +2,7 @@
  * One dataset of the directory (tool servers, plugins or skills): a paginated listing and a lookup by key.
  */
 import type { ApiPromise, OffsetPage, Paginator, RequestOptions } from '@agent-apis/core';
-import { offsetCursor, paginate } from '@agent-apis/core/client';
+import { offsetCursor, paginate } from '@agent-apis/core/service';
 
 /** The list envelope the three list endpoints return. */
 export interface ListPage<TItem> extends OffsetPage<TItem> {

@@ -4,8 +4,8 @@
  * connection of `--redis`. With Redis, they are fleet clients: the store's rate budget, trust's decisions and the
  * directory's HTTP cache are shared with every other client, in any process, on the same Redis.
  */
-import { AgentApiError } from '@agent-apis/core/errors';
-import { MIN_FLEET_SECRET_LENGTH } from '@agent-apis/core/http-cache';
+import { AgentApiError } from '@agent-apis/core';
+import { MIN_FLEET_SECRET_LENGTH } from '@agent-apis/core/service';
 import { DirectoryClient, type DirectoryClientOptions, FLEET_SECRET_ENV_VAR } from '@agent-apis/directory';
 import { StoreClient, type StoreClientOptions } from '@agent-apis/store';
 import { TrustClient, type TrustClientOptions } from '@agent-apis/trust';

@@ -4,7 +4,7 @@
  * DIRECTORY_BASE_URL); these are the server's.
  */
 import { parseArgs } from 'node:util';
-import { MIN_FLEET_SECRET_LENGTH } from '@agent-apis/core/http-cache';
+import { MIN_FLEET_SECRET_LENGTH } from '@agent-apis/core/service';
 import { FLEET_SECRET_ENV_VAR } from '@agent-apis/directory';
 import { SERVICES, STORE_RESOURCES } from './catalog.js';
 import type { HttpServerOptions } from './http.js';

@@ -1,5 +1,5 @@
-import { readEnv } from '@agent-apis/core/client';
-import { AgentApiError } from '@agent-apis/core/errors';
+import { AgentApiError } from '@agent-apis/core';
+import { readEnv } from '@agent-apis/core/service';
 import { DirectoryToolMethods } from './gen/directory.gen.js';
 import type { ToolClientOptions } from './tool-client.js';
 

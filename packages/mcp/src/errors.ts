@@ -1,5 +1,6 @@
-import { redactText, redactValue } from '@agent-apis/core/call';
-import { AgentApiError } from '@agent-apis/core/errors';
+import { AgentApiError } from '@agent-apis/core';
+import { redactValue } from '@agent-apis/core/call';
+import { redactText } from '@agent-apis/core/service';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const MAX_DETAIL_LENGTH = 300;

@@ -2,7 +2,37 @@
  * @agent-apis/mcp: typed clients of the store's and the directory's agent tool servers (MCP over streamable HTTP).
  */
 
-export * from '@agent-apis/core/errors';
+export {
+  AgentApiError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConfigurationError,
+  ConflictError,
+  type ErrorResponse,
+  errorClassForStatus,
+  InternalServerError,
+  InvalidBaseUrlError,
+  type MissingCredentials,
+  MissingCredentialsError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitBanError,
+  RateLimitError,
+  RedisUnavailableError,
+  type RequestContext,
+  type RequestDescription,
+  RequestValidationError,
+  type RequestValidationProblem,
+  type ResponseIssue,
+  ResponseParseError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from '@agent-apis/core';
 export {
   DIRECTORY_MCP_URL_ENV,
   DIRECTORY_MCP_URL_ENV_VAR,

@@ -11,7 +11,7 @@
  * whoever wrote the string. The generator refuses a pinned schema with any other pattern, and `findViolation`
  * throws on one instead of running it.
  */
-import { AgentApiError } from '@agent-apis/core/errors';
+import { AgentApiError } from '@agent-apis/core';
 
 export type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
 

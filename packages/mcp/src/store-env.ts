@@ -1,4 +1,4 @@
-import { readEnv } from '@agent-apis/core/client';
+import { readEnv } from '@agent-apis/core/service';
 
 /**
  * Environment variables {@link StoreTools} reads when its options leave something out. The credentials are the

@@ -1,5 +1,5 @@
-import { readEnv } from '@agent-apis/core/client';
-import { AgentApiError, MissingCredentialsError } from '@agent-apis/core/errors';
+import { AgentApiError, MissingCredentialsError } from '@agent-apis/core';
+import { readEnv } from '@agent-apis/core/service';
 import { StoreToolMethods } from './gen/store.gen.js';
 import { STORE_MCP_ALIAS_ENV_VARS, STORE_MCP_ENV_VARS, storeCredentialEnvVars } from './store-env.js';
 import type { ToolClientOptions } from './tool-client.js';

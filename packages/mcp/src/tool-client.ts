@@ -8,16 +8,7 @@
  * are checked only against the pinned output schemas (never the ones `tools/list` sends), and the SDK's own
  * schema compiler is never used, so nothing is compiled or kept per `listTools()`.
  */
-import {
-  apiErrorFromResponse,
-  boundedResponse,
-  createRequestContext,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  onAbort,
-  startDeadline,
-  timerDelay,
-} from '@agent-apis/core/call';
-import { checkBaseUrl, checkedHeaders, DEFAULT_TIMEOUT_MS, raceWithSignal } from '@agent-apis/core/client';
+
 import {
   AgentApiError,
   APIConnectionError,
@@ -27,7 +18,16 @@ import {
   RequestValidationError,
   ResponseParseError,
   ResponseValidationError,
-} from '@agent-apis/core/errors';
+} from '@agent-apis/core';
+import {
+  apiErrorFromResponse,
+  boundedResponse,
+  createRequestContext,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  startDeadline,
+  timerDelay,
+} from '@agent-apis/core/call';
+import { checkBaseUrl, checkedHeaders, DEFAULT_TIMEOUT_MS, onAbort, raceWithSignal } from '@agent-apis/core/service';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';

@@ -1,7 +1,7 @@
 /**
  * The type of `client.api`: every operation of the spec, bound to one configured client.
  */
-import type { BoundOperations } from '@agent-apis/core';
+import type { BoundOperations } from '@agent-apis/core/service';
 import type * as functions from './gen/api.gen.js';
 import type { OperationId } from './gen/operations.gen.js';
 

@@ -2,8 +2,9 @@
  * Store credentials: which scheme a client uses (HTTP Basic or OAuth2 bearer), where the credentials come from
  * (options, else environment), and the header that carries them (never a URL).
  */
-import { readEnv } from '@agent-apis/core/client';
-import { AgentApiError, MissingCredentialsError } from '@agent-apis/core/errors';
+
+import { AgentApiError, MissingCredentialsError } from '@agent-apis/core';
+import { readEnv } from '@agent-apis/core/service';
 
 /** Environment variables read when the options carry no credentials. */
 export const CREDENTIAL_ENV_VARS = {

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { resetSharedRateLimiters } from '@agent-apis/core/rate-limit';
+import { resetSharedRateLimiters } from '@agent-apis/core/call';
 import { fetchStub, jsonResponse, sentRequests } from '@agent-apis/test-utils/fetch';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { operations } from './gen/operations.gen.js';

@@ -3,7 +3,7 @@
  * errors, redaction, logging, rate limiting, optional response validation).
  */
 import type { ClientOptions, Paginator } from '@agent-apis/core';
-import { ApiClient, bindOperations, readEnv } from '@agent-apis/core/client';
+import { ApiClient, bindOperations, readEnv } from '@agent-apis/core/service';
 import type { StoreApi } from './api.js';
 import {
   authHeaders,

@@ -3,8 +3,38 @@
  */
 
 export type { ApiPromise, Logger, LogLevel, Paginator, RequestOptions, WithResponse } from '@agent-apis/core';
-export { LOG_ENV_VAR } from '@agent-apis/core/client';
-export * from '@agent-apis/core/errors';
+export {
+  AgentApiError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConfigurationError,
+  ConflictError,
+  type ErrorResponse,
+  errorClassForStatus,
+  InternalServerError,
+  InvalidBaseUrlError,
+  LOG_ENV_VAR,
+  type MissingCredentials,
+  MissingCredentialsError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitBanError,
+  RateLimitError,
+  RedisUnavailableError,
+  type RequestContext,
+  type RequestDescription,
+  RequestValidationError,
+  type RequestValidationProblem,
+  type ResponseIssue,
+  ResponseParseError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from '@agent-apis/core';
 export type { StoreApi, StoreOperationOptions, StoreOperationResult } from './api.js';
 export { CREDENTIAL_ENV_VARS, type StoreCredentialOptions } from './auth.js';
 export {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
 describe('what Node loads for the built client', () => {
-  it("loads four modules at import and none at the first call, never core's index", async () => {
+  it('loads four modules at import and none at the first call', async () => {
     // Segments: the loopback server's start, the import and construction, the first call.
     const [, atImport = [], firstCall = []] = await modulesLoaded(
       packageDir,
@@ -21,17 +21,15 @@ describe('what Node loads for the built client', () => {
     const loadedByFirstCall = packageModules(firstCall);
     // Node resolves the packages' `node` condition: the Node layout, where a cold process pays for every file it
     // loads (more than for compiling 30 kB of code), so the exact lists are the guarantee: the store's client with its
-    // limiter, core's client entry (which holds the call path too), the errors (re-exported from it) and core's rate
-    // limiter; the first call loads nothing more.
+    // limiter, core's `./service` entry (which holds the call path too), core's root (the error classes the store
+    // re-exports) and core's `./call` entry (the limiter); the first call loads nothing more.
     expect(loadedAtImport.sort()).toEqual(
-      ['core/node/client.js', 'core/node/errors.js', 'core/node/rate-limit.js', 'store/node/index.js'].sort(),
+      ['core/node/call.js', 'core/node/index.js', 'core/node/service.js', 'store/node/index.js'].sort(),
     );
     expect(loadedByFirstCall).toEqual([]);
-    // Never core's index (Node loads every module an index names), the HTTP cache the store does not use, nor the
-    // fleet limiter nobody asked for.
+    // Never the Redis tiers nobody asked for.
     const loaded = [...loadedAtImport, ...loadedByFirstCall];
-    expect(loaded).not.toContain('core/node/index.js');
-    expect(loaded).not.toContain('core/node/http-cache.js');
+    expect(loaded).not.toContain('core/node/http-cache-redis.js');
     expect(loaded).not.toContain('store/node/rate-limit-fleet.js');
   });
 });

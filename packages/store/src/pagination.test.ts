@@ -1,4 +1,4 @@
-import { resetSharedRateLimiters } from '@agent-apis/core/rate-limit';
+import { resetSharedRateLimiters } from '@agent-apis/core/call';
 import { fetchStub, jsonResponse, sentRequests } from '@agent-apis/test-utils/fetch';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { APIUserAbortError, RequestValidationError, StoreClient } from './index.js';

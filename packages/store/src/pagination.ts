@@ -3,7 +3,7 @@
  * (or empty) is the last one. Core's `pageNumberListing` walks them; this module names them and their types.
  */
 import type { OperationClient, Paginator, RequestOptions } from '@agent-apis/core';
-import { pageNumberListing } from '@agent-apis/core/client';
+import { pageNumberListing } from '@agent-apis/core/service';
 import type { StoreOperationOptions, StoreOperationResult } from './api.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 

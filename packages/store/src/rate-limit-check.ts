@@ -1,6 +1,7 @@
 /** The check of the store client's `rateLimit` option at construction (the limiter itself loads at the first call). */
-import { assertRedisClient } from '@agent-apis/core/client';
-import { AgentApiError } from '@agent-apis/core/errors';
+
+import { AgentApiError } from '@agent-apis/core';
+import { assertRedisClient } from '@agent-apis/core/service';
 import type { StoreRateLimitOptions } from './rate-limit-options.js';
 
 /** Checks the `rateLimit` option before any request; throws an {@link AgentApiError} naming the bad field. */

@@ -6,10 +6,21 @@
  */
 
 import type { Logger, RateLimitUpdate, RateLimitWindow, RedisClientLike } from '@agent-apis/core';
-import { sleep as defaultSleep, type Sleep } from '@agent-apis/core/call';
-import { RedisUnavailableError } from '@agent-apis/core/errors';
-import { RedisHealth, runScript, sha256Hex, signValue, verifyValue, withDeadline } from '@agent-apis/core/fleet';
-import { fingerprint, RateLimiter, type RateLimitGate, WaiterQueue } from '@agent-apis/core/rate-limit';
+import { RedisUnavailableError } from '@agent-apis/core';
+import {
+  sleep as defaultSleep,
+  fingerprint,
+  RateLimiter,
+  type RateLimitGate,
+  RedisHealth,
+  runScript,
+  type Sleep,
+  sha256Hex,
+  signValue,
+  verifyValue,
+  WaiterQueue,
+  withDeadline,
+} from '@agent-apis/core/call';
 import type { StoreCredentials } from './auth.js';
 import {
   DEFAULT_FLEET_WORKERS,

@@ -1,4 +1,4 @@
-import { resetSharedRateLimiters } from '@agent-apis/core/rate-limit';
+import { resetSharedRateLimiters } from '@agent-apis/core/call';
 import { fetchStub, jsonResponse } from '@agent-apis/test-utils/fetch';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimitBanError, RateLimitError, StoreClient, type StoreClientOptions } from './index.js';

@@ -4,9 +4,8 @@
  */
 // Through core's entries, not its index: Node loads every module an index names, and the first call waits for them.
 import type { ClientOptions, Logger, RateLimitUpdate, RateLimitWindow } from '@agent-apis/core';
+import { LOG_ENV_VAR, RateLimitBanError } from '@agent-apis/core';
 import type { CreateFetchOptions } from '@agent-apis/core/call';
-import { LOG_ENV_VAR, readEnv } from '@agent-apis/core/client';
-import { RateLimitBanError } from '@agent-apis/core/errors';
 import {
   createLogger,
   fingerprint,
@@ -15,7 +14,8 @@ import {
   type RateLimitGate,
   rateLimitHooks,
   sharedRateLimiter,
-} from '@agent-apis/core/rate-limit';
+} from '@agent-apis/core/call';
+import { readEnv } from '@agent-apis/core/service';
 import type { StoreCredentials } from './auth.js';
 import type { FleetRateLimiter } from './rate-limit-fleet.js';
 import {

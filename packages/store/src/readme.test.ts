@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resetSharedRateLimiters } from '@agent-apis/core/rate-limit';
+import { resetSharedRateLimiters } from '@agent-apis/core/call';
 import { expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/test-utils/readme';
 import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
 import { faker } from '@faker-js/faker';

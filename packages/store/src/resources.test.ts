@@ -1,4 +1,4 @@
-import { resetSharedRateLimiters } from '@agent-apis/core/rate-limit';
+import { resetSharedRateLimiters } from '@agent-apis/core/call';
 import { fetchStub, jsonResponse, sentRequests } from '@agent-apis/test-utils/fetch';
 import { beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { operations } from './gen/operations.gen.js';

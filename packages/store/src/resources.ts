@@ -4,8 +4,8 @@
  * plus the generic types the generated params/result types use.
  */
 import type { OperationCallOptions, OperationClient, RequestOptions } from '@agent-apis/core';
-import { mapApiPromise, pageNumberListing, routeOf } from '@agent-apis/core/client';
-import { ResponseParseError } from '@agent-apis/core/errors';
+import { ResponseParseError } from '@agent-apis/core';
+import { mapApiPromise, pageNumberListing, routeOf } from '@agent-apis/core/service';
 import type { StoreOperationOptions, StoreOperationResult } from './api.js';
 import { type OperationId, operations } from './gen/operations.gen.js';
 import type { resourceTable } from './gen/resources.gen.js';

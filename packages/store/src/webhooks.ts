@@ -23,8 +23,9 @@
  * response objects): it refuses an unsigned request before reading its body, caps each body and the bytes held
  * across all bodies, cuts off a body that does not arrive in time, and never lets a broken connection throw.
  */
+
+import { AgentApiError, ConfigurationError } from '@agent-apis/core';
 import { type BoundedBytes, boundedBytes } from '@agent-apis/core/call';
-import { AgentApiError, ConfigurationError } from '@agent-apis/core/errors';
 import type { CustomerFields, HookEditFields, OrderFields, ProductFields } from './gen/types.gen.js';
 
 /** The header carrying the signature. */

@@ -2,26 +2,28 @@
  * The trust-decision client: every operation of the spec under `api`, plus `decide` with defaults, helpers and
  * a decision cache, and guards that enforce a decision before an agent fetches a URL.
  */
-import type { BoundOperations, ClientOptions, RedisClientLike, RequestOptions, WithResponse } from '@agent-apis/core';
-import {
-  ApiClient,
-  ApiPromise,
-  assertRedisClient,
-  bindOperations,
-  DEFAULT_TIMEOUT_MS,
-  LOG_ENV_VAR,
-  raceWithSignal,
-  readEnv,
-  routeOf,
-} from '@agent-apis/core/client';
+import type { ClientOptions, RedisClientLike, RequestOptions, WithResponse } from '@agent-apis/core';
 import {
   AgentApiError,
   APIUserAbortError,
+  ApiPromise,
   ConfigurationError,
+  LOG_ENV_VAR,
   MissingCredentialsError,
   RequestValidationError,
-} from '@agent-apis/core/errors';
-import { isCredentialHeader, redirectHop } from '@agent-apis/core/redirect';
+} from '@agent-apis/core';
+import type { BoundOperations } from '@agent-apis/core/service';
+import {
+  ApiClient,
+  assertRedisClient,
+  bindOperations,
+  DEFAULT_TIMEOUT_MS,
+  isCredentialHeader,
+  raceWithSignal,
+  readEnv,
+  redirectHop,
+  routeOf,
+} from '@agent-apis/core/service';
 import {
   assertValidDecideRequest,
   type CompleteDecideRequest,

@@ -3,7 +3,7 @@
  * value, the defaults of the official SDKs filled in, enums checked before anything is sent, and the key
  * under which the decision is cached.
  */
-import { RequestValidationError } from '@agent-apis/core/errors';
+import { RequestValidationError } from '@agent-apis/core';
 import type {
   DecideOptions,
   DecideRequest,

@@ -3,8 +3,9 @@
  * flight, another process's scan) and reached its own timeout first: the transport's timeout error, so a caller
  * handles one class however its decision was to come. Loaded only when such a wait times out.
  */
+
+import { APIConnectionTimeoutError } from '@agent-apis/core';
 import { createRequestContext } from '@agent-apis/core/call';
-import { APIConnectionTimeoutError } from '@agent-apis/core/errors';
 
 /** An {@link APIConnectionTimeoutError} of `POST /v1/decide` on `baseUrl` after `waitedMs`. */
 export function decideTimeoutError(baseUrl: string, waitedMs: number): APIConnectionTimeoutError {

@@ -9,7 +9,7 @@
  * a Redis error can cost a scan, never change a decision.
  */
 import type { Logger, RedisClientLike } from '@agent-apis/core';
-import { APIConnectionTimeoutError } from '@agent-apis/core/errors';
+import { APIConnectionTimeoutError } from '@agent-apis/core';
 import {
   getBounded,
   keyedName,
@@ -18,7 +18,7 @@ import {
   runScript,
   sealValue,
   withDeadline,
-} from '@agent-apis/core/fleet';
+} from '@agent-apis/core/call';
 import { decideTimeoutError } from './decide-timeout.js';
 import { TrustDecision } from './decision.js';
 import { expiryOf } from './decision-cache.js';

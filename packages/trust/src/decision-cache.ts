@@ -2,7 +2,7 @@
  * Decisions are deterministic within their validity window, so asking again inside it only spends quota.
  * This cache keeps each decision until the window ends and lets concurrent identical requests share one call.
  */
-import { ConfigurationError } from '@agent-apis/core/errors';
+import { ConfigurationError } from '@agent-apis/core';
 import type { TrustDecision } from './decision.js';
 
 /** Entries kept unless configured otherwise. */

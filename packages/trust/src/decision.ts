@@ -2,7 +2,7 @@
  * A decision with the questions an agent asks of it answered up front: may I fetch, is it denied, does a
  * person need to look, until when does it hold.
  */
-import { type ResponseIssue, ResponseValidationError } from '@agent-apis/core/errors';
+import { type ResponseIssue, ResponseValidationError } from '@agent-apis/core';
 import type { DecisionResult, ReasonCode, RecommendedAction } from './gen/types.gen.js';
 
 /** Actions under which the agent may fetch the target. */

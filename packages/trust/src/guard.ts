@@ -3,8 +3,8 @@
  * when the action stops the agent.
  */
 import type { RequestOptions } from '@agent-apis/core';
-import { AgentApiError } from '@agent-apis/core/errors';
-import { redactUrl } from '@agent-apis/core/redirect';
+import { AgentApiError } from '@agent-apis/core';
+import { redactUrl } from '@agent-apis/core/service';
 import type { TrustDecision } from './decision.js';
 import type { Interaction, Policy } from './gen/types.gen.js';
 

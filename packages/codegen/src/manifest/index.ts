@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Manifest } from '@agent-apis/core';
+import type { Manifest } from '@agent-apis/core/service';
 import type { ServiceName } from '@agent-apis/specs/services';
 import { readFinalSpec } from '../final-spec.ts';
 import { describeManifest } from './read.ts';
@@ -21,7 +21,7 @@ export type {
   ManifestParameter,
   ResourceMethod,
   SafetyClass,
-} from '@agent-apis/core';
+} from '@agent-apis/core/service';
 export { describeManifest } from './read.ts';
 
 /**

@@ -2,15 +2,15 @@
  * The one reader of a final spec: every fact of every operation, as core's `ManifestOperation`. Every `x-` key of
  * an operation is read here and nowhere else; a missing fact throws, naming the operation.
  */
+import type { QueryConstraint } from '@agent-apis/core';
 import type {
   ErrorBodyShape,
   JsonSchema,
   Manifest,
   ManifestOperation,
   ManifestParameter,
-  QueryConstraint,
   SafetyClass,
-} from '@agent-apis/core';
+} from '@agent-apis/core/service';
 import {
   effectiveParameters,
   listOperations,

@@ -17,7 +17,7 @@
  * when nothing does (the newest id). `source` says where that is documented.
  */
 
-import type { InputSource } from '@agent-apis/core';
+import type { InputSource } from '@agent-apis/core/service';
 import {
   listOperations,
   type OpenApiDocument,

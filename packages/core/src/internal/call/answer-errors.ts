@@ -20,19 +20,6 @@ export interface RequestDescription {
   headers: Record<string, string>;
 }
 
-/** How a service names an operation in errors and logs. */
-export interface OperationInfo {
-  /** The operationId, e.g. `getProduct`. */
-  id?: string;
-  /** Method and path template, e.g. `GET /v1/products/{id}.json`. Defaults to the method and the actual path. */
-  route?: string;
-  /**
-   * The path the API's base URL ends with (`/v1` for the store), when the client knows one: a 404 whose URL
-   * lacks it gets a hint that the base URL is probably missing it.
-   */
-  basePath?: string | undefined;
-}
-
 /** What errors know about the request that failed; build it with {@link createRequestContext}. */
 export interface RequestContext {
   /** The operationId when known, otherwise the route. */

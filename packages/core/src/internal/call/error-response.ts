@@ -4,12 +4,12 @@
  * {@link APIError} subclass.
  */
 
+import type { OperationInfo } from '../../operations.js';
 import { onAbort } from './abort.js';
 import {
   type APIError,
   type ErrorResponse,
   errorClassForStatus,
-  type OperationInfo,
   type RequestContext,
   ResponseTooLargeError,
 } from './answer-errors.js';

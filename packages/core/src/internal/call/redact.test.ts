@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
 import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, it, vi } from 'vitest';
-import type { Logger } from '../../logger.js';
 import { APIConnectionError, AuthenticationError } from './answer-errors.js';
+import type { Logger } from './logger.js';
 import {
   describeRequest,
   isCredentialHeader,

@@ -1,6 +1,6 @@
 /**
  * The one redirect rule of the clients (which statuses redirect, where to, with which method), published as
- * `@agent-apis/core/redirect`, and the transport's use of it: the transport follows a hop only when it stays on the
+ * `@agent-apis/core/service`, and the transport's use of it: the transport follows a hop only when it stays on the
  * origin of the request, with the request's headers; trust's `guardedFetch` follows any hop, deciding on each host,
  * and drops credentials when a hop changes origin.
  */

@@ -2,8 +2,9 @@
  * Response validation against the spec's schemas: loaded only by clients that ask for it (`validateResponses`),
  * at their first response to check.
  */
-import type { SchemaLike, ValidatorsModule } from '../../client-options.js';
+
 import { ResponseValidationError } from './answer-errors.js';
+import type { SchemaLike, ValidatorsModule } from './client-options.js';
 import { ConfigurationError } from './request-errors.js';
 
 /** Where the spec's response check finds its validators: the option as given, and the service's loader. */

@@ -3,10 +3,9 @@
  * from the client's options). One module, so that bundlers that split
  * code put both in one chunk, fetched once.
  */
-import type { WithResponse } from '../../api-promise.js';
-import type { ClientOptions, ServiceTransport } from '../../client-options.js';
-import { type Operation, type OperationCallOptions, routeOf } from '../../operations.js';
+import { type Operation, type OperationCallOptions, routeOf, type WithResponse } from '../../operations.js';
 import { refusePlainHttp } from './client-checks.js';
+import type { ClientOptions, ServiceTransport } from './client-options.js';
 import { validateClientLimits, validateOperationInput, validateRequestOptions } from './input-check.js';
 import { parseBuffered } from './response-body.js';
 import { type CreateFetchOptions, createTransport, type Transport } from './transport.js';

@@ -4,7 +4,7 @@
  * to check.
  */
 
-import type { ClientOptions, ServiceTransport } from '../../client-options.js';
+import type { ClientOptions, ServiceTransport } from './client-options.js';
 import { LOG_ENV_VAR } from './env.js';
 import { ConfigurationError } from './request-errors.js';
 import type { SpecValidatorSource } from './schema-validation.js';

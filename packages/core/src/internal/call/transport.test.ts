@@ -3,7 +3,6 @@ import { requestOf, scriptedFetch } from '@agent-apis/test-utils/fetch';
 import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, it, vi } from 'vitest';
 import { HttpCache } from '../../http-cache.js';
-import type { Logger } from '../../logger.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -12,6 +11,7 @@ import {
   InternalServerError,
   RateLimitError,
 } from './answer-errors.js';
+import type { Logger } from './logger.js';
 import { APIUserAbortError, RequestValidationError } from './request-errors.js';
 import { type CreateFetchOptions, createTransport, type TransportCall } from './transport.js';
 

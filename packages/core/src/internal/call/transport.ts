@@ -9,20 +9,19 @@
  * ({@link failureError}) or waited out before the next attempt ({@link waitForRetry}).
  */
 
-import type { CachePlan, HttpCache } from '../../http-cache.js';
-import { createLogger, type Logger, type LogLevel, resolveLogLevel } from '../../logger.js';
-import type { HeadersInput, RequestOptions } from '../../operations.js';
+import type { HeadersInput, OperationInfo, RequestOptions } from '../../operations.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
-  type OperationInfo,
   type RequestContext,
   ResponseTooLargeError,
 } from './answer-errors.js';
 import { AttemptBounds } from './attempt.js';
 import { NULL_BODY_STATUSES, readBoundedBody } from './body-reader.js';
+import type { CachePlan, PlanningCache as HttpCache } from './cache-plan.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
 import { apiErrorFromResponse, createRequestContext } from './error-response.js';
+import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
 import { sameOriginRedirect } from './redirect.js';
 import { APIUserAbortError, ResponseParseError } from './request-errors.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryDecision, type RetryPolicy, type RetryTrigger } from './retry.js';

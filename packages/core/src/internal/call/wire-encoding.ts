@@ -2,6 +2,7 @@
  * What a call's inputs become on the wire: the path with its parameters filled in, the query string, the headers.
  * Loaded with the transport at a client's first call; the inputs were checked before (`input-check.ts`).
  */
+
 import type { CallHeaders, QueryConstraint } from '../../operations.js';
 import { isHeaderName } from './client-checks.js';
 import { RequestValidationError } from './request-errors.js';

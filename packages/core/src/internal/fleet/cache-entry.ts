@@ -1,5 +1,12 @@
 /** The shapes shared by the HTTP cache, its engine and its Redis tier: a stored response and the cache's state. */
 
+import type { CachePlan, CacheRequest } from '../call/cache-plan.js';
+
+export type { CachePlan, CacheRequest };
+
+/** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
+export const CACHE_STATUS_HEADER = 'x-agent-apis-cache';
+
 /** A stored response. */
 export interface CacheEntry {
   status: number;
@@ -14,31 +21,6 @@ export interface CacheEntry {
   varyNames: string[];
   /** Fingerprint of the request's values for `varyNames` when stored. */
   varyKey: string;
-}
-
-/** What the cache needs of a request: method, URL and every header that is sent. */
-export interface CacheRequest {
-  method: string;
-  url: string;
-  headers: Headers;
-}
-
-/**
- * What the cache does with one request: answer it from a fresh entry (`hit`), or have `sent` sent (with validators
- * when revalidating) and hand its answer to `complete`.
- */
-export interface CachePlan {
-  /** A fresh copy of the answer: nothing is sent. */
-  hit?: Response | undefined;
-  /** The request to send when there is no hit: every header that will be sent. */
-  sent: CacheRequest;
-  /**
-   * The answer to `sent` as the caller gets it: the stored one refreshed after a 304, else `response` itself (kept
-   * first when cacheable). Synchronous unless something is stored; `readable` gives a copy whose body can be read
-   * (the stored bytes), asked for only when the answer is kept, once, and read no further than one entry may hold
-   * (`maxBytes`; past that the copy is cancelled and nothing is stored). Default: a clone of `response`.
-   */
-  complete(response: Response, readable?: () => Response): Response | Promise<Response>;
 }
 
 /** The second tier a fleet shares (`RedisCacheTier`), as the engine uses it. */

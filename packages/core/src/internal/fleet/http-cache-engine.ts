@@ -7,11 +7,15 @@
 import { ResponseTooLargeError } from '../call/answer-errors.js';
 import { readBoundedBody } from '../call/body-reader.js';
 import { isCredentialHeader, isCredentialQueryParam, redactUrl } from '../call/redact-text.js';
-import { type CacheEntry, type CachePlan, type CacheRequest, type CacheState, hasValidators } from './cache-entry.js';
+import {
+  CACHE_STATUS_HEADER,
+  type CacheEntry,
+  type CachePlan,
+  type CacheRequest,
+  type CacheState,
+  hasValidators,
+} from './cache-entry.js';
 import { fingerprint } from './fingerprint.js';
-
-/** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
-export const CACHE_STATUS_HEADER = 'x-agent-apis-cache';
 
 /** How far in the future a shared entry's receipt time may be (another process's clock) before it is a miss. */
 const MAX_CLOCK_SKEW_MS = 60_000;

@@ -6,7 +6,7 @@
  * anything that fails a check is a miss. Redis faults make it a miss too (one warning per outage), never an error.
  */
 
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../call/logger.js';
 import type { CacheEntry } from './cache-entry.js';
 import { type RedisClientLike, RedisHealth, withDeadline } from './redis.js';
 import { guardRedisClient } from './redis-client.js';

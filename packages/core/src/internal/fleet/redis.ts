@@ -8,7 +8,7 @@ import type { RedisClientLike } from './redis-client.js';
 
 export { assertRedisClient, type RedisClientLike } from './redis-client.js';
 
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../call/logger.js';
 import { timerDelay } from '../call/timers.js';
 
 /** Longest a single Redis command may take before Redis counts as unavailable. */

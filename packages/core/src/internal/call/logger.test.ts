@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { REDACTED } from './internal/call/redact.js';
 import { createLogger, type Logger, parseLogLevel, resolveLogLevel } from './logger.js';
+import { REDACTED } from './redact.js';
 
 function recordingSink(): { sink: Logger; calls: unknown[][] } {
   const calls: unknown[][] = [];

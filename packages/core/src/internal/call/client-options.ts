@@ -4,9 +4,9 @@
  * `internal/call/transport-options.ts` turns them into the transport's options at the first call.
  */
 
-import type { CreateFetchOptions, TransportHooks } from './internal/call/transport.js';
+import type { HeadersInput } from '../../operations.js';
 import type { Logger, LogLevel } from './logger.js';
-import type { HeadersInput } from './operations.js';
+import type { CreateFetchOptions, TransportHooks } from './transport.js';
 
 /** The part of a zod schema response validation uses (anything with the same `safeParse`). */
 export interface SchemaLike {

@@ -1,8 +1,8 @@
 /**
  * Levelled, redacting logging. Off unless a level is configured or set in the service's environment variable.
  */
-import { readEnv } from './internal/call/env.js';
-import { redactValue } from './internal/call/redact.js';
+import { readEnv } from './env.js';
+import { redactValue } from './redact.js';
 
 /** Where log lines go; `console` fits. */
 export interface Logger {
