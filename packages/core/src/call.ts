@@ -10,6 +10,16 @@ export { type BoundedBytes, boundedBytes, boundedResponse, readBoundedBody } fro
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, readEnv } from './internal/call/env.js';
 export { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
 export {
+  findViolation,
+  findViolations,
+  type JsonSchema,
+  type JsonType,
+  patternRisk,
+  unsupportedKeywords,
+  VALUE_KEYWORDS,
+  type Violation,
+} from './internal/call/json-schema.js';
+export {
   describeRequest,
   isCredentialHeader,
   isCredentialQueryParam,

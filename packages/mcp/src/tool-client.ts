@@ -13,6 +13,8 @@ import {
   boundedResponse,
   createRequestContext,
   DEFAULT_MAX_RESPONSE_BYTES,
+  findViolation,
+  type JsonSchema,
   onAbort,
   startDeadline,
   timerDelay,
@@ -42,7 +44,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ToolError } from './errors.js';
-import { findViolation, type JsonSchema } from './schema.js';
 import { VERSION } from './version.js';
 
 /** A successful tool result: content blocks and, when the tool declares an output schema, structured content. */
