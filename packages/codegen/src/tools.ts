@@ -4,6 +4,8 @@
  * short summary, the resource it belongs to, and one self-contained JSON Schema of its arguments (no `$ref`,
  * OpenAPI 3.0 `nullable` turned into type lists), which is what every MCP client accepts.
  */
+
+import { VALUE_KEYWORDS } from '@agent-apis/core/call';
 import {
   effectiveParameters,
   listOperations,
@@ -39,22 +41,8 @@ const MAX_TEXT = 160;
 /** JSON Schema's own formats; OpenAPI's (`int32`, `float`, …) and made-up ones are dropped (clients warn or reject). */
 const JSON_SCHEMA_FORMATS = new Set(['date-time', 'date', 'time', 'email', 'uri', 'uuid', 'hostname', 'ipv4', 'ipv6']);
 
-const KEPT_KEYWORDS = new Set([
-  'type',
-  'enum',
-  'const',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'default',
-]);
+/** Copied as they are: the checker's value keywords (it enforces every one), and `default`. */
+const KEPT_KEYWORDS: ReadonlySet<string> = new Set([...VALUE_KEYWORDS, 'default']);
 
 /** The first sentence of `text`, at most {@link MAX_TEXT} characters, on one line. */
 export function shortText(text: unknown): string | undefined {
