@@ -5,7 +5,7 @@
 
 import type { OperationInput, OperationShape, QueryConstraint, RequestOptions } from '../../operations.js';
 import { isAbortSignal } from './client-checks.js';
-import { ownViolation, type ValueSchema } from './json-schema.js';
+import { type ValueRules, valueViolation } from './json-value.js';
 import { ConfigurationError, RequestValidationError } from './request-errors.js';
 
 /** The value at a dotted path of `root`, or undefined where a step is missing. */
@@ -28,8 +28,8 @@ function describeValue(value: unknown): string {
  * checker (type, enum, range), read as it stands; only the row's `unknown` type means "any type".
  */
 function valueProblem(constraint: QueryConstraint, value: unknown): string | undefined {
-  const schema = (constraint.type === 'unknown' ? { ...constraint, type: undefined } : constraint) as ValueSchema;
-  const reason = ownViolation(schema, value);
+  const schema = (constraint.type === 'unknown' ? { ...constraint, type: undefined } : constraint) as ValueRules;
+  const reason = valueViolation(schema, value);
   return reason && `${reason}, got ${describeValue(value)}`;
 }
 
@@ -98,7 +98,7 @@ function rejectUnknownKeys(
 /**
  * Checks the inputs of one call against its operation's constraints: required path parameters present,
  * non-empty, not a dot segment and of their declared type, query parameters of the declared type, within their
- * enum and range (both through the one argument checker, `json-schema.ts`), required ones present, a
+ * enum and range (both by the one argument checker's value rules, `json-value.ts`), required ones present, a
  * body where one is required, and the body's required properties wherever the object holding them is present; no
  * key the operation does not declare (a per-call option among the parameters included). Throws a
  * {@link RequestValidationError} naming the first offending field.

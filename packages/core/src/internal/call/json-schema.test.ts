@@ -3,11 +3,11 @@ import {
   findViolation,
   findViolations,
   type JsonSchema,
-  ownViolation,
   patternRisk,
   unsupportedKeywords,
   VALUE_KEYWORDS,
 } from './json-schema.js';
+import { valueViolation } from './json-value.js';
 import { AgentApiError } from './request-errors.js';
 
 const product: JsonSchema = {
@@ -171,12 +171,12 @@ describe('allOf, anyOf and oneOf', () => {
   });
 });
 
-describe('ownViolation', () => {
+describe('valueViolation', () => {
   it('judges the value alone, leaving the naming of the field to the caller', () => {
-    expect(ownViolation({ type: 'integer', minimum: 1, maximum: 100 }, 101)).toBe('must be at most 100');
-    expect(ownViolation({ type: 'boolean' }, 'yes')).toBe('must be a boolean');
-    expect(ownViolation({ enum: ['a', 'b'] }, 'c')).toBe('must be one of "a", "b"');
-    expect(ownViolation({ type: 'array' }, [1, 'two'])).toBeUndefined();
+    expect(valueViolation({ type: 'integer', minimum: 1, maximum: 100 }, 101)).toBe('must be at most 100');
+    expect(valueViolation({ type: 'boolean' }, 'yes')).toBe('must be a boolean');
+    expect(valueViolation({ enum: ['a', 'b'] }, 'c')).toBe('must be one of "a", "b"');
+    expect(valueViolation({ type: 'array' }, [1, 'two'])).toBeUndefined();
   });
 });
 

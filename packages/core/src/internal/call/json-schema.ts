@@ -16,13 +16,13 @@
  * whoever wrote the string. The generator refuses a pinned schema with any other pattern, and the check throws on
  * one instead of running it.
  */
+import { type JsonType, type ValueRules, valueViolation } from './json-value.js';
 import { AgentApiError } from './request-errors.js';
 
-export type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
+export type { JsonType };
 
 /** The JSON Schema subset this checker implements. */
-export interface JsonSchema {
-  type?: JsonType | readonly JsonType[];
+export interface JsonSchema extends ValueRules {
   properties?: Readonly<Record<string, JsonSchema>>;
   required?: readonly string[];
   additionalProperties?: boolean | JsonSchema;
@@ -30,19 +30,8 @@ export interface JsonSchema {
   allOf?: readonly JsonSchema[];
   anyOf?: readonly JsonSchema[];
   oneOf?: readonly JsonSchema[];
-  enum?: readonly unknown[];
-  const?: unknown;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
   pattern?: string;
   format?: string;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
   title?: string;
   description?: string;
   default?: unknown;
@@ -54,9 +43,6 @@ export interface Violation {
   field: string;
   reason: string;
 }
-
-/** The part of a schema that rules a value by itself ({@link ownViolation}): a REST parameter's row is one. */
-export type ValueSchema = Pick<JsonSchema, (typeof VALUE_KEYWORDS)[number] | 'format'>;
 
 /** The keywords that constrain a value by themselves, holding no subschema: what a generator may copy as they are. */
 export const VALUE_KEYWORDS = [
@@ -225,34 +211,6 @@ export function unsupportedKeywords(schema: JsonSchema, field = 'arguments'): st
   return found;
 }
 
-function typeOf(value: unknown): JsonType | 'other' {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number')
-    return Number.isInteger(value) ? 'integer' : Number.isFinite(value) ? 'number' : 'other';
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'boolean') return 'boolean';
-  return typeof value === 'object' ? 'object' : 'other';
-}
-
-const ARTICLE: Record<JsonType, string> = {
-  object: 'an object',
-  array: 'an array',
-  string: 'a string',
-  number: 'a number',
-  integer: 'an integer',
-  boolean: 'a boolean',
-  null: 'null',
-};
-
-function sameValue(a: unknown, b: unknown): boolean {
-  return a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
-}
-
-function typeMatches(type: JsonType, actual: JsonType | 'other'): boolean {
-  return type === actual || (type === 'number' && actual === 'integer');
-}
-
 /** The first way `value` breaks `schema`, or undefined when it satisfies it. Properties set to `undefined` are absent. */
 export function findViolation(schema: JsonSchema, value: unknown, field = 'arguments'): Violation | undefined {
   const found: Violation[] = [];
@@ -303,52 +261,10 @@ function visit(schema: JsonSchema, value: unknown, field: string, found: Violati
   }
 }
 
-/**
- * What is wrong with `value` itself (its type, value, bounds, pattern or format), not with what it holds: the
- * reason alone, for a caller that names the field (a REST call's path and query values, which hold nothing).
- */
-export function ownViolation(schema: ValueSchema, value: unknown): string | undefined {
-  const type = schema.type;
-  if (type !== undefined) {
-    const actual = typeOf(value);
-    if (typeof type === 'string' ? !typeMatches(type, actual) : !type.some((each) => typeMatches(each, actual))) {
-      const allowed: readonly JsonType[] = typeof type === 'string' ? [type] : type;
-      return `must be ${allowed.map((each) => ARTICLE[each]).join(' or ')}`;
-    }
-  }
-  if (schema.const !== undefined && !sameValue(schema.const, value)) return `must be ${JSON.stringify(schema.const)}`;
-  if (schema.enum && !schema.enum.some((option) => sameValue(option, value))) {
-    return `must be one of ${schema.enum.map((option) => JSON.stringify(option)).join(', ')}`;
-  }
-  if (typeof value === 'number') return numberViolation(schema, value);
-  if (typeof value === 'string') return stringViolation(schema, value);
-  if (Array.isArray(value)) return arrayViolation(schema, value);
-  return undefined;
-}
-
-function numberViolation(schema: ValueSchema, value: number): string | undefined {
-  if (schema.minimum !== undefined && value < schema.minimum) return `must be at least ${schema.minimum}`;
-  if (schema.maximum !== undefined && value > schema.maximum) return `must be at most ${schema.maximum}`;
-  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) {
-    return `must be greater than ${schema.exclusiveMinimum}`;
-  }
-  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) {
-    return `must be less than ${schema.exclusiveMaximum}`;
-  }
-  return undefined;
-}
-
-function stringViolation(schema: ValueSchema, value: string): string | undefined {
-  if (schema.minLength !== undefined || schema.maxLength !== undefined) {
-    const length = [...value].length;
-    const characters = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
-    if (schema.minLength !== undefined && length < schema.minLength) {
-      return `must be at least ${characters(schema.minLength)} long`;
-    }
-    if (schema.maxLength !== undefined && length > schema.maxLength) {
-      return `must be at most ${characters(schema.maxLength)} long`;
-    }
-  }
+/** What is wrong with `value` itself: the value rules (`json-value.ts`), then its pattern and format. */
+function ownViolation(schema: JsonSchema, value: unknown): string | undefined {
+  const reason = valueViolation(schema, value);
+  if (reason !== undefined || typeof value !== 'string') return reason;
   if (schema.pattern !== undefined) {
     const risk = patternRisk(schema.pattern);
     if (risk) {
@@ -361,20 +277,6 @@ function stringViolation(schema: ValueSchema, value: string): string | undefined
   const format =
     schema.format !== undefined && Object.hasOwn(FORMATS, schema.format) ? FORMATS[schema.format] : undefined;
   return format && !format.test(value) ? format.reason : undefined;
-}
-
-function arrayViolation(schema: ValueSchema, value: readonly unknown[]): string | undefined {
-  const items = (n: number) => `${n} item${n === 1 ? '' : 's'}`;
-  if (schema.minItems !== undefined && value.length < schema.minItems) {
-    return `must have at least ${items(schema.minItems)}`;
-  }
-  if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-    return `must have at most ${items(schema.maxItems)}`;
-  }
-  if (schema.uniqueItems && value.some((item, i) => value.findIndex((other) => sameValue(other, item)) !== i)) {
-    return 'must not repeat an item';
-  }
-  return undefined;
 }
 
 function visitObject(
