@@ -75,15 +75,7 @@ const CHECKED: ReadonlySet<string> = new Set([
 ]);
 
 /** Keywords that only document a schema. */
-const ANNOTATIONS: ReadonlySet<string> = new Set([
-  'title',
-  'description',
-  'default',
-  'examples',
-  '$schema',
-  '$comment',
-  'deprecated',
-]);
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$schema', '$comment', 'deprecated']);
 
 const CHOICES = ['anyOf', 'oneOf'] as const;
 const COMPOSITIONS = ['allOf', ...CHOICES] as const;
