@@ -4,6 +4,7 @@
  * self-contained JSON Schema of its arguments (no `$ref`, OpenAPI 3.0 `nullable` turned into type lists), which is
  * what every MCP client accepts. The schema itself is read into the manifest by {@link inlineSchema}.
  */
+import { VALUE_KEYWORDS } from '@agent-apis/core/call';
 import type { JsonSchema, Manifest, ManifestOperation } from '@agent-apis/core/service';
 import { type OpenApiDocument, resolveRef, type Schema } from '@agent-apis/specs/openapi';
 
@@ -15,22 +16,8 @@ const MAX_TEXT = 160;
 /** JSON Schema's own formats; OpenAPI's (`int32`, `float`, …) and made-up ones are dropped (clients warn or reject). */
 const JSON_SCHEMA_FORMATS = new Set(['date-time', 'date', 'time', 'email', 'uri', 'uuid', 'hostname', 'ipv4', 'ipv6']);
 
-const KEPT_KEYWORDS = new Set([
-  'type',
-  'enum',
-  'const',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'default',
-]);
+/** Copied as they are: the checker's value keywords (it enforces every one), and `default`. */
+const KEPT_KEYWORDS: ReadonlySet<string> = new Set([...VALUE_KEYWORDS, 'default']);
 
 /** The first sentence of `text`, at most {@link MAX_TEXT} characters, on one line. */
 export function shortText(text: unknown): string | undefined {

@@ -10,6 +10,16 @@ export { DEFAULT_MAX_RESPONSE_BYTES } from './internal/call/env.js';
 export { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
 export { createLogger, parseLogLevel } from './internal/call/logger.js';
 export { isCredentialQueryParam, redactValue } from './internal/call/redact.js';
+export {
+  findViolation,
+  findViolations,
+  type JsonSchema,
+  type JsonType,
+  patternRisk,
+  unsupportedKeywords,
+  VALUE_KEYWORDS,
+  type Violation,
+} from './internal/call/json-schema.js';
 export { retryAfterMs } from './internal/call/retry-after.js';
 export { type Sleep, sleep, startDeadline, timerDelay } from './internal/call/timers.js';
 export { type CreateFetchOptions, createTransport } from './internal/call/transport.js';

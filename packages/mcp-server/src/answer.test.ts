@@ -165,8 +165,8 @@ describe('answers through the server', () => {
         arguments: { operationId: 'getProduct', arguments: { id: 'twelve', colour: 'red' } },
       });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('arguments.id must be integer');
-      expect(textOf(result)).toContain('arguments has no argument named colour');
+      expect(textOf(result)).toContain('arguments.id must be an integer');
+      expect(textOf(result)).toContain('arguments.colour is not a known property');
       const missing = await connected.client.callTool({
         name: 'store_call_operation',
         arguments: { operationId: 'nope' },

@@ -1,26 +1,14 @@
 /**
- * Arguments checked against an operation's input schema before anything is sent, and split into the client's
- * call options (`path`, `query`, `body`).
+ * Arguments checked against an operation's input schema before anything is sent, by core's argument checker (the one
+ * the REST clients and the MCP tool clients use too), and split into the client's call options (`path`, `query`,
+ * `body`).
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import { findViolations, type JsonSchema } from '@agent-apis/core/call';
 import type { ToolOperation } from './operation.js';
-
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-const compiled = new WeakMap<ToolOperation, ValidateFunction>();
 
 /** The problems of `args` for `operation`, each naming the argument (empty when valid); at most five. */
 export function argumentProblems(operation: ToolOperation, args: unknown): string[] {
-  let validate = compiled.get(operation);
-  if (!validate) {
-    validate = ajv.compile(operation.inputSchema);
-    compiled.set(operation, validate);
-  }
-  if (validate(args)) return [];
-  return (validate.errors ?? []).slice(0, 5).map((error) => {
-    const where = `arguments${error.instancePath.replaceAll('/', '.')}`;
-    const extra = (error.params as { additionalProperty?: string }).additionalProperty;
-    return extra ? `${where} has no argument named ${extra}` : `${where} ${error.message ?? 'is invalid'}`;
-  });
+  return findViolations(operation.inputSchema as JsonSchema, args, 5).map(({ field, reason }) => `${field} ${reason}`);
 }
 
 /** The client's call options for checked `args`: path template variables, query parameters and `body`. */

@@ -2,6 +2,8 @@
  * @agent-apis/mcp: typed clients of the store's and the directory's agent tool servers (MCP over streamable HTTP).
  */
 
+// The argument checker is core's, shared by every path; its names stay here for this package's users.
+export { findViolation, type JsonSchema, type JsonType, patternRisk, type Violation } from '@agent-apis/core/call';
 export {
   AgentApiError,
   APIConnectionError,
@@ -45,7 +47,6 @@ export { directoryInputSchemas, directoryOutputSchemas } from './gen/directory.g
 export type * from './gen/store.gen.js';
 export { storeInputSchemas, storeOutputSchemas } from './gen/store.gen.js';
 export { toolMethodName } from './naming.js';
-export { findViolation, type JsonSchema, type JsonType, patternRisk, type Violation } from './schema.js';
 export { STORE_MCP_DEFAULT_URL, StoreTools, type StoreToolsOptions } from './store.js';
 export {
   STORE_MCP_ALIAS_ENV_VARS,

@@ -8,7 +8,6 @@
  * are checked only against the pinned output schemas (never the ones `tools/list` sends), and the SDK's own
  * schema compiler is never used, so nothing is compiled or kept per `listTools()`.
  */
-
 import {
   AgentApiError,
   APIConnectionError,
@@ -24,6 +23,8 @@ import {
   boundedResponse,
   createRequestContext,
   DEFAULT_MAX_RESPONSE_BYTES,
+  findViolation,
+  type JsonSchema,
   startDeadline,
   timerDelay,
 } from '@agent-apis/core/call';
@@ -42,7 +43,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ToolError } from './errors.js';
-import { findViolation, type JsonSchema } from './schema.js';
 import { VERSION } from './version.js';
 
 /** A successful tool result: content blocks and, when the tool declares an output schema, structured content. */

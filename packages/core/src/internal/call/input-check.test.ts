@@ -33,6 +33,27 @@ describe('validateOperationInput', () => {
     expect(error.message).toBe(`Invalid request for listProducts: ${field} ${reason}`);
   });
 
+  it('judges values by the one argument checker, with its wording, quoting what was given', () => {
+    const listServers = {
+      method: 'GET',
+      path: '/api/mcp',
+      query: { official: { type: 'boolean' }, filter: { type: 'object' }, anything: { type: 'unknown', enum: [1, 2] } },
+    } as const satisfies OperationShape;
+    const check = (query: Record<string, unknown>) =>
+      refusal(() => validateOperationInput('listMcpServers', listServers, { query }));
+    expect(check({ official: 'yes' })).toMatchObject({
+      field: 'query.official',
+      reason: 'must be a boolean, got "yes"',
+    });
+    expect(check({ filter: ['a'] })).toMatchObject({
+      field: 'query.filter',
+      reason: 'must be an object, got an array',
+    });
+    // `unknown` leaves the type open, and the rest of the row still holds.
+    expect(check({ anything: 3 })).toMatchObject({ field: 'query.anything', reason: 'must be one of 1, 2, got 3' });
+    expect(() => validateOperationInput('listMcpServers', listServers, { query: { anything: 2 } })).not.toThrow();
+  });
+
   it('requires path parameters and a required body', () => {
     expect(refusal(() => validateOperationInput('getProduct', getProduct, {})).field).toBe('path.id');
     expect(refusal(() => validateOperationInput('getProduct', getProduct, { path: { id: '' } })).field).toBe('path.id');

@@ -5,6 +5,7 @@
 
 import type { OperationInput, OperationShape, QueryConstraint, RequestOptions } from '../../operations.js';
 import { isAbortSignal } from './client-checks.js';
+import { type ValueRules, valueViolation } from './json-value.js';
 import { ConfigurationError, RequestValidationError } from './request-errors.js';
 
 /** The value at a dotted path of `root`, or undefined where a step is missing. */
@@ -22,40 +23,14 @@ function describeValue(value: unknown): string {
   return Array.isArray(value) ? 'an array' : String(value);
 }
 
-function typeProblem(type: QueryConstraint['type'], value: unknown): string | undefined {
-  switch (type) {
-    case 'integer':
-      return Number.isInteger(value) ? undefined : `must be an integer, got ${describeValue(value)}`;
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value)
-        ? undefined
-        : `must be a number, got ${describeValue(value)}`;
-    case 'boolean':
-      return typeof value === 'boolean' ? undefined : `must be true or false, got ${describeValue(value)}`;
-    case 'string':
-      return typeof value === 'string' ? undefined : `must be a string, got ${describeValue(value)}`;
-    case 'array':
-      return Array.isArray(value) ? undefined : `must be an array, got ${describeValue(value)}`;
-    default:
-      return undefined;
-  }
-}
-
-function queryProblem(constraint: QueryConstraint, value: unknown): string | undefined {
-  const wrongType = typeProblem(constraint.type, value);
-  if (wrongType) return wrongType;
-  if (constraint.enum && !constraint.enum.includes(value)) {
-    return `must be one of ${constraint.enum.map((option) => JSON.stringify(option)).join(', ')}, got ${describeValue(value)}`;
-  }
-  if (typeof value === 'number') {
-    if (constraint.minimum !== undefined && value < constraint.minimum) {
-      return `must be at least ${constraint.minimum}, got ${value}`;
-    }
-    if (constraint.maximum !== undefined && value > constraint.maximum) {
-      return `must be at most ${constraint.maximum}, got ${value}`;
-    }
-  }
-  return undefined;
+/**
+ * What is wrong with `value` under `constraint`, quoting the value. A row's constraint is already a schema of the one
+ * checker (type, enum, range), read as it stands; only the row's `unknown` type means "any type".
+ */
+function valueProblem(constraint: QueryConstraint, value: unknown): string | undefined {
+  const schema = (constraint.type === 'unknown' ? { ...constraint, type: undefined } : constraint) as ValueRules;
+  const reason = valueViolation(schema, value);
+  return reason && `${reason}, got ${describeValue(value)}`;
 }
 
 const NONE: readonly string[] = [];
@@ -122,7 +97,8 @@ function rejectUnknownKeys(
 
 /**
  * Checks the inputs of one call against its operation's constraints: required path parameters present,
- * non-empty, not a dot segment and of their declared type, query parameters of the declared type, within their enum and range, required ones present, a
+ * non-empty, not a dot segment and of their declared type, query parameters of the declared type, within their
+ * enum and range (both by the one argument checker's value rules, `json-value.ts`), required ones present, a
  * body where one is required, and the body's required properties wherever the object holding them is present; no
  * key the operation does not declare (a per-call option among the parameters included). Throws a
  * {@link RequestValidationError} naming the first offending field.
@@ -142,7 +118,7 @@ export function validateOperationInput(operationId: string, shape: OperationShap
       fail(`path.${name}`, `must not be "." or "..", got ${describeValue(value)}`);
     } else {
       const constraint = shape.pathTypes?.[name];
-      const problem = constraint && queryProblem(constraint, value);
+      const problem = constraint && valueProblem(constraint, value);
       if (problem) fail(`path.${name}`, problem);
     }
   }
@@ -152,7 +128,7 @@ export function validateOperationInput(operationId: string, shape: OperationShap
       if (constraint.required) fail(`query.${name}`, 'is required');
       continue;
     }
-    const problem = queryProblem(constraint, value);
+    const problem = valueProblem(constraint, value);
     if (problem) fail(`query.${name}`, problem);
   }
   if (shape.bodyRequired && input.body === undefined) fail('body', 'is required');

@@ -1,6 +1,14 @@
-import { AgentApiError } from '@agent-apis/core';
 import { describe, expect, it } from 'vitest';
-import { findViolation, type JsonSchema, patternRisk, unsupportedKeywords } from './schema.js';
+import {
+  findViolation,
+  findViolations,
+  type JsonSchema,
+  patternRisk,
+  unsupportedKeywords,
+  VALUE_KEYWORDS,
+} from './json-schema.js';
+import { valueViolation } from './json-value.js';
+import { AgentApiError } from './request-errors.js';
 
 const product: JsonSchema = {
   type: 'object',
@@ -94,6 +102,95 @@ describe('findViolation', () => {
   });
 });
 
+describe('findViolations', () => {
+  const broken = { name: '', price: -1, tags: [1, 2, 3], colour: 'red', images: [{}] };
+
+  it('collects up to the limit, one per field, in document order', () => {
+    expect(findViolations(product, broken, 5)).toEqual([
+      { field: 'arguments.name', reason: 'must be at least 1 character long' },
+      { field: 'arguments.price', reason: 'must be at least 0' },
+      { field: 'arguments.tags', reason: 'must have at most 2 items' },
+      { field: 'arguments.colour', reason: 'is not a known property' },
+      { field: 'arguments.images[0].url', reason: 'is required' },
+    ]);
+    expect(findViolations(product, broken, 2)).toHaveLength(2);
+    expect(findViolations(product, { name: 'Mug' }, 5)).toEqual([{ field: 'arguments.price', reason: 'is required' }]);
+    expect(findViolations(product, valid, 5)).toEqual([]);
+  });
+
+  it('stops at the first with a limit of one, as findViolation does', () => {
+    expect(findViolations(product, broken, 1)).toEqual([findViolation(product, broken)]);
+    expect(findViolations(product, broken, 0)).toEqual([]);
+  });
+});
+
+describe('allOf, anyOf and oneOf', () => {
+  const address = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const;
+  const shipping: JsonSchema = {
+    type: 'object',
+    properties: {
+      address: { allOf: [address, { properties: { postal: { type: 'string', maxLength: 5 } } }] },
+      method: {
+        oneOf: [
+          { type: 'object', properties: { type: { enum: ['external'] }, url: { type: 'string' } }, required: ['type'] },
+          { type: 'object', properties: { type: { enum: ['flat'] }, price: { type: 'number' } }, required: ['type'] },
+        ],
+      },
+      code: { anyOf: [{ type: 'integer' }, { type: 'string', minLength: 2 }] },
+    },
+  };
+
+  it('checks every allOf branch at the same field', () => {
+    expect(findViolation(shipping, { address: { city: 'Oslo', postal: '0150' } })).toBeUndefined();
+    expect(findViolation(shipping, { address: { postal: '0150' } })).toEqual({
+      field: 'arguments.address.city',
+      reason: 'is required',
+    });
+    expect(findViolation(shipping, { address: { city: 'Oslo', postal: '0150-12' } })).toEqual({
+      field: 'arguments.address.postal',
+      reason: 'must be at most 5 characters long',
+    });
+  });
+
+  it('needs one anyOf branch, and exactly one oneOf branch, saying why each missed', () => {
+    expect(findViolation(shipping, { method: { type: 'flat', price: 5 }, code: 7 })).toBeUndefined();
+    expect(findViolation(shipping, { code: 'x' })).toEqual({
+      field: 'arguments.code',
+      reason:
+        'must match one of its 2 allowed shapes (1: arguments.code must be an integer; 2: arguments.code must be at least 2 characters long)',
+    });
+    expect(findViolation(shipping, { method: { type: 'free' } })?.reason).toMatch(
+      /^must match one of its 2 allowed shapes \(1: arguments\.method\.type must be one of "external"; /,
+    );
+    const either: JsonSchema = { oneOf: [{ type: 'number' }, { type: 'integer' }] };
+    expect(findViolation(either, 3)).toEqual({
+      field: 'arguments',
+      reason: 'must match only one of its 2 allowed shapes, matches 2',
+    });
+    expect(findViolation(either, 3.5)).toBeUndefined();
+  });
+});
+
+describe('valueViolation', () => {
+  it('judges the value alone, leaving the naming of the field to the caller', () => {
+    expect(valueViolation({ type: 'integer', minimum: 1, maximum: 100 }, 101)).toBe('must be at most 100');
+    expect(valueViolation({ type: 'boolean' }, 'yes')).toBe('must be a boolean');
+    expect(valueViolation({ enum: ['a', 'b'] }, 'c')).toBe('must be one of "a", "b"');
+    expect(valueViolation({ type: 'array' }, [1, 'two'])).toBeUndefined();
+  });
+});
+
+describe('VALUE_KEYWORDS', () => {
+  it('are keywords the check enforces, holding no subschema', () => {
+    expect(
+      unsupportedKeywords(Object.fromEntries(VALUE_KEYWORDS.map((keyword) => [keyword, 1])) as JsonSchema),
+    ).toEqual([]);
+    for (const structure of ['properties', 'items', 'allOf', 'anyOf', 'oneOf', 'additionalProperties', 'format']) {
+      expect(VALUE_KEYWORDS).not.toContain(structure);
+    }
+  });
+});
+
 describe('unsupportedKeywords', () => {
   it('finds nothing in a schema made of the keywords it checks', () => {
     expect(unsupportedKeywords(product)).toEqual([]);
@@ -103,7 +200,7 @@ describe('unsupportedKeywords', () => {
     const schema = {
       type: 'object',
       properties: {
-        contact: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+        contact: { oneOf: [{ type: 'string' }, { type: 'integer', not: { const: 0 } }] },
         host: { type: 'string', format: 'ipv4' },
         list: { type: 'array', items: { type: 'string', contentEncoding: 'base64' } },
       },
@@ -111,7 +208,7 @@ describe('unsupportedKeywords', () => {
     } as JsonSchema;
     expect(unsupportedKeywords(schema)).toEqual([
       'dependentRequired at arguments',
-      'oneOf at arguments.contact',
+      'not at arguments.contact (oneOf[1])',
       'format "ipv4" at arguments.host',
       'contentEncoding at arguments.list[]',
     ]);

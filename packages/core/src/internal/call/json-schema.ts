@@ -1,40 +1,37 @@
 /**
- * A small JSON Schema checker for tool arguments. It implements the keywords the tool servers' input schemas use
- * (types, properties, required, additionalProperties, items, enum, const, numeric and length bounds, pattern and a
- * few formats), stops at the first violation, and names it the way `RequestValidationError` does: a field path such
- * as `arguments.images[0].url` and a reason that follows it. The generator refuses a schema with any other keyword
- * ({@link unsupportedKeywords}), so nothing in a pinned schema goes unchecked. No code generation at run time, so it
- * works where `eval` is forbidden.
+ * The one argument checker of the house: a JSON Schema subset, run on a REST call's path and query values
+ * (`input-check.ts`), on the arguments of the MCP tool clients (`@agent-apis/mcp`) and of the tool server
+ * (`@agent-apis/mcp-server`). It knows types, properties, required, additionalProperties, items, enum, const, numeric
+ * and length bounds, pattern, a few formats and allOf/anyOf/oneOf, and names a violation the way
+ * `RequestValidationError` does: a field path such as `arguments.images[0].url` or `query.limit`, and a reason that
+ * follows it. {@link findViolation} stops at the first; {@link findViolations} collects up to a limit. No code
+ * generation at run time, so it works where `eval` is forbidden.
+ *
+ * Its keyword list is the allow-list of every schema the house emits or pins: codegen's tool schemas keep only
+ * {@link VALUE_KEYWORDS} (besides the structure it rebuilds), and the MCP clients' generator refuses a pinned schema
+ * with anything {@link unsupportedKeywords} names, so nothing in a schema goes unchecked.
  *
  * A `pattern` is run only when it cannot backtrack catastrophically ({@link patternRisk}): no quantified group, no
  * back-reference or look-around, at most one unbounded quantifier. Then a match costs time linear in the string,
- * whoever wrote the string. The generator refuses a pinned schema with any other pattern, and `findViolation`
- * throws on one instead of running it.
+ * whoever wrote the string. The generator refuses a pinned schema with any other pattern, and the check throws on
+ * one instead of running it.
  */
-import { AgentApiError } from '@agent-apis/core';
+import { type JsonType, type ValueRules, valueViolation } from './json-value.js';
+import { AgentApiError } from './request-errors.js';
 
-export type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
+export type { JsonType };
 
 /** The JSON Schema subset this checker implements. */
-export interface JsonSchema {
-  type?: JsonType | readonly JsonType[];
+export interface JsonSchema extends ValueRules {
   properties?: Readonly<Record<string, JsonSchema>>;
   required?: readonly string[];
   additionalProperties?: boolean | JsonSchema;
   items?: JsonSchema;
-  enum?: readonly unknown[];
-  const?: unknown;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
+  allOf?: readonly JsonSchema[];
+  anyOf?: readonly JsonSchema[];
+  oneOf?: readonly JsonSchema[];
   pattern?: string;
   format?: string;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
   title?: string;
   description?: string;
   default?: unknown;
@@ -46,6 +43,42 @@ export interface Violation {
   field: string;
   reason: string;
 }
+
+/** The keywords that constrain a value by themselves, holding no subschema: what a generator may copy as they are. */
+export const VALUE_KEYWORDS = [
+  'type',
+  'enum',
+  'const',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+] as const;
+
+/** Every keyword the check reads: the value keywords, `format` and those that hold the schema's structure. */
+const CHECKED: ReadonlySet<string> = new Set([
+  ...VALUE_KEYWORDS,
+  'format',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'allOf',
+  'anyOf',
+  'oneOf',
+]);
+
+/** Keywords that only document a schema. */
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$schema', '$comment', 'deprecated']);
+
+const CHOICES = ['anyOf', 'oneOf'] as const;
+const COMPOSITIONS = ['allOf', ...CHOICES] as const;
 
 const FORMATS: Readonly<Record<string, { test: (value: string) => boolean; reason: string }>> = {
   'date-time': {
@@ -64,31 +97,6 @@ const FORMATS: Readonly<Record<string, { test: (value: string) => boolean; reaso
   },
   email: { test: (value) => /^[^@\s]+@[^@\s]+$/.test(value), reason: 'must be an email address' },
 };
-
-/** Keywords that only document a schema. */
-const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$schema', '$comment', 'deprecated']);
-
-/** Keywords {@link findViolation} checks. */
-const CHECKED = new Set([
-  'type',
-  'properties',
-  'required',
-  'additionalProperties',
-  'items',
-  'enum',
-  'const',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-]);
 
 function child(field: string, key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${field}.${key}` : `${field}[${JSON.stringify(key)}]`;
@@ -187,76 +195,68 @@ export function unsupportedKeywords(schema: JsonSchema, field = 'arguments'): st
     found.push(...unsupportedKeywords(schema.additionalProperties, `${field}.*`));
   }
   if (schema.items) found.push(...unsupportedKeywords(schema.items, `${field}[]`));
+  for (const keyword of COMPOSITIONS) {
+    for (const [index, branch] of (schema[keyword] ?? []).entries()) {
+      found.push(...unsupportedKeywords(branch, `${field} (${keyword}[${index}])`));
+    }
+  }
   return found;
-}
-
-function typeOf(value: unknown): JsonType | 'other' {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number')
-    return Number.isInteger(value) ? 'integer' : Number.isFinite(value) ? 'number' : 'other';
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'boolean') return 'boolean';
-  return typeof value === 'object' ? 'object' : 'other';
-}
-
-const ARTICLE: Record<JsonType, string> = {
-  object: 'an object',
-  array: 'an array',
-  string: 'a string',
-  number: 'a number',
-  integer: 'an integer',
-  boolean: 'a boolean',
-  null: 'null',
-};
-
-function sameValue(a: unknown, b: unknown): boolean {
-  return a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
 }
 
 /** The first way `value` breaks `schema`, or undefined when it satisfies it. Properties set to `undefined` are absent. */
 export function findViolation(schema: JsonSchema, value: unknown, field = 'arguments'): Violation | undefined {
-  const at = (reason: string): Violation => ({ field, reason });
-  const actual = typeOf(value);
-  if (schema.type !== undefined) {
-    const allowed: readonly JsonType[] = typeof schema.type === 'string' ? [schema.type] : schema.type;
-    const matches = allowed.some((type) => type === actual || (type === 'number' && actual === 'integer'));
-    if (!matches) return at(`must be ${allowed.map((type) => ARTICLE[type]).join(' or ')}`);
-  }
-  if (schema.const !== undefined && !sameValue(schema.const, value)) {
-    return at(`must be ${JSON.stringify(schema.const)}`);
-  }
-  if (schema.enum && !schema.enum.some((option) => sameValue(option, value))) {
-    return at(`must be one of ${schema.enum.map((option) => JSON.stringify(option)).join(', ')}`);
-  }
-  if (typeof value === 'number') return numberViolation(schema, value, at);
-  if (typeof value === 'string') return stringViolation(schema, value, at);
-  if (Array.isArray(value)) return arrayViolation(schema, value, field);
-  if (actual === 'object') return objectViolation(schema, value as Record<string, unknown>, field);
-  return undefined;
+  const found: Violation[] = [];
+  visit(schema, value, field, found, 1);
+  return found[0];
 }
 
-function numberViolation(schema: JsonSchema, value: number, at: (reason: string) => Violation) {
-  if (schema.minimum !== undefined && value < schema.minimum) return at(`must be at least ${schema.minimum}`);
-  if (schema.maximum !== undefined && value > schema.maximum) return at(`must be at most ${schema.maximum}`);
-  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) {
-    return at(`must be greater than ${schema.exclusiveMinimum}`);
-  }
-  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) {
-    return at(`must be less than ${schema.exclusiveMaximum}`);
-  }
-  return undefined;
+/**
+ * Up to `limit` ways `value` breaks `schema` (empty when it satisfies it), in document order: at most one per field,
+ * the first rule it breaks there.
+ */
+export function findViolations(schema: JsonSchema, value: unknown, limit: number, field = 'arguments'): Violation[] {
+  const found: Violation[] = [];
+  if (limit > 0) visit(schema, value, field, found, limit);
+  return found;
 }
 
-function stringViolation(schema: JsonSchema, value: string, at: (reason: string) => Violation) {
-  const length = [...value].length;
-  const characters = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
-  if (schema.minLength !== undefined && length < schema.minLength) {
-    return at(`must be at least ${characters(schema.minLength)} long`);
+/** Adds the ways `value` breaks `schema` at `field` to `found`, until it holds `limit`. */
+function visit(schema: JsonSchema, value: unknown, field: string, found: Violation[], limit: number): void {
+  const reason = ownViolation(schema, value);
+  if (reason !== undefined) {
+    found.push({ field, reason });
+    return;
   }
-  if (schema.maxLength !== undefined && length > schema.maxLength) {
-    return at(`must be at most ${characters(schema.maxLength)} long`);
+  if (Array.isArray(value)) {
+    if (schema.items) {
+      for (let index = 0; index < value.length && found.length < limit; index++) {
+        visit(schema.items, value[index], `${field}[${index}]`, found, limit);
+      }
+    }
+  } else if (value !== null && typeof value === 'object') {
+    visitObject(schema, value as Record<string, unknown>, field, found, limit);
   }
+  if (schema.allOf) {
+    for (const branch of schema.allOf) if (found.length < limit) visit(branch, value, field, found, limit);
+  }
+  for (const keyword of CHOICES) {
+    const choices = schema[keyword];
+    if (!choices || found.length >= limit) continue;
+    const misses = choices.map((branch) => findViolation(branch, value, field));
+    const matches = misses.filter((miss) => miss === undefined).length;
+    if (matches === 0) {
+      const why = misses.map((miss, index) => `${index + 1}: ${miss?.field} ${miss?.reason}`).join('; ');
+      found.push({ field, reason: `must match one of its ${choices.length} allowed shapes (${why})` });
+    } else if (matches > 1 && keyword === 'oneOf') {
+      found.push({ field, reason: `must match only one of its ${choices.length} allowed shapes, matches ${matches}` });
+    }
+  }
+}
+
+/** What is wrong with `value` itself: the value rules (`json-value.ts`), then its pattern and format. */
+function ownViolation(schema: JsonSchema, value: unknown): string | undefined {
+  const reason = valueViolation(schema, value);
+  if (reason !== undefined || typeof value !== 'string') return reason;
   if (schema.pattern !== undefined) {
     const risk = patternRisk(schema.pattern);
     if (risk) {
@@ -264,47 +264,34 @@ function stringViolation(schema: JsonSchema, value: string, at: (reason: string)
         `The schema's pattern /${schema.pattern}/ ${risk}, so it could backtrack catastrophically; it is not run`,
       );
     }
-    if (!new RegExp(schema.pattern, 'u').test(value)) return at(`must match /${schema.pattern}/`);
+    if (!new RegExp(schema.pattern, 'u').test(value)) return `must match /${schema.pattern}/`;
   }
   const format =
     schema.format !== undefined && Object.hasOwn(FORMATS, schema.format) ? FORMATS[schema.format] : undefined;
-  if (format && !format.test(value)) return at(format.reason);
-  return undefined;
+  return format && !format.test(value) ? format.reason : undefined;
 }
 
-function arrayViolation(schema: JsonSchema, value: readonly unknown[], field: string) {
-  const items = (n: number) => `${n} item${n === 1 ? '' : 's'}`;
-  if (schema.minItems !== undefined && value.length < schema.minItems) {
-    return { field, reason: `must have at least ${items(schema.minItems)}` };
-  }
-  if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-    return { field, reason: `must have at most ${items(schema.maxItems)}` };
-  }
-  if (schema.uniqueItems && value.some((item, i) => value.findIndex((other) => sameValue(other, item)) !== i)) {
-    return { field, reason: 'must not repeat an item' };
-  }
-  if (!schema.items) return undefined;
-  for (const [index, item] of value.entries()) {
-    const violation = findViolation(schema.items, item, `${field}[${index}]`);
-    if (violation) return violation;
-  }
-  return undefined;
-}
-
-function objectViolation(schema: JsonSchema, value: Record<string, unknown>, field: string) {
+function visitObject(
+  schema: JsonSchema,
+  value: Record<string, unknown>,
+  field: string,
+  found: Violation[],
+  limit: number,
+): void {
   for (const name of schema.required ?? []) {
     // Own properties only: a required `constructor` is not satisfied by Object.prototype's.
-    if (!Object.hasOwn(value, name) || value[name] === undefined)
-      return { field: child(field, name), reason: 'is required' };
+    if (found.length >= limit) return;
+    if (!Object.hasOwn(value, name) || value[name] === undefined) {
+      found.push({ field: child(field, name), reason: 'is required' });
+    }
   }
+  if (schema.properties === undefined && schema.additionalProperties === undefined) return;
   for (const [name, item] of Object.entries(value)) {
+    if (found.length >= limit) return;
     if (item === undefined) continue;
     const property = Object.hasOwn(schema.properties ?? {}, name) ? schema.properties?.[name] : undefined;
     const rule = property ?? schema.additionalProperties;
-    if (rule === false) return { field: child(field, name), reason: 'is not a known property' };
-    if (rule === undefined || rule === true) continue;
-    const violation = findViolation(rule, item, child(field, name));
-    if (violation) return violation;
+    if (rule === false) found.push({ field: child(field, name), reason: 'is not a known property' });
+    else if (rule !== undefined && rule !== true) visit(rule, item, child(field, name), found, limit);
   }
-  return undefined;
 }
