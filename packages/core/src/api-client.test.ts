@@ -94,6 +94,7 @@ describe('ApiClient: limits checked before anything is sent', () => {
     [{ timeout: -1 }, /TestClient timeout must be a number of milliseconds ≥ 0/],
     [{ timeout: Number.NaN }, /TestClient timeout must be/],
     [{ maxRetries: 1.5 }, /TestClient maxRetries must be a whole number ≥ 0, got 1.5/],
+    [{ maxRetryAfter: -5 }, /TestClient maxRetryAfter must be a number of milliseconds ≥ 0/],
     [{ maxResponseBytes: 0 }, /TestClient maxResponseBytes must be a whole number of bytes > 0/],
   ])(
     'refuses the client option %j at its first call, with a ConfigurationError naming it, sending nothing',
