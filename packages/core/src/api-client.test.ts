@@ -1,6 +1,7 @@
-import { jsonFetch } from '@agent-apis/test-utils/fetch';
+import { fetchStub, jsonFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
+import { RateLimitError } from './internal/call/answer-errors.js';
 import {
   APIUserAbortError,
   ConfigurationError,
@@ -127,6 +128,20 @@ describe('ApiClient: limits checked before anything is sent', () => {
       field: 'timeout',
     });
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('ApiClient: maxRetryAfter', () => {
+  it('fails at once with retryAfter when the server asks for a longer wait than maxRetryAfter', async () => {
+    const fetch = fetchStub(() => new Response(null, { status: 429, headers: { 'retry-after': '2' } }));
+    const client = new ApiClient(
+      { fetch, maxRetryAfter: 1_000 },
+      { client: 'TestClient', baseUrl: 'https://api.test', ...service },
+    );
+    const error = await client.request(getThing, { path: { name: 'a' } }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(2_000);
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 });
 
