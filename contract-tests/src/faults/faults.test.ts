@@ -34,7 +34,7 @@ import { TrustClient } from '@agent-apis/trust';
 import { describe, expect, it } from 'vitest';
 import { CoverageRecorder } from '../evidence/coverage.ts';
 
-/** Per-attempt timeout: short enough to keep the file fast, long enough for loopback answers on a busy machine. */
+/** The call's timeout: short enough to keep the file fast, long enough for loopback answers on a busy machine. */
 const TIMEOUT_MS = 1_000;
 
 const RETRY_NOW = { 'retry-after': '0' };
@@ -113,10 +113,11 @@ const RETRYABLE: FaultCase[] = [
   { fault: FAULT.tooManyRequests, error: RateLimitError },
   { fault: FAULT.unavailable, error: InternalServerError },
   { fault: FAULT.reset, error: APIConnectionError },
-  { fault: FAULT.stallHeaders, error: APIConnectionTimeoutError },
-  { fault: FAULT.stallBody, error: APIConnectionTimeoutError },
   { fault: FAULT.truncate, error: APIConnectionError },
 ];
+
+/** Stalls, which run the call's whole `timeout` out: the deadline covers every attempt, so none follows. */
+const STALLS = [FAULT.stallHeaders, FAULT.stallBody];
 
 /** Answers that are no use, which must fail with a typed error rather than leak a raw one or pass as data. */
 const UNUSABLE: FaultCase[] = [
@@ -143,6 +144,14 @@ describe.concurrent.each(READS)('reads under faults: $name', (target) => {
         if (error === APIConnectionError) expect(failure).not.toBeInstanceOf(APIConnectionTimeoutError);
         if (failure instanceof RateLimitError) expect(failure.retryAfterMs).toBe(0);
         expect(server.count(target.method, target.path)).toBe(2);
+      }));
+  }
+
+  for (const fault of STALLS) {
+    it(`${describeFault(fault)}: APIConnectionTimeoutError at the call's timeout, not retried`, () =>
+      withServer({ respond, fault: () => fault }, async (server) => {
+        await expect(target.read(server.url, { maxRetries: 1 })).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+        expect(server.count(target.method, target.path)).toBe(1);
       }));
   }
 
@@ -235,8 +244,8 @@ describe.concurrent('hostile answers to the trust and store clients', () => {
 describe.concurrent('a paginated walk over 1,000 records with 20 % injected faults', () => {
   const RECORDS = 1_000;
   const SEED = 20_261_121;
-  /** Every fault a read is expected to retry (the stalled and truncated bodies have their own, skipped, cases). */
-  const WALK_FAULTS = [FAULT.tooManyRequests, FAULT.unavailable, FAULT.reset, FAULT.stallHeaders];
+  /** Every fault a read is expected to retry (a stall ends the call at its timeout; truncated bodies: own cases). */
+  const WALK_FAULTS = [FAULT.tooManyRequests, FAULT.unavailable, FAULT.reset];
   /** One request in five meets a fault; a fresh draw sequence per walk, as the walks run concurrently. */
   const fault = () => seededFaults(SEED, 5, WALK_FAULTS);
   const PAGE_SIZE = 25;

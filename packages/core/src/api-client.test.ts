@@ -1,6 +1,7 @@
-import { jsonFetch } from '@agent-apis/test-utils/fetch';
+import { fetchStub, jsonFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
+import { RateLimitError } from './internal/call/answer-errors.js';
 import {
   APIUserAbortError,
   ConfigurationError,
@@ -94,6 +95,7 @@ describe('ApiClient: limits checked before anything is sent', () => {
     [{ timeout: -1 }, /TestClient timeout must be a number of milliseconds ≥ 0/],
     [{ timeout: Number.NaN }, /TestClient timeout must be/],
     [{ maxRetries: 1.5 }, /TestClient maxRetries must be a whole number ≥ 0, got 1.5/],
+    [{ maxRetryAfter: -5 }, /TestClient maxRetryAfter must be a number of milliseconds ≥ 0/],
     [{ maxResponseBytes: 0 }, /TestClient maxResponseBytes must be a whole number of bytes > 0/],
   ])(
     'refuses the client option %j at its first call, with a ConfigurationError naming it, sending nothing',
@@ -126,6 +128,20 @@ describe('ApiClient: limits checked before anything is sent', () => {
       field: 'timeout',
     });
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('ApiClient: maxRetryAfter', () => {
+  it('fails at once with retryAfter when the server asks for a longer wait than maxRetryAfter', async () => {
+    const fetch = fetchStub(() => new Response(null, { status: 429, headers: { 'retry-after': '2' } }));
+    const client = new ApiClient(
+      { fetch, maxRetryAfter: 1_000 },
+      { client: 'TestClient', baseUrl: 'https://api.test', ...service },
+    );
+    const error = await client.request(getThing, { path: { name: 'a' } }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(2_000);
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 });
 

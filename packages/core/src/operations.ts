@@ -97,7 +97,7 @@ export type CallHeaders = HeadersInput | Readonly<Record<string, string | number
  * headers, an abort signal, and the client's timeout and retries overridden for this call.
  */
 export interface RequestOptions {
-  /** This call's per-attempt timeout in ms, instead of the client's. */
+  /** This call's deadline in ms (retries included), instead of the client's. */
   timeout?: number | undefined;
   /** This call's retries after the first attempt (0 disables retrying), instead of the client's. */
   maxRetries?: number | undefined;

@@ -1,6 +1,6 @@
 import { StoreClient } from '@agent-apis/store';
 
-// For every call of this client: 10 s per attempt, up to 4 retries of idempotent requests.
+// For every call of this client: 10 s for the whole call, up to 4 retries of idempotent requests.
 const store = new StoreClient({ timeout: 10_000, maxRetries: 4 });
 
 // For one call: 2 s, no retry.

@@ -6,7 +6,7 @@ try {
   await trust.decide('github.com');
 } catch (error) {
   if (error instanceof RateLimitError) {
-    console.log(`rate limited, retry in ${error.retryAfterMs} ms`);
+    console.log(`rate limited, retry in ${error.retryAfter} ms`);
   } else if (error instanceof APIError) {
     console.log(`${error.status} from ${error.operation}`);
   } else {

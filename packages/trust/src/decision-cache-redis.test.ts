@@ -5,10 +5,10 @@
 import { fileURLToPath } from 'node:url';
 import { AgentApiError } from '@agent-apis/core';
 import { type DecideStandIn, startDecideStandIn } from '@agent-apis/test-utils/decide-stand-in';
-import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
+import { describeWithRedis } from '@agent-apis/test-utils/redis';
 import { runWorkers } from '@agent-apis/test-utils/workers';
-import { createClient, type RedisClientType } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { afterEach, describe, expect, it } from 'vitest';
 import { TrustClient, type TrustClientOptions } from './client.js';
 import { CANARY_KEY, decideFetch } from './test-support.js';
 
@@ -59,203 +59,183 @@ describe('decisionCache option checks (no Redis needed)', () => {
   });
 });
 
-const redisServer = findRedisServer();
+describeWithRedis('decisions shared by a fleet through Redis', (redis) => {
+  let service: DecideStandIn | undefined;
 
-describe.skipIf(!redisServer)(
-  `decisions shared by a fleet through Redis${redisServer ? '' : ` (skipped: ${REDIS_MISSING})`}`,
-  () => {
-    let redis: RedisServer;
-    let service: DecideStandIn | undefined;
-    let connection: RedisClientType | undefined;
+  afterEach(async () => {
+    await service?.close();
+    service = undefined;
+  });
 
-    beforeAll(async () => {
-      redis = await startRedisServer();
-    });
-    afterAll(async () => {
-      await redis?.stop();
-    });
-    afterEach(async () => {
-      connection?.destroy();
-      connection = undefined;
-      await service?.close();
-      service = undefined;
-    });
+  it('8 processes asking for 5 domains at the same moment: one scan per domain (one more per worker Redis failed), every decision right', async () => {
+    service = await startDecideStandIn({ latencyMs: 300 });
+    const outcomes = await runWorkers<WorkerResult>(
+      WORKER,
+      Array.from({ length: 8 }, () => ({
+        baseUrl: service?.url,
+        redisUrl: redis.server.url,
+        domains: DOMAINS,
+        rounds: 2,
+      })),
+    );
+    for (const outcome of outcomes) {
+      expect(outcome.code, outcome.stderr).toBe(0);
+      expect(outcome.result?.errors).toEqual([]);
+      expect(outcome.result?.actions).toEqual([EXPECTED, EXPECTED]);
+      // Redis stays up; on a loaded machine a command can still miss its deadline, which is one warning at most.
+      expect(outcome.result?.warnings.length).toBeLessThanOrEqual(1);
+    }
+    // One scan per domain for the whole fleet. A worker whose Redis command missed its deadline (a busy machine, not
+    // a fault: it warned above) asks the API itself rather than wait, so it may add one scan of a domain; a scan
+    // no warning explains is the shared lock failing.
+    const warned = outcomes.filter((outcome) => (outcome.result?.warnings.length ?? 0) > 0).length;
+    for (const domain of DOMAINS) {
+      const scans = service.scans.get(domain) ?? 0;
+      expect(scans, `scans of ${domain}, ${warned} worker(s) warned`).toBeGreaterThanOrEqual(1);
+      expect(scans, `scans of ${domain}, ${warned} worker(s) warned`).toBeLessThanOrEqual(1 + warned);
+    }
+    expect([...service.scans.keys()].sort()).toEqual([...DOMAINS].sort());
+  }, 90_000);
 
-    const connect = async () => {
-      connection = createClient({ url: redis.url });
-      connection.on('error', () => undefined);
-      await connection.connect();
-      return connection;
-    };
+  it('keys entries by an HMAC and seals them: no target, action or score in clear, no forged entry used (finding: trust entries in clear)', async () => {
+    service = await startDecideStandIn({ latencyMs: 0 });
+    const client = redis.client;
+    const trust = () =>
+      new TrustClient({ apiKey: CANARY_KEY, baseUrl: service?.url, cache: false, decisionCache: { redis: client } });
+    expect((await trust().decide('bad-forged.example')).action).toBe('deny');
+    const keys = await client.keys('agent-apis:trust-decision:*');
+    expect(keys).toHaveLength(1);
+    const [key] = keys as [string];
+    expect(key).not.toContain(CANARY_KEY);
+    expect(key).not.toContain('forged');
+    const sealed = (await client.get(key)) as string;
+    for (const clear of ['forged', 'deny', 'recommended_action', 'score', 'valid_until', '{']) {
+      expect(sealed).not.toContain(clear);
+    }
+    // Forged: one bit of the sealed value flipped, then the value moved to another key, then plain JSON.
+    const flipped = `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`;
+    await client.set(key, flipped);
+    expect((await trust().decide('bad-forged.example')).action).toBe('deny');
+    expect(service.scans.get('bad-forged.example')).toBe(2);
+    await trust().decide('alpha.example');
+    const otherKey = (await client.keys('agent-apis:trust-decision:*')).find((each) => each !== key) as string;
+    await client.set(key, (await client.get(otherKey)) as string);
+    expect((await trust().decide('bad-forged.example')).action).toBe('deny');
+    expect(service.scans.get('bad-forged.example')).toBe(3);
+    await client.set(key, JSON.stringify({ v: 1, expiresAt: Date.now() + 1e12, result: '{}', mac: 'x' }));
+    expect((await trust().decide('bad-forged.example')).action).toBe('deny');
+    expect(service.scans.get('bad-forged.example')).toBe(4);
+    // An oversized value is not read (a miss), and a genuine entry is used: no scan.
+    await client.set(key, 'x'.repeat(4 * 1024 * 1024));
+    expect((await trust().decide('bad-forged.example')).action).toBe('deny');
+    expect(service.scans.get('bad-forged.example')).toBe(5);
+    expect((await trust().decide('bad-forged.example')).action).toBe('deny');
+    expect(service.scans.get('bad-forged.example')).toBe(5);
+  }, 30_000);
 
-    it('8 processes asking for 5 domains at the same moment: one scan per domain (one more per worker Redis failed), every decision right', async () => {
-      service = await startDecideStandIn({ latencyMs: 300 });
-      const outcomes = await runWorkers<WorkerResult>(
-        WORKER,
-        Array.from({ length: 8 }, () => ({ baseUrl: service?.url, redisUrl: redis.url, domains: DOMAINS, rounds: 2 })),
-      );
-      for (const outcome of outcomes) {
-        expect(outcome.code, outcome.stderr).toBe(0);
-        expect(outcome.result?.errors).toEqual([]);
-        expect(outcome.result?.actions).toEqual([EXPECTED, EXPECTED]);
-        // Redis stays up; on a loaded machine a command can still miss its deadline, which is one warning at most.
-        expect(outcome.result?.warnings.length).toBeLessThanOrEqual(1);
-      }
-      // One scan per domain for the whole fleet. A worker whose Redis command missed its deadline (a busy machine, not
-      // a fault: it warned above) asks the API itself rather than wait, so it may add one scan of a domain; a scan
-      // no warning explains is the shared lock failing.
-      const warned = outcomes.filter((outcome) => (outcome.result?.warnings.length ?? 0) > 0).length;
-      for (const domain of DOMAINS) {
-        const scans = service.scans.get(domain) ?? 0;
-        expect(scans, `scans of ${domain}, ${warned} worker(s) warned`).toBeGreaterThanOrEqual(1);
-        expect(scans, `scans of ${domain}, ${warned} worker(s) warned`).toBeLessThanOrEqual(1 + warned);
-      }
-      expect([...service.scans.keys()].sort()).toEqual([...DOMAINS].sort());
-    }, 90_000);
-
-    it('keys entries by an HMAC and seals them: no target, action or score in clear, no forged entry used (finding: trust entries in clear)', async () => {
-      service = await startDecideStandIn({ latencyMs: 0 });
-      const client = await connect();
-      await client.flushAll();
-      const trust = () =>
-        new TrustClient({ apiKey: CANARY_KEY, baseUrl: service?.url, cache: false, decisionCache: { redis: client } });
-      expect((await trust().decide('bad-forged.example')).action).toBe('deny');
-      const keys = await client.keys('agent-apis:trust-decision:*');
-      expect(keys).toHaveLength(1);
-      const [key] = keys as [string];
-      expect(key).not.toContain(CANARY_KEY);
-      expect(key).not.toContain('forged');
-      const sealed = (await client.get(key)) as string;
-      for (const clear of ['forged', 'deny', 'recommended_action', 'score', 'valid_until', '{']) {
-        expect(sealed).not.toContain(clear);
-      }
-      // Forged: one bit of the sealed value flipped, then the value moved to another key, then plain JSON.
-      const flipped = `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`;
-      await client.set(key, flipped);
-      expect((await trust().decide('bad-forged.example')).action).toBe('deny');
-      expect(service.scans.get('bad-forged.example')).toBe(2);
-      await trust().decide('alpha.example');
-      const otherKey = (await client.keys('agent-apis:trust-decision:*')).find((each) => each !== key) as string;
-      await client.set(key, (await client.get(otherKey)) as string);
-      expect((await trust().decide('bad-forged.example')).action).toBe('deny');
-      expect(service.scans.get('bad-forged.example')).toBe(3);
-      await client.set(key, JSON.stringify({ v: 1, expiresAt: Date.now() + 1e12, result: '{}', mac: 'x' }));
-      expect((await trust().decide('bad-forged.example')).action).toBe('deny');
-      expect(service.scans.get('bad-forged.example')).toBe(4);
-      // An oversized value is not read (a miss), and a genuine entry is used: no scan.
-      await client.set(key, 'x'.repeat(4 * 1024 * 1024));
-      expect((await trust().decide('bad-forged.example')).action).toBe('deny');
-      expect(service.scans.get('bad-forged.example')).toBe(5);
-      expect((await trust().decide('bad-forged.example')).action).toBe('deny');
-      expect(service.scans.get('bad-forged.example')).toBe(5);
-    }, 30_000);
-
-    it('takes over a lock with no TTL at once (finding: a trust lock without TTL)', async () => {
-      service = await startDecideStandIn({ latencyMs: 0 });
-      const client = await connect();
-      await client.flushAll();
-      await new TrustClient({
-        apiKey: CANARY_KEY,
-        baseUrl: service.url,
-        cache: false,
-        decisionCache: { redis: client },
-      }).decide('alpha.example');
-      const [entryKey] = (await client.keys('agent-apis:trust-decision:*')) as [string];
-      await client.del(entryKey);
-      // Anyone who can SCAN sees the entry keys: a lock next to one, with no expiry (and one set for a year).
-      for (const lock of [
-        () => client.set(`${entryKey}:lock`, 'stuck'),
-        () => client.set(`${entryKey}:lock`, 'stuck', { PX: 31_536_000_000 }),
-      ]) {
-        await lock();
-        const trust = new TrustClient({
-          apiKey: CANARY_KEY,
-          baseUrl: service.url,
-          cache: false,
-          decisionCache: { redis: client },
-        });
-        const guarded = trust.guard('https://alpha.example/', { timeout: 2_000 });
-        await expect(guarded).resolves.toMatchObject({ action: 'proceed' });
-        await client.del(entryKey);
-      }
-      expect(service.scans.get('alpha.example')).toBe(3);
-    }, 20_000);
-
-    it('waits for a live holder no longer than the call timeout, backing off, with a typed error (finding: lock waits)', async () => {
-      service = await startDecideStandIn({ latencyMs: 0 });
-      const client = await connect();
-      await client.flushAll();
-      await new TrustClient({
-        apiKey: CANARY_KEY,
-        baseUrl: service.url,
-        cache: false,
-        decisionCache: { redis: client },
-      }).decide('beta.example');
-      const [entryKey] = (await client.keys('agent-apis:trust-decision:*')) as [string];
-      await client.del(entryKey);
-      // A holder that keeps its lock alive (as a slow process asking the service would).
-      await client.set(`${entryKey}:lock`, 'holder', { PX: 5_000 });
-      const commands: string[] = [];
-      const counting = new Proxy(client, {
-        get(target, name, receiver) {
-          const value = Reflect.get(target, name, receiver);
-          if (typeof value !== 'function') return value;
-          return (...args: unknown[]) => {
-            if (['get', 'set', 'del', 'sendCommand', 'mGet'].includes(String(name))) commands.push(String(name));
-            return value.apply(target, args);
-          };
-        },
-      });
+  it('takes over a lock with no TTL at once (finding: a trust lock without TTL)', async () => {
+    service = await startDecideStandIn({ latencyMs: 0 });
+    const client = redis.client;
+    await new TrustClient({
+      apiKey: CANARY_KEY,
+      baseUrl: service.url,
+      cache: false,
+      decisionCache: { redis: client },
+    }).decide('alpha.example');
+    const [entryKey] = (await client.keys('agent-apis:trust-decision:*')) as [string];
+    await client.del(entryKey);
+    // Anyone who can SCAN sees the entry keys: a lock next to one, with no expiry (and one set for a year).
+    for (const lock of [
+      () => client.set(`${entryKey}:lock`, 'stuck'),
+      () => client.set(`${entryKey}:lock`, 'stuck', { PX: 31_536_000_000 }),
+    ]) {
+      await lock();
       const trust = new TrustClient({
         apiKey: CANARY_KEY,
         baseUrl: service.url,
         cache: false,
-        decisionCache: { redis: counting as never },
+        decisionCache: { redis: client },
       });
-      const error = await trust.decide('beta.example', undefined, { timeout: 1_500 }).then(
-        () => undefined,
-        (failure: unknown) => failure,
-      );
-      expect(error).toBeInstanceOf(AgentApiError);
-      expect((error as Error).name).toBe('APIConnectionTimeoutError');
-      // Backing off from 25 ms to a second: a handful of round trips, not one every 50 ms.
-      expect(commands.length).toBeLessThan(30);
-      expect(service.scans.get('beta.example')).toBe(1);
-    }, 20_000);
+      const guarded = trust.guard('https://alpha.example/', { timeout: 2_000 });
+      await expect(guarded).resolves.toMatchObject({ action: 'proceed' });
+      await client.del(entryKey);
+    }
+    expect(service.scans.get('alpha.example')).toBe(3);
+  }, 20_000);
 
-    it('Redis killed mid-run: no crash, one warning per worker, decisions still right', async () => {
-      service = await startDecideStandIn({ latencyMs: 100 });
-      let ready = 0;
-      const run = runWorkers<WorkerResult>(
-        WORKER,
-        Array.from({ length: 8 }, () => ({
-          baseUrl: service?.url,
-          redisUrl: redis.url,
-          domains: DOMAINS,
-          rounds: 4,
-          pauseMs: 1_000,
-        })),
-        (_, line) => {
-          if (line === 'ready') ready++;
-        },
-      );
-      // Mid-run: every worker connected, and the first round's scans are in.
-      while (ready < 8 || (service?.scans.size ?? 0) < DOMAINS.length) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await redis.kill();
-      const outcomes = await run;
-      await redis.restart();
-      for (const outcome of outcomes) {
-        expect(outcome.code, outcome.stderr).toBe(0);
-        expect(outcome.result?.errors).toEqual([]);
-        expect(outcome.result?.actions).toEqual([EXPECTED, EXPECTED, EXPECTED, EXPECTED]);
-        // One warning per worker that met the outage, never more.
-        expect(outcome.result?.warnings.length).toBeLessThanOrEqual(1);
-      }
-      const warnings = outcomes.flatMap((outcome) => outcome.result?.warnings ?? []);
-      expect(warnings.length).toBeGreaterThanOrEqual(4);
-      for (const warning of warnings) expect(warning).toMatch(/decision cache: Redis is unavailable/);
-    }, 90_000);
-  },
-);
+  it('waits for a live holder no longer than the call timeout, backing off, with a typed error (finding: lock waits)', async () => {
+    service = await startDecideStandIn({ latencyMs: 0 });
+    const client = redis.client;
+    await new TrustClient({
+      apiKey: CANARY_KEY,
+      baseUrl: service.url,
+      cache: false,
+      decisionCache: { redis: client },
+    }).decide('beta.example');
+    const [entryKey] = (await client.keys('agent-apis:trust-decision:*')) as [string];
+    await client.del(entryKey);
+    // A holder that keeps its lock alive (as a slow process asking the service would).
+    await client.set(`${entryKey}:lock`, 'holder', { PX: 5_000 });
+    const commands: string[] = [];
+    const counting = new Proxy(client, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (['get', 'set', 'del', 'sendCommand', 'mGet'].includes(String(name))) commands.push(String(name));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const trust = new TrustClient({
+      apiKey: CANARY_KEY,
+      baseUrl: service.url,
+      cache: false,
+      decisionCache: { redis: counting as never },
+    });
+    const error = await trust.decide('beta.example', undefined, { timeout: 1_500 }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(AgentApiError);
+    expect((error as Error).name).toBe('APIConnectionTimeoutError');
+    // Backing off from 25 ms to a second: a handful of round trips, not one every 50 ms.
+    expect(commands.length).toBeLessThan(30);
+    expect(service.scans.get('beta.example')).toBe(1);
+  }, 20_000);
+
+  it('Redis killed mid-run: no crash, one warning per worker, decisions still right', async () => {
+    service = await startDecideStandIn({ latencyMs: 100 });
+    let ready = 0;
+    const run = runWorkers<WorkerResult>(
+      WORKER,
+      Array.from({ length: 8 }, () => ({
+        baseUrl: service?.url,
+        redisUrl: redis.server.url,
+        domains: DOMAINS,
+        rounds: 4,
+        pauseMs: 1_000,
+      })),
+      (_, line) => {
+        if (line === 'ready') ready++;
+      },
+    );
+    // Mid-run: every worker connected, and the first round's scans are in.
+    while (ready < 8 || (service?.scans.size ?? 0) < DOMAINS.length) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await redis.server.kill();
+    const outcomes = await run;
+    await redis.server.restart();
+    for (const outcome of outcomes) {
+      expect(outcome.code, outcome.stderr).toBe(0);
+      expect(outcome.result?.errors).toEqual([]);
+      expect(outcome.result?.actions).toEqual([EXPECTED, EXPECTED, EXPECTED, EXPECTED]);
+      // One warning per worker that met the outage, never more.
+      expect(outcome.result?.warnings.length).toBeLessThanOrEqual(1);
+    }
+    const warnings = outcomes.flatMap((outcome) => outcome.result?.warnings ?? []);
+    expect(warnings.length).toBeGreaterThanOrEqual(4);
+    for (const warning of warnings) expect(warning).toMatch(/decision cache: Redis is unavailable/);
+  }, 90_000);
+});

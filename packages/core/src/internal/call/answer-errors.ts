@@ -68,6 +68,8 @@ export class APIError extends AgentApiError {
   readonly request: RequestDescription;
   /** The `x-request-id` response header, when present. */
   readonly requestId: string | undefined;
+  /** The wait the server asked for (`retry-after-ms` / `Retry-After`, on a 429 or a 503), in ms, when it said. */
+  readonly retryAfter: number | undefined;
 
   /**
    * Prefer `apiErrorFromResponse` (core's call path), which picks the subclass, redacts, and words the message
@@ -84,6 +86,7 @@ export class APIError extends AgentApiError {
     this.route = context.route;
     this.request = context.request;
     this.requestId = response.headers.get('x-request-id') ?? undefined;
+    this.retryAfter = retryAfterMs(response.headers);
   }
 }
 
@@ -114,13 +117,12 @@ export class UnprocessableEntityError extends APIError {
 /** 429 Too Many Requests. */
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
-  /** The wait the server asked for (`retry-after-ms` / `Retry-After`), in ms, when it said. */
+  /** @deprecated The same as {@link APIError.retryAfter}; read that. */
   readonly retryAfterMs: number | undefined;
 
-  /** Reads `retryAfterMs` from the response headers. */
   constructor(context: RequestContext, response: ErrorResponse, message?: string) {
     super(context, response, message);
-    this.retryAfterMs = retryAfterMs(response.headers);
+    this.retryAfterMs = this.retryAfter;
   }
 }
 /** Any 5xx status. */
@@ -236,7 +238,7 @@ export class RateLimitBanError extends AgentApiError {
 /** No response arrived within the timeout (after any retries). */
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
-  /** The per-attempt timeout that elapsed, in ms. */
+  /** The call's timeout that elapsed (every attempt and wait included), in ms. */
   readonly timeoutMs: number;
 
   constructor(context: RequestContext, timeoutMs: number) {

@@ -1,6 +1,6 @@
 /**
- * The bounds of one attempt of a call: its deadline (the call's `timeout`, from sending until the whole body is
- * read) and the caller's signal. Either one interrupts the attempt: every wait the attempt is in (a hook, the
+ * The bounds of one attempt of a call: the time left before the call's deadline (its `timeout` covers every
+ * attempt and the waits between them) and the caller's signal. Either one interrupts the attempt: every wait the attempt is in (a hook, the
  * response, the body) ends at once, the request's own signal aborts (so a request still pending lets its socket go
  * and keeps no process alive), and a response that arrives after that has its body cancelled.
  */

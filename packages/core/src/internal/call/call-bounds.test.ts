@@ -28,6 +28,33 @@ describe('waits bounded by the call', () => {
     expect(limiter.pending).toBe(0);
   });
 
+  it("ends a retry waiting for a limiter paused by a 429 at the call's deadline, not a fresh timeout later", async () => {
+    vi.useFakeTimers();
+    try {
+      const limiter = new RateLimiter({ windows: [{ limit: 100, windowMs: 1_000 }] });
+      // A 429 asking for 3 s: the call waits it out (inside its 5 s) and pauses the shared limiter as long.
+      const fetch = vi.fn(async () => new Response(null, { status: 429, headers: { 'retry-after': '3' } }));
+      let settledAt: number | undefined;
+      const startedAt = Date.now();
+      const call = createFetch(createTransport, { fetch, ...rateLimitHooks(limiter), timeout: 5_000 })(
+        'https://api.test/thing',
+      ).finally(() => {
+        settledAt = Date.now() - startedAt;
+      });
+      call.catch(() => undefined);
+      await vi.advanceTimersByTimeAsync(1_000);
+      // Another caller's 429 holds the limiter for 30 s: the retry at 3 s waits in its queue.
+      limiter.penalize(30_000);
+      await vi.advanceTimersByTimeAsync(10_000);
+      await expect(call).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+      expect(settledAt).toBe(5_000);
+      expect(fetch).toHaveBeenCalledTimes(1);
+      expect(limiter.pending).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it.each([
     ['Infinity', Number.POSITIVE_INFINITY],
     ['1e308', 1e308],

@@ -34,10 +34,16 @@ export interface ClientOptions {
   baseUrl?: string | undefined;
   /** The `fetch` to send requests with (default `globalThis.fetch`, looked up at call time). */
   fetch?: typeof fetch | undefined;
-  /** Per-attempt timeout in ms (default 60 000). */
+  /**
+   * The whole call's deadline in ms, retries and the waits between them included (default 60 000). A retry whose
+   * wait (`Retry-After` or backoff) would end past it is not waited for: the call fails at once with the answer's
+   * error, whose `retryAfter` says what the server asked for.
+   */
   timeout?: number | undefined;
   /** Retries of a failed idempotent request after the first attempt (default 2). */
   maxRetries?: number | undefined;
+  /** Longest `Retry-After` waited out, in ms (default 60 000); a longer one fails the call at once, like the deadline. */
+  maxRetryAfter?: number | undefined;
   /** Headers sent with every request that does not set them itself. */
   defaultHeaders?: HeadersInput | undefined;
   /**

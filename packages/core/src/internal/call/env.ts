@@ -18,7 +18,7 @@ export function readEnv(name: string): string | undefined {
 /** Environment variable every client reads its log level from when `logLevel` is not given. */
 export const LOG_ENV_VAR = 'AGENT_APIS_LOG';
 
-/** Per-attempt timeout unless configured otherwise: 60 s. */
+/** The whole call's deadline (retries included) unless configured otherwise: 60 s. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The longest delay `setTimeout` takes as it is (a longer one fires after 1 ms): longer waits go in steps. */

@@ -182,24 +182,30 @@ function isHeadersShape(value: unknown): boolean {
   return value instanceof Headers || Array.isArray(value) || prototype === Object.prototype || prototype === null;
 }
 
-/** Checks a client's `timeout`, `maxRetries` and `maxResponseBytes`; throws a {@link ConfigurationError} naming the option. */
+/**
+ * Checks a client's `timeout`, `maxRetries`, `maxRetryAfter` and `maxResponseBytes`; throws a
+ * {@link ConfigurationError} naming the option.
+ */
 export function validateClientLimits(client: string, options: Parameters<typeof limitProblem>[0]): void {
   const problem = limitProblem(options);
   if (problem) throw new ConfigurationError(`${client} ${problem.field} ${problem.reason}`);
 }
 
-/** What is wrong with a `timeout`, `maxRetries` or `maxResponseBytes` given, if anything: the field and the reason. */
+/** What is wrong with the limits given (`timeout`, `maxRetries`, …), if anything: the field and the reason. */
 export function limitProblem(options: {
   timeout?: unknown;
   maxRetries?: unknown;
+  maxRetryAfter?: unknown;
   maxResponseBytes?: unknown;
 }): { field: string; reason: string } | undefined {
-  const { timeout, maxRetries, maxResponseBytes } = options;
-  if (timeout !== undefined && !(typeof timeout === 'number' && timeout >= 0)) {
-    return {
-      field: 'timeout',
-      reason: `must be a number of milliseconds ≥ 0 (Infinity for none), got ${String(timeout)}`,
-    };
+  const { timeout, maxRetries, maxRetryAfter, maxResponseBytes } = options;
+  for (const [field, value] of [
+    ['timeout', timeout],
+    ['maxRetryAfter', maxRetryAfter],
+  ] as const) {
+    if (value !== undefined && !(typeof value === 'number' && value >= 0)) {
+      return { field, reason: `must be a number of milliseconds ≥ 0 (Infinity for none), got ${String(value)}` };
+    }
   }
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
     return { field: 'maxRetries', reason: `must be a whole number ≥ 0, got ${String(maxRetries)}` };

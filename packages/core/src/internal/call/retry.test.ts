@@ -28,9 +28,12 @@ describe('decideRetry', () => {
     expect(ask({ trigger: status(code) }).retry).toBe(false);
   });
 
-  it('retries connection failures and timeouts of idempotent requests', () => {
+  it("retries connection failures of idempotent requests, never a timeout: it is the whole call's", () => {
     expect(ask({ trigger: { kind: 'connection' } }).retry).toBe(true);
-    expect(ask({ method: 'PUT', trigger: { kind: 'timeout' } }).retry).toBe(true);
+    expect(ask({ method: 'PUT', trigger: { kind: 'timeout' } })).toEqual({
+      retry: false,
+      reason: "the call's timeout passed",
+    });
   });
 
   it.each(['POST', 'PATCH'])('never retries %s, whatever happened', (method) => {
@@ -73,6 +76,21 @@ describe('decideRetry', () => {
     expect(ask({ policy: { maxRetryAfterMs: 1_000 }, trigger: status(429, { 'retry-after-ms': '1001' }) }).retry).toBe(
       false,
     );
+  });
+
+  it("surfaces the failure at once when the wait would end at or past the call's deadline", () => {
+    const retryAfter30 = status(429, { 'retry-after': '30' });
+    expect(ask({ remainingMs: 5_000, trigger: retryAfter30 })).toEqual({
+      retry: false,
+      reason: "a wait of 30000 ms would end past the call's deadline",
+    });
+    expect(ask({ remainingMs: 30_000, trigger: retryAfter30 }).retry).toBe(false);
+    expect(ask({ remainingMs: 30_001, trigger: retryAfter30 })).toEqual({ retry: true, delayMs: 30_000 });
+    const date = new Date(NOW + 8_000).toUTCString();
+    expect(ask({ remainingMs: 5_000, trigger: status(503, { 'retry-after': date }) }).retry).toBe(false);
+    // A backoff too: 500 ms with 400 ms left is not slept on.
+    expect(ask({ remainingMs: 400, trigger: { kind: 'connection' } }).retry).toBe(false);
+    expect(ask({ remainingMs: 501, trigger: { kind: 'connection' } })).toEqual({ retry: true, delayMs: 500 });
   });
 
   it('falls back to backoff when Retry-After cannot be read', () => {

@@ -21,7 +21,7 @@ export interface RetryPolicy {
   initialDelayMs: number;
   /** Upper bound of the computed backoff (default 8 s). */
   maxDelayMs: number;
-  /** A server-requested wait longer than this is not honoured: the failure is surfaced instead (default 60 s). */
+  /** A server-requested wait longer than this is not waited out: the failure is surfaced at once (default 60 s). */
   maxRetryAfterMs: number;
 }
 
@@ -52,6 +52,8 @@ export interface RetryQuestion {
   trigger: RetryTrigger;
   /** Overrides of {@link DEFAULT_RETRY_POLICY}. */
   policy?: Partial<RetryPolicy>;
+  /** Time left before the call's deadline, in ms (default: no deadline): a wait that would reach it is not taken. */
+  remainingMs?: number;
   /** Clock used to interpret `Retry-After` dates (default `Date.now`). */
   now?: () => number;
   /** Source of jitter in [0, 1) (default `Math.random`). */
@@ -67,9 +69,10 @@ export function isIdempotentMethod(method: string): boolean {
 }
 
 /**
- * Decides whether to retry and after how long. Non-idempotent methods are never retried; `x-should-retry`
- * overrides the status rule; a server-requested wait (`retry-after-ms`, `Retry-After`) is used as the delay
- * unless it exceeds `maxRetryAfterMs`, in which case the failure is surfaced.
+ * Decides whether to retry and after how long. Non-idempotent methods are never retried, nor a timed-out attempt
+ * (the timeout is the whole call's deadline); `x-should-retry` overrides the status rule; a server-requested wait
+ * (`retry-after-ms`, `Retry-After`) is used as the delay unless it exceeds `maxRetryAfterMs`. A delay that would end
+ * at or past the call's deadline (`remainingMs`) is never slept on: the failure is surfaced at once.
  */
 export function decideRetry(question: RetryQuestion): RetryDecision {
   const policy = { ...DEFAULT_RETRY_POLICY, ...question.policy };
@@ -78,11 +81,13 @@ export function decideRetry(question: RetryQuestion): RetryDecision {
   if (question.retriesSoFar >= policy.maxRetries) {
     return { retry: false, reason: `gave up after ${question.retriesSoFar} retries` };
   }
-  const backoff = () => ({
-    retry: true as const,
-    delayMs: backoffDelayMs(question.retriesSoFar, policy, question.random),
-  });
   const { trigger } = question;
+  if (trigger.kind === 'timeout') return { retry: false, reason: "the call's timeout passed" };
+  const delay = (delayMs: number): RetryDecision =>
+    delayMs < (question.remainingMs ?? Number.POSITIVE_INFINITY)
+      ? { retry: true, delayMs }
+      : { retry: false, reason: `a wait of ${delayMs} ms would end past the call's deadline` };
+  const backoff = () => delay(backoffDelayMs(question.retriesSoFar, policy, question.random));
   if (trigger.kind !== 'response') return backoff();
 
   const serverVerdict = trigger.headers.get('x-should-retry')?.trim().toLowerCase();
@@ -98,7 +103,7 @@ export function decideRetry(question: RetryQuestion): RetryDecision {
       reason: `server asked to wait ${requestedDelay} ms, more than the ${policy.maxRetryAfterMs} ms cap`,
     };
   }
-  return { retry: true, delayMs: requestedDelay };
+  return delay(requestedDelay);
 }
 
 /** Exponential backoff for the retry number `retriesSoFar` (0-based): initial × 2^n, capped, minus up to 25 % jitter. */

@@ -22,6 +22,7 @@ export function clientFetchOptions(options: ClientOptions, service: ServiceTrans
     fetch: options.fetch,
     timeout: options.timeout,
     maxRetries: options.maxRetries,
+    retryPolicy: options.maxRetryAfter === undefined ? undefined : { maxRetryAfterMs: options.maxRetryAfter },
     defaultHeaders: options.defaultHeaders,
     logger: options.logger,
     logLevel: options.logLevel,

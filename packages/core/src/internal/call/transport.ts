@@ -1,6 +1,6 @@
 /**
  * The transport every client call goes through: one typed call in, per attempt one `Request` out, with
- * timeouts that cover the whole body, retries, a response size cap, hooks, redacted logging, typed errors and an
+ * one deadline for the whole call (every attempt, body and wait), retries, a response size cap, hooks, redacted logging, typed errors and an
  * optional HTTP cache. Per-call options are fields of the call, never headers.
  *
  * One call is a short loop ({@link runCall}) over named steps: {@link sendAttempt} (the hooks before, the request and
@@ -91,7 +91,10 @@ export interface TransportHooks {
 export interface CreateFetchOptions {
   /** The underlying fetch (default: `globalThis.fetch`, looked up at call time). */
   fetch?: typeof fetch | undefined;
-  /** Per-attempt timeout in ms, from sending until the whole body is read (default 60 000). */
+  /**
+   * The whole call's deadline in ms, retries included: from the first attempt until the last body is read, waits
+   * between attempts too (default 60 000). A retry whose wait would end past it is not made; the failure is thrown.
+   */
   timeout?: number | undefined;
   /** Retries after the first attempt for idempotent requests (default 2). */
   maxRetries?: number | undefined;
@@ -212,6 +215,8 @@ function transportSettings(options: CreateFetchOptions): TransportSettings {
 class CallState {
   readonly callerSignal: AbortSignal | undefined;
   readonly timeoutMs: number;
+  /** When the call's timeout passes, on the transport's clock. */
+  readonly deadline: number;
   readonly maxRetries: number;
   /** The last request sent (or about to be): errors describe it. */
   last: RequestHead;
@@ -226,8 +231,14 @@ class CallState {
   ) {
     this.callerSignal = call.signal ?? undefined;
     this.timeoutMs = call.timeout ?? settings.options.timeout ?? DEFAULT_TIMEOUT_MS;
+    this.deadline = settings.now() + this.timeoutMs;
     this.maxRetries = call.maxRetries ?? settings.options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.last = first;
+  }
+
+  /** Time left before the call's deadline, in ms. */
+  remainingMs(): number {
+    return this.deadline - this.settings.now();
   }
 
   /** The operationId (else the route) and the route, as errors and hooks name the call. */
@@ -288,8 +299,8 @@ async function runCall(
 async function sendAttempt(call: CallState, attempt: number): Promise<AttemptOutcome> {
   const { settings, first } = call;
   const { options, hooks } = settings;
-  const bounds = new AttemptBounds(call.timeoutMs, call.callerSignal);
-  // Hooks see the attempt's signal: the caller's abort and the attempt's timeout both end what they wait on (a
+  const bounds = new AttemptBounds(call.remainingMs(), call.callerSignal);
+  // Hooks see the attempt's signal: the caller's abort and the call's deadline both end what they wait on (a
   // rate limiter's queue), so the timeout bounds the wait for a grant as well as the request.
   const hookContext: AttemptContext | undefined = settings.needsContext
     ? { attempt, ...call.names(), signal: bounds.controller.signal }
@@ -436,6 +447,7 @@ function decideOnFailure(call: CallState, outcome: AttemptOutcome, retriesSoFar:
     retriesSoFar,
     trigger: retryTrigger(outcome),
     policy: { ...settings.options.retryPolicy, maxRetries: call.maxRetries },
+    remainingMs: call.remainingMs(),
     now: settings.now,
     random: settings.options.random,
   });
@@ -503,9 +515,10 @@ function isRedirect(response: Response): boolean {
 
 /**
  * The transport of the service clients. Per attempt it runs `beforeRequest`, builds one `Request` (the body
- * is a string, so a retry sends it again), sends it under a timeout combined with the caller's signal, reads
- * the whole body (success or error) inside that timeout and under `maxResponseBytes`, and runs
- * `afterResponse`. Failed idempotent requests are retried per {@link decideRetry}; POST and PATCH never are.
+ * is a string, so a retry sends it again), sends it under the call's deadline combined with the caller's signal,
+ * reads the whole body (success or error) before that deadline and under `maxResponseBytes`, and runs
+ * `afterResponse`. Failed idempotent requests are retried per {@link decideRetry}, never past the deadline; POST
+ * and PATCH never are.
  * Statuses ≥ 300 that are not retried or followed become the matching {@link APIError} subclass; network
  * failures become {@link APIConnectionError}, timeouts {@link APIConnectionTimeoutError}, oversized bodies
  * {@link ResponseTooLargeError}, caller aborts {@link APIUserAbortError} (at once, never retried). With
