@@ -8,9 +8,9 @@
 import { readFile } from 'node:fs/promises';
 import { operations as directory } from '@agent-apis/directory';
 import { operations as store } from '@agent-apis/store';
+import { startPrism } from '@agent-apis/test-servers/prism';
 import { finalSpecFile } from '@agent-apis/test-utils/final-specs';
 import { operationMatcher } from '@agent-apis/test-utils/operation-requests';
-import { startPrism } from '@agent-apis/test-servers/prism';
 import { operations as trust } from '@agent-apis/trust';
 import { runPool } from './measure.ts';
 import { WORK_DIR } from './paths.ts';

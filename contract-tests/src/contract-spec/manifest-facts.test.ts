@@ -11,9 +11,9 @@ import { describeManifest, type Manifest } from '@agent-apis/codegen/manifest';
 import { renderOperationsModule } from '@agent-apis/codegen/operations';
 import { renderToolTable } from '@agent-apis/codegen/tools';
 import type { Operation, Parameter } from '@agent-apis/specs/openapi';
-import { afterEach, describe, expect, it } from 'vitest';
 import { startDirectoryStandIn } from '@agent-apis/test-servers/stand-ins/directory';
 import { router } from '@agent-apis/test-servers/stand-ins/server';
+import { afterEach, describe, expect, it } from 'vitest';
 import { loadContractSpec } from './spec.ts';
 
 let dir: string | undefined;

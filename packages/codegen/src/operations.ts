@@ -1,4 +1,5 @@
-import type { ManifestOperation, Operation } from '@agent-apis/core/service';
+import type { Operation } from '@agent-apis/core';
+import type { ManifestOperation } from '@agent-apis/core/service';
 import { parsedJson, tsConstType } from './ts-literal.ts';
 
 /** The runtime row's fields, in the order `operations.gen.ts` ships them. */

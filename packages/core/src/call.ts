@@ -8,8 +8,6 @@
 export { type BoundedBytes, boundedBytes, boundedResponse, readBoundedBody } from './internal/call/body-reader.js';
 export { DEFAULT_MAX_RESPONSE_BYTES } from './internal/call/env.js';
 export { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
-export { createLogger, parseLogLevel } from './internal/call/logger.js';
-export { isCredentialQueryParam, redactValue } from './internal/call/redact.js';
 export {
   findViolation,
   findViolations,
@@ -20,6 +18,8 @@ export {
   VALUE_KEYWORDS,
   type Violation,
 } from './internal/call/json-schema.js';
+export { createLogger, parseLogLevel } from './internal/call/logger.js';
+export { isCredentialQueryParam, redactValue } from './internal/call/redact.js';
 export { retryAfterMs } from './internal/call/retry-after.js';
 export { type Sleep, sleep, startDeadline, timerDelay } from './internal/call/timers.js';
 export { type CreateFetchOptions, createTransport } from './internal/call/transport.js';

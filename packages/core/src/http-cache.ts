@@ -8,6 +8,7 @@ import type { Logger } from './internal/call/logger.js';
 import { ConfigurationError } from './internal/call/request-errors.js';
 import { toRequest } from './internal/call/to-request.js';
 import type { CachePlan, CacheRequest, CacheState, SharedCacheTier } from './internal/fleet/cache-entry.js';
+import { MIN_FLEET_SECRET_LENGTH } from './internal/fleet/cache-entry.js';
 import type * as Engine from './internal/fleet/http-cache-engine.js';
 import type { RedisClientLike } from './internal/fleet/redis.js';
 
@@ -52,9 +53,6 @@ export interface HttpCacheOptions {
    */
   shared?: { redis: RedisClientLike; logger: Logger; secret: string } | undefined;
 }
-
-/** Shortest fleet secret the shared tier accepts. */
-export const MIN_FLEET_SECRET_LENGTH = 16;
 
 /** The shared tier of a cache whose tier could not load: every lookup a miss, every write dropped. */
 const NO_SHARED_TIER: SharedCacheTier = {

@@ -14,9 +14,9 @@ export { checkBaseUrl, checkCredentials, checkedHeaders } from './internal/call/
 export { DEFAULT_TIMEOUT_MS, readEnv } from './internal/call/env.js';
 export { isCredentialHeader, redactText, redactUrl } from './internal/call/redact-text.js';
 export { type RedirectHop, redirectHop } from './internal/call/redirect.js';
+export { MIN_FLEET_SECRET_LENGTH } from './internal/fleet/cache-entry.js';
 export { assertRedisClient } from './internal/fleet/redis-client.js';
-export { MIN_FLEET_SECRET_LENGTH } from './http-cache.js';
+export type * from './manifest.js';
 export { routeOf } from './operations.js';
 export { offsetCursor, pageNumberListing, paginate } from './pagination.js';
 export { VERSION } from './version.js';
-export type * from './manifest.js';

@@ -3,8 +3,9 @@
  * schema of the tool table fully enforced by it; and one bad input judged alike (same field, same reason) by the
  * three paths that check arguments: a REST client's input check, an MCP tool client and this server.
  */
+
+import { RequestValidationError } from '@agent-apis/core';
 import { findViolation, unsupportedKeywords } from '@agent-apis/core/call';
-import { RequestValidationError } from '@agent-apis/core/errors';
 import { DirectoryClient } from '@agent-apis/directory';
 import { DirectoryTools, findViolation as mcpFindViolation } from '@agent-apis/mcp';
 import { fetchStub, jsonResponse } from '@agent-apis/test-utils/fetch';

@@ -2,8 +2,6 @@
  * @agent-apis/mcp: typed clients of the store's and the directory's agent tool servers (MCP over streamable HTTP).
  */
 
-// The argument checker is core's, shared by every path; its names stay here for this package's users.
-export { findViolation, type JsonSchema, type JsonType, patternRisk, type Violation } from '@agent-apis/core/call';
 export {
   AgentApiError,
   APIConnectionError,
@@ -35,6 +33,8 @@ export {
   ResponseValidationError,
   UnprocessableEntityError,
 } from '@agent-apis/core';
+// The argument checker is core's, shared by every path; its names stay here for this package's users.
+export { findViolation, type JsonSchema, type JsonType, patternRisk, type Violation } from '@agent-apis/core/call';
 export {
   DIRECTORY_MCP_URL_ENV,
   DIRECTORY_MCP_URL_ENV_VAR,

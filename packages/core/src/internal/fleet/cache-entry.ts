@@ -5,6 +5,9 @@ import type { CachePlan, CacheRequest } from '../call/cache-plan.js';
 export type { CachePlan, CacheRequest };
 
 /** Response header telling how a response was served: `hit` (fresh copy) or `revalidated` (after a 304). */
+/** Shortest fleet secret a shared cache tier accepts. */
+export const MIN_FLEET_SECRET_LENGTH = 16;
+
 export const CACHE_STATUS_HEADER = 'x-agent-apis-cache';
 
 /** A stored response. */
