@@ -2,8 +2,8 @@
  * `node ../../scripts/build-package.ts`: the `build` of every published package, run in the package's folder after
  * `scripts/clean-dist.ts` has emptied its `dist`.
  *
- * 1. Entries: every `exports` target and `bin` of its package.json, `./dist/<name>.js` built from `src/<name>.ts`
- *    (derived here, never listed by hand, so a renamed or added entry builds as it is declared).
+ * 1. Entries: every `exports` target and `bin` of its package.json, `./dist/<name>.js` built from `src/<name>.ts`;
+ *    the package's row of `scripts/layout.ts` must name the same entries, and its seams those of the source.
  * 2. rolldown bundles them into `dist/` as ES modules, laid out by the package's row of `scripts/layout.ts` (who
  *    loads each entry, how each seam loads) and by the import graph: see {@link chunkPlan}. Every bare import stays
  *    external: sibling `@agent-apis/*` packages (their errors stay one class across packages), npm dependencies,
@@ -57,11 +57,20 @@ function policyOf(manifest: Manifest, entries: Record<string, string>, packageDi
       .filter((name) => table[name] === wanted)
       .map(id);
   const node = new Set(row.node ? Object.keys(row.entries).filter((name) => row.entries[name] !== 'standalone') : []);
-  const declared = [...nodeEntriesOf(manifest)].sort().join(', ');
-  if (declared !== [...node].sort().join(', '))
-    throw new Error(
-      `${manifest.name}: the "node" conditions (${declared}) are not the Node layout of scripts/layout.ts`,
-    );
+  // Each entry of the Node layout resolves there under `node`, before `default`; no other entry has the condition.
+  for (const [subpath, conditions] of Object.entries((manifest.exports ?? {}) as Record<string, unknown>)) {
+    const { node: target, default: main } = (typeof conditions === 'object' ? conditions : {}) as Record<
+      string,
+      unknown
+    >;
+    const name = BUILT_MODULE.exec(String(main))?.[1] ?? '';
+    const wanted = node.has(name) ? `./dist/${NODE_LAYOUT_DIR}/${name}.js` : undefined;
+    const keys = Object.keys(conditions as object);
+    if (target !== wanted || keys.indexOf('node') > keys.indexOf('default'))
+      throw new Error(
+        `${manifest.name}: exports ${subpath} needs ${wanted ? `"node": "${wanted}" before "default"` : 'no "node"'}`,
+      );
+  }
   return {
     rootId: named(row.entries, 'root')[0],
     mainId: named(row.entries, 'main')[0],
@@ -106,33 +115,6 @@ export function entriesOf(manifest: Manifest): Record<string, string> {
     entries[name] = `src/${name}.ts`;
   }
   return entries;
-}
-
-/**
- * The entries the package ships in the Node layout: those whose `exports` subpath gives `node`
- * (`./dist/node/<name>.js`, before `default`). An entry left out must be a module of its own in the layout for
- * bundlers, importing no chunk of the package but such entries (the generated schemas and handlers): a module of one
- * layout importing a chunk of the other would hold a second copy of a class. `checkEntriesApart` holds the build to it.
- */
-export function nodeEntriesOf(manifest: Manifest): Set<string> {
-  const exports = manifest.exports;
-  const names = new Set<string>();
-  if (exports === null || typeof exports !== 'object') return names;
-  const problems: string[] = [];
-  for (const [subpath, conditions] of Object.entries(exports as Record<string, unknown>)) {
-    if (conditions === null || typeof conditions !== 'object' || !('node' in conditions)) continue;
-    const { node, default: target } = conditions as Record<string, unknown>;
-    const name = typeof target === 'string' ? BUILT_MODULE.exec(target)?.[1] : undefined;
-    const keys = Object.keys(conditions);
-    if (name === undefined || node !== `./dist/${NODE_LAYOUT_DIR}/${name}.js`)
-      problems.push(
-        `${subpath} needs "node": "./dist/${NODE_LAYOUT_DIR}/<name>.js" beside "default": "./dist/<name>.js"`,
-      );
-    else if (keys.indexOf('node') > keys.indexOf('default')) problems.push(`${subpath} puts "node" after "default"`);
-    else names.add(name);
-  }
-  if (problems.length > 0) throw new Error(`${manifest.name}: ${problems.join('; ')}`);
-  return names;
 }
 
 /** A bare specifier (a package or a built-in): left to the consumer's resolver. */
@@ -433,8 +415,6 @@ function inlineRuntimeHelpers(): Plugin {
 
 interface Bundle {
   chunks: OutputChunk[];
-  /** The entry whose chunk is the shared chunk (core's `service`), if any. */
-  sharedEntry: string | undefined;
   /** The names each entry module exports, as rolldown read them. */
   entryExports: Map<string, string[]>;
 }
@@ -515,11 +495,7 @@ async function bundle(
       comments: { legal: true, annotation: true, jsdoc: false },
       sourcemap: false,
     });
-    const sharedEntry =
-      layout.kind === 'node'
-        ? layout.mainId
-        : [...(plan ?? [])].find(([id, name]) => name === SHARED_CHUNK && entryIds.has(id))?.[0];
-    return { chunks: output.filter((item): item is OutputChunk => item.type === 'chunk'), sharedEntry, entryExports };
+    return { chunks: output.filter((item): item is OutputChunk => item.type === 'chunk'), entryExports };
   } finally {
     await build.close();
   }
@@ -527,7 +503,7 @@ async function bundle(
 
 /**
  * The entries left out of the Node layout must each be one module that imports no chunk of the package but one
- * another (see {@link nodeEntriesOf}): the problems, none when they are.
+ * another (`standalone` in `scripts/layout.ts`): the problems, none when they are.
  */
 function checkEntriesApart(
   chunks: readonly OutputChunk[],
@@ -601,14 +577,14 @@ async function main(packageDir: string): Promise<void> {
   const dist = join(packageDir, 'dist');
 
   const policy = policyOf(manifest, entries, packageDir);
-  const { chunks, entryExports, sharedEntry } = await bundle(packageDir, entries, policy);
-  const problems = checkChunks(chunks, entryExports, new Set(sharedEntry === undefined ? [] : [sharedEntry]));
+  const { chunks, entryExports } = await bundle(packageDir, entries, policy);
+  const problems = checkChunks(chunks, entryExports, new Set(policy.mainId === undefined ? [] : [policy.mainId]));
   if (problems.length > 0) throw new Error(`${manifest.name}: the bundle breaks a rule:\n  ${problems.join('\n  ')}`);
   const nodeChunks: OutputChunk[] = [];
   if (policy.node.size > 0) {
     const apart = checkEntriesApart(chunks, entries, policy.node, packageDir);
     if (apart.length > 0) throw new Error(`${manifest.name}: ${apart.join('; ')}`);
-    const mainId = sharedEntry ?? policy.rootId;
+    const mainId = policy.mainId ?? policy.rootId;
     if (mainId === undefined) throw new Error(`${manifest.name}: the Node layout needs a root entry or a shared chunk`);
     const inNode = Object.fromEntries(Object.entries(entries).filter(([name]) => policy.node.has(name)));
     const node = await bundle(packageDir, inNode, policy, { kind: 'node', mainId });
