@@ -158,15 +158,15 @@ interface GraphModule {
  * rolldown puts it by itself (inside the one entry or the one seam that uses it). Heads are the entries and the
  * seams of the layout table; each head is a module of its own.
  * - Loaded at import (reached by an entry other than the root, or by the root when no seam that also reaches it is
- *   loaded by another entry) and used by more than one head: the shared chunk when the `main` entry loads it; else a chunk for the heads that use it, named after
- *   its first module, so an entry that needs a little of the call path does not load the rest with it. Used by one
- *   entry alone: that entry.
+ *   loaded by another entry) and used by more than one head: the shared chunk when the `main` entry loads it; else
+ *   a chunk for the heads that use it, named after its first module, so an entry that needs a little of the call
+ *   path does not load the rest with it. Used by one entry alone: that entry.
  * - Otherwise used by seams only (the root may re-export it, as core's index does; the other entries must not load
  *   it at import): the seam that reaches most of the package, which keeps the seam's own name. A seam is named by
  *   its path under `src/` (`cache`, `rate-limit-fleet`, …), so it is written where its source sits.
- * - A `first-call` entry counts as a user of the `call-path` seam, not as an import: what that seam shares with them or with other seams goes into one chunk beside the
- *   seam's, named after its first module, and a small module only such entries and other seams use joins it too
- *   (`SMALL_MODULE_CHARS`).
+ * - A `first-call` entry counts as a user of the `call-path` seam, not as an import: what that seam shares with
+ *   them or with other seams goes into one chunk beside the seam's, named after its first module, and a small
+ *   module only such entries and other seams use joins it too (`SMALL_MODULE_CHARS`).
  * - Reached by the root alone: the root.
  */
 function chunkPlan(
