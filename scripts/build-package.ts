@@ -2,20 +2,15 @@
  * `node ../../scripts/build-package.ts`: the `build` of every published package, run in the package's folder after
  * `scripts/clean-dist.ts` has emptied its `dist`.
  *
- * 1. Entries: every `exports` target and `bin` of its package.json, `./dist/<name>.js` built from `src/<name>.ts`
- *    (derived here, never listed by hand, so a renamed or added entry builds as it is declared).
- * 2. rolldown bundles them into `dist/` as ES modules: one module per entry, one per lazy seam (each dynamic
- *    `import()` of the package's own code: the call path, caches, Redis tiers, limiters), and shared chunks only
- *    where several of those use the same code (one copy of each class per package, so `instanceof` holds across
- *    its entries). A cold Node process pays for each module it loads, so entries that load only with a first call
- *    (`agent-apis.load.withFirstCall` in package.json) share one chunk with the call path instead of splitting it.
- *    Every bare import stays external: sibling `@agent-apis/*` packages (their errors stay one class
- *    across packages), npm dependencies, `node:` built-ins. Chunks are named after their first module, without a
- *    hash, and sit beside the entries, so a relative `import()` written in the source still resolves.
- * 3. When the package's `exports` give its entries a `node` condition (`./dist/node/<name>.js`), rolldown bundles
- *    them a second time into `dist/node/`, laid out for a runtime that loads modules file by file (Node, Bun, Deno):
- *    see {@link nodeChunkPlan}. Bundlers, which resolve no `node` condition when they build for browsers and Workers,
- *    keep the layout of 2; types are the same declarations for both.
+ * 1. Entries: every `exports` target and `bin` of its package.json, `./dist/<name>.js` built from `src/<name>.ts`;
+ *    the package's row of `scripts/layout.ts` must name the same entries, and its seams those of the source.
+ * 2. rolldown bundles them into `dist/` as ES modules, laid out by the package's row of `scripts/layout.ts` (who
+ *    loads each entry, how each seam loads) and by the import graph: see {@link chunkPlan}. Every bare import stays
+ *    external: sibling `@agent-apis/*` packages (their errors stay one class across packages), npm dependencies,
+ *    `node:` built-ins. Chunks are named after their first module, without a hash, and sit beside the entries, so a
+ *    relative `import()` written in the source still resolves.
+ * 3. When the row asks for it, rolldown bundles the entries a second time into `dist/node/`, laid out for a runtime
+ *    that loads modules file by file (Node, Bun, Deno): see {@link nodeChunkPlan}.
  * 4. `tsc -p tsconfig.build.json` (`emitDeclarationOnly`) writes the declarations; those that no entry's
  *    declaration reaches are removed, with whatever else no entry reaches, so `dist` holds what is shipped.
  */
@@ -26,6 +21,7 @@ import { builtinModules } from 'node:module';
 import { dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { type ChunkingContext, type OutputChunk, type Plugin, RUNTIME_MODULE_ID, rolldown } from 'rolldown';
+import { LAYOUTS, SMALL_MODULE_CHARS } from './layout.ts';
 import { reachableModules } from './tarball-size.ts';
 
 const run = promisify(execFile);
@@ -34,47 +30,56 @@ interface Manifest {
   name?: string;
   exports?: unknown;
   bin?: unknown;
-  /** How the package's entries are loaded by the packages that use them: see {@link LoadHints}. */
-  'agent-apis'?: { load?: { withFirstCall?: string[]; optional?: string[] } };
 }
 
-/**
- * What the import graph cannot tell: when the sibling packages load an entry. Entry names as in `exports` (`call`
- * for `./call`), turned into module ids.
- * - `withFirstCall`: loaded only once a call is under way, by the siblings' own seams (core's `call`): what
- *   they share with the call path goes into one chunk the call path imports, so the first call loads
- *   two modules where it loaded one per group of users. An entry a sibling loads at import must not be listed here: it
- *   would load the call path at import (the bench's esbuild check of one operation at import catches it).
- */
-interface LoadHints {
-  withFirstCall: ReadonlySet<string>;
-  /**
-   * `optional`: seams of the package (source paths, `src/rate-limit-fleet.ts`) that load only when the caller asks
-   * for them (a Redis tier): the Node layout leaves them to their `import()` rather than to the main entry, so a
-   * process that never asks does not load what they import (core's `fleet` and `call` entries).
-   */
+/** A package's row of `scripts/layout.ts` as module ids (those of `src/<name>.ts`). */
+interface Policy {
+  rootId: string | undefined;
+  mainId: string | undefined;
+  firstCall: ReadonlySet<string>;
+  callPath: string | undefined;
   optional: ReadonlySet<string>;
+  seams: ReadonlySet<string>;
+  /** The entries of the Node layout, by name; none when the package ships none. */
+  node: ReadonlySet<string>;
 }
 
-/** The load hints of a package, as module ids; an unknown entry name is an error. */
-function loadHintsOf(manifest: Manifest, entries: Record<string, string>, packageDir: string): LoadHints {
-  const load = manifest['agent-apis']?.load ?? {};
-  const ids = (names: string[] | undefined, field: string) =>
-    new Set(
-      (names ?? []).map((name) => {
-        const source = entries[name];
-        if (source === undefined) throw new Error(`${manifest.name}: agent-apis.load.${field} names no entry ${name}`);
-        return join(packageDir, source);
-      }),
-    );
-  const optional = new Set(
-    (load.optional ?? []).map((path) => {
-      if (!existsSync(join(packageDir, path)))
-        throw new Error(`${manifest.name}: agent-apis.load.optional names no ${path}`);
-      return join(packageDir, path);
-    }),
-  );
-  return { withFirstCall: ids(load.withFirstCall, 'withFirstCall'), optional };
+/** The package's row of the layout table, checked against its `exports` and `bin`. */
+function policyOf(manifest: Manifest, entries: Record<string, string>, packageDir: string): Policy {
+  const row = LAYOUTS[manifest.name ?? ''];
+  if (row === undefined) throw new Error(`${manifest.name}: no row in scripts/layout.ts`);
+  const listed = Object.keys(row.entries).sort().join(', ');
+  if (listed !== Object.keys(entries).sort().join(', '))
+    throw new Error(`${manifest.name}: scripts/layout.ts lists the entries ${listed}, exports and bin declare others`);
+  const id = (name: string) => join(packageDir, 'src', `${name}.ts`);
+  const named = (table: Record<string, string>, wanted: string) =>
+    Object.keys(table)
+      .filter((name) => table[name] === wanted)
+      .map(id);
+  const node = new Set(row.node ? Object.keys(row.entries).filter((name) => row.entries[name] !== 'standalone') : []);
+  // Each entry of the Node layout resolves there under `node`, before `default`; no other entry has the condition.
+  for (const [subpath, conditions] of Object.entries((manifest.exports ?? {}) as Record<string, unknown>)) {
+    const { node: target, default: main } = (typeof conditions === 'object' ? conditions : {}) as Record<
+      string,
+      unknown
+    >;
+    const name = BUILT_MODULE.exec(String(main))?.[1] ?? '';
+    const wanted = node.has(name) ? `./dist/${NODE_LAYOUT_DIR}/${name}.js` : undefined;
+    const keys = Object.keys(conditions as object);
+    if (target !== wanted || keys.indexOf('node') > keys.indexOf('default'))
+      throw new Error(
+        `${manifest.name}: exports ${subpath} needs ${wanted ? `"node": "${wanted}" before "default"` : 'no "node"'}`,
+      );
+  }
+  return {
+    rootId: named(row.entries, 'root')[0],
+    mainId: named(row.entries, 'main')[0],
+    firstCall: new Set(named(row.entries, 'first-call')),
+    callPath: named(row.seams, 'call-path')[0],
+    optional: new Set(named(row.seams, 'optional')),
+    seams: new Set(Object.keys(row.seams).map(id)),
+    node,
+  };
 }
 
 /** Every string target of an `exports` map (conditions and subpaths flattened). */
@@ -112,41 +117,6 @@ export function entriesOf(manifest: Manifest): Record<string, string> {
   return entries;
 }
 
-/** The entry name of the package root (`.`), the face that re-exports the rest: `index` by the convention. */
-function rootEntryOf(manifest: Manifest): string | undefined {
-  const exports = manifest.exports;
-  const root = typeof exports === 'string' ? exports : (exports as Record<string, unknown> | undefined)?.['.'];
-  const target = exportTargets(root).find((file) => !file.endsWith('.d.ts') && !NODE_MODULE.test(file));
-  return target === undefined ? undefined : BUILT_MODULE.exec(target)?.[1];
-}
-
-/**
- * The entries the package ships in the Node layout: those whose `exports` subpath gives `node`
- * (`./dist/node/<name>.js`, before `default`). An entry left out must be a module of its own in the layout for
- * bundlers, importing no chunk of the package but such entries (the generated schemas and handlers): a module of one
- * layout importing a chunk of the other would hold a second copy of a class. `checkEntriesApart` holds the build to it.
- */
-export function nodeEntriesOf(manifest: Manifest): Set<string> {
-  const exports = manifest.exports;
-  const names = new Set<string>();
-  if (exports === null || typeof exports !== 'object') return names;
-  const problems: string[] = [];
-  for (const [subpath, conditions] of Object.entries(exports as Record<string, unknown>)) {
-    if (conditions === null || typeof conditions !== 'object' || !('node' in conditions)) continue;
-    const { node, default: target } = conditions as Record<string, unknown>;
-    const name = typeof target === 'string' ? BUILT_MODULE.exec(target)?.[1] : undefined;
-    const keys = Object.keys(conditions);
-    if (name === undefined || node !== `./dist/${NODE_LAYOUT_DIR}/${name}.js`)
-      problems.push(
-        `${subpath} needs "node": "./dist/${NODE_LAYOUT_DIR}/<name>.js" beside "default": "./dist/<name>.js"`,
-      );
-    else if (keys.indexOf('node') > keys.indexOf('default')) problems.push(`${subpath} puts "node" after "default"`);
-    else names.add(name);
-  }
-  if (problems.length > 0) throw new Error(`${manifest.name}: ${problems.join('; ')}`);
-  return names;
-}
-
 /** A bare specifier (a package or a built-in): left to the consumer's resolver. */
 function isExternal(id: string): boolean {
   return !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0');
@@ -174,15 +144,9 @@ async function removeEmptyFolders(dir: string): Promise<void> {
 
 /**
  * The chunk of code that entries load at import and share: one per package, so each class is defined once. It is
- * the main entry's own chunk (core's `client.js`) when the package has one.
+ * the `main` entry's own chunk (core's `service.js`) when the package has one.
  */
 export const SHARED_CHUNK = 'shared';
-
-/**
- * A module this small (source characters) that only code loaded after the first call uses goes into the call
- * path's chunk instead of a chunk of its own: Node spends about as long loading a module as pre-parsing some 20 kB.
- */
-const SMALL_MODULE_CHARS = 2_000;
 
 interface GraphModule {
   imports: string[];
@@ -192,27 +156,25 @@ interface GraphModule {
 /**
  * Where each module of the package goes, from its import graph: a chunk name, or `null` to leave the module where
  * rolldown puts it by itself (inside the one entry or the one seam that uses it). Heads are the entries and the
- * seams (each target of a dynamic `import()` of the package's own code); each head is a module of its own.
+ * seams of the layout table; each head is a module of its own.
  * - Loaded at import (reached by an entry other than the root, or by the root when no seam that also reaches it is
- *   loaded by another entry) and used by more than one head: the shared chunk when the main entry (the one that
- *   loads most of the seams' users, core's `service`) loads it; else a chunk for the heads that use it, named after
- *   its first module, so an entry that needs a little of the call path does not load the rest with it. Used by one
- *   entry alone: that entry.
+ *   loaded by another entry) and used by more than one head: the shared chunk when the `main` entry loads it; else
+ *   a chunk for the heads that use it, named after its first module, so an entry that needs a little of the call
+ *   path does not load the rest with it. Used by one entry alone: that entry.
  * - Otherwise used by seams only (the root may re-export it, as core's index does; the other entries must not load
  *   it at import): the seam that reaches most of the package, which keeps the seam's own name. A seam is named by
  *   its path under `src/` (`cache`, `rate-limit-fleet`, …), so it is written where its source sits.
- * - An entry of `hints.withFirstCall` counts as a user of the seam that reaches most of the package (the call
- *   path), not as an import: what that seam shares with them or with other seams goes into one chunk beside the
- *   seam's, named after its first module, and a small module only such entries and other seams use joins it too
- *   (`SMALL_MODULE_CHARS`).
+ * - A `first-call` entry counts as a user of the `call-path` seam, not as an import: what that seam shares with
+ *   them or with other seams goes into one chunk beside the seam's, named after its first module, and a small
+ *   module only such entries and other seams use joins it too (`SMALL_MODULE_CHARS`).
  * - Reached by the root alone: the root.
  */
 function chunkPlan(
   entryIds: ReadonlySet<string>,
-  rootId: string | undefined,
-  hints: LoadHints,
+  policy: Policy,
   lookup: ChunkingContext['getModuleInfo'],
 ): Map<string, string | null> {
+  const { rootId, mainId: mainEntry, callPath: firstCallSeam } = policy;
   const modules = new Map<string, GraphModule>();
   const queue = [...entryIds];
   while (queue.length > 0) {
@@ -227,6 +189,9 @@ function chunkPlan(
   }
   const seams = new Set([...modules.values()].flatMap((module) => module.dynamicImports));
   for (const id of entryIds) seams.delete(id);
+  const [found, listed] = [[...seams].map(chunkName).sort(), [...policy.seams].map(chunkName).sort()];
+  if (found.join() !== listed.join())
+    throw new Error(`the package's import()s reach ${found.join(', ')}; scripts/layout.ts lists ${listed.join(', ')}`);
   // An entry that the package's own code imports too (core's `errors.ts`) is no head: its module goes where its users
   // put it, and its entry file re-exports it from there, so no two chunks import each other.
   const importedEntries = new Set([...modules.values()].flatMap((module) => module.imports));
@@ -255,27 +220,17 @@ function chunkPlan(
       .map((id) => [id, closure(id)] as const)
       .sort(([a, reachedA], [b, reachedB]) => reachedB.size - reachedA.size || (a < b ? -1 : 1)),
   );
-  const servedEntries = entriesServed(seams, modules, entryReach, seamReach);
-
-  // The main entry: of the entries (root aside) that load seams, the one that loads most (core's `service`).
-  const seamOwners = new Set([...servedEntries.values()].flatMap((entries) => [...entries]));
-  seamOwners.delete(rootId as string);
-  const mainEntry = [...seamOwners].sort(
-    (a, b) => (entryReach.get(b)?.size ?? 0) - (entryReach.get(a)?.size ?? 0) || (a < b ? -1 : 1),
-  )[0];
   const mainUses = mainEntry === undefined ? new Set<string>() : usedBy(mainEntry);
   const plan = new Map<string, string | null>();
   /** Seams that need a named group: some module goes with them that rolldown would put elsewhere. */
   const grouped = new Set<string>();
   const rootShared = new Map<string, string[]>();
-  /** The seam that reaches most of the package (core's call path): where the first-call entries' code goes. */
-  const firstCallSeam = [...seamReach.keys()][0];
   const withCallPath: string[] = [];
   for (const id of modules.keys()) {
     if (heads.has(id)) continue;
     const reachedBy = [...entryReach].filter(([, reached]) => reached.has(id)).map(([entry]) => entry);
     // A first-call entry is loaded with the call path, so it counts as a user of that seam, not as an import.
-    const byEntries = reachedBy.filter((entry) => !hints.withFirstCall.has(entry));
+    const byEntries = reachedBy.filter((entry) => !policy.firstCall.has(entry));
     const byFirstCallEntries = reachedBy.length - byEntries.length;
     const bySeams = [...seamReach].filter(([, reached]) => reached.has(id)).map(([seam]) => seam);
     if (
@@ -357,9 +312,9 @@ function chunkPlan(
  * left to the first call) is what it does not. So an entry takes with it every module of the package it reaches,
  * through static imports and `import()` alike: the main entry first (core's `service`, which the other entries'
  * modules share, else the root), then each other entry what is left to it alone; what two other entries reach goes
- * with the main entry too. The package's seams still load with `import()`, from the chunk already loaded; the seams
- * a caller must ask for (`agent-apis.load.optional`: the Redis tiers) keep chunks of their own. A cold start then loads a handful of files: each package's main entry, and core's
- * other entries as small modules that re-export from core's `service`.
+ * with the main entry too. The package's seams still load with `import()`, from the chunk already loaded; the
+ * `optional` seams (the Redis tiers) keep chunks of their own. A cold start then loads a handful of files: each
+ * package's main entry, and core's other entries as small modules that re-export from core's `service`.
  */
 function nodeChunkPlan(
   entryIds: ReadonlySet<string>,
@@ -405,32 +360,6 @@ function nodeChunkPlan(
     for (const id of reach(rootId)) if (!plan.has(id)) plan.set(id, groupOf(rootId));
   }
   return plan;
-}
-
-/** For each seam, the entries that load it: whose code, or whose seams' code, imports it dynamically. */
-function entriesServed(
-  seams: ReadonlySet<string>,
-  modules: ReadonlyMap<string, GraphModule>,
-  entryReach: ReadonlyMap<string, Set<string>>,
-  seamReach: ReadonlyMap<string, Set<string>>,
-): Map<string, Set<string>> {
-  const served = new Map([...seams].map((seam) => [seam, new Set<string>()]));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const seam of seams) {
-      const serves = served.get(seam) as Set<string>;
-      const before = serves.size;
-      const importers = [...modules].filter(([, module]) => module.dynamicImports.includes(seam)).map(([id]) => id);
-      for (const importer of importers) {
-        for (const [entry, reached] of entryReach) if (reached.has(importer)) serves.add(entry);
-        for (const [other, reached] of seamReach) {
-          if (other !== seam && reached.has(importer)) for (const entry of served.get(other) ?? []) serves.add(entry);
-        }
-      }
-      if (serves.size !== before) changed = true;
-    }
-  }
-  return served;
 }
 
 let sourceDir = '';
@@ -486,8 +415,6 @@ function inlineRuntimeHelpers(): Plugin {
 
 interface Bundle {
   chunks: OutputChunk[];
-  /** The entry whose chunk is the shared chunk (core's `service`), if any. */
-  sharedEntry: string | undefined;
   /** The names each entry module exports, as rolldown read them. */
   entryExports: Map<string, string[]>;
 }
@@ -501,19 +428,16 @@ type Layout = { kind: 'bundlers' } | { kind: 'node'; mainId: string };
 async function bundle(
   packageDir: string,
   entries: Record<string, string>,
-  root: string | undefined,
-  hints: LoadHints,
+  policy: Policy,
   layout: Layout = { kind: 'bundlers' },
 ): Promise<Bundle> {
   sourceDir = join(packageDir, 'src');
   const entryIds = new Set(Object.values(entries).map((source) => join(packageDir, source)));
-  const rootSource = root === undefined ? undefined : entries[root];
-  const rootId = rootSource === undefined ? undefined : join(packageDir, rootSource);
   let plan: Map<string, string | null> | undefined;
   const planOf = (context: ChunkingContext) =>
     layout.kind === 'node'
-      ? nodeChunkPlan(entryIds, layout.mainId, rootId, hints.optional, (moduleId) => context.getModuleInfo(moduleId))
-      : chunkPlan(entryIds, rootId, hints, (moduleId) => context.getModuleInfo(moduleId));
+      ? nodeChunkPlan(entryIds, layout.mainId, policy.rootId, policy.optional, (id) => context.getModuleInfo(id))
+      : chunkPlan(entryIds, policy, (id) => context.getModuleInfo(id));
   const entryExports = new Map<string, string[]>();
   const build = await rolldown({
     cwd: packageDir,
@@ -571,11 +495,7 @@ async function bundle(
       comments: { legal: true, annotation: true, jsdoc: false },
       sourcemap: false,
     });
-    const sharedEntry =
-      layout.kind === 'node'
-        ? layout.mainId
-        : [...(plan ?? [])].find(([id, name]) => name === SHARED_CHUNK && entryIds.has(id))?.[0];
-    return { chunks: output.filter((item): item is OutputChunk => item.type === 'chunk'), sharedEntry, entryExports };
+    return { chunks: output.filter((item): item is OutputChunk => item.type === 'chunk'), entryExports };
   } finally {
     await build.close();
   }
@@ -583,7 +503,7 @@ async function bundle(
 
 /**
  * The entries left out of the Node layout must each be one module that imports no chunk of the package but one
- * another (see {@link nodeEntriesOf}): the problems, none when they are.
+ * another (`standalone` in `scripts/layout.ts`): the problems, none when they are.
  */
 function checkEntriesApart(
   chunks: readonly OutputChunk[],
@@ -656,28 +576,18 @@ async function main(packageDir: string): Promise<void> {
   // `scripts/clean-dist.ts` has emptied `dist` before this runs (the package's `build` line).
   const dist = join(packageDir, 'dist');
 
-  const { chunks, entryExports, sharedEntry } = await bundle(
-    packageDir,
-    entries,
-    rootEntryOf(manifest),
-    loadHintsOf(manifest, entries, packageDir),
-  );
-  const problems = checkChunks(chunks, entryExports, new Set(sharedEntry === undefined ? [] : [sharedEntry]));
+  const policy = policyOf(manifest, entries, packageDir);
+  const { chunks, entryExports } = await bundle(packageDir, entries, policy);
+  const problems = checkChunks(chunks, entryExports, new Set(policy.mainId === undefined ? [] : [policy.mainId]));
   if (problems.length > 0) throw new Error(`${manifest.name}: the bundle breaks a rule:\n  ${problems.join('\n  ')}`);
   const nodeChunks: OutputChunk[] = [];
-  const nodeEntries = nodeEntriesOf(manifest);
-  if (nodeEntries.size > 0) {
-    const apart = checkEntriesApart(chunks, entries, nodeEntries, packageDir);
+  if (policy.node.size > 0) {
+    const apart = checkEntriesApart(chunks, entries, policy.node, packageDir);
     if (apart.length > 0) throw new Error(`${manifest.name}: ${apart.join('; ')}`);
-    const root = rootEntryOf(manifest);
-    const rootSource = root === undefined ? undefined : entries[root];
-    const mainId = sharedEntry ?? (rootSource === undefined ? undefined : join(packageDir, rootSource));
+    const mainId = policy.mainId ?? policy.rootId;
     if (mainId === undefined) throw new Error(`${manifest.name}: the Node layout needs a root entry or a shared chunk`);
-    const inNode = Object.fromEntries(Object.entries(entries).filter(([name]) => nodeEntries.has(name)));
-    const node = await bundle(packageDir, inNode, root, loadHintsOf(manifest, entries, packageDir), {
-      kind: 'node',
-      mainId,
-    });
+    const inNode = Object.fromEntries(Object.entries(entries).filter(([name]) => policy.node.has(name)));
+    const node = await bundle(packageDir, inNode, policy, { kind: 'node', mainId });
     // There every entry that takes modules with it is such a chunk; an entry of re-exports alone still exports
     // exactly its names.
     const grouped = new Set(
