@@ -50,12 +50,19 @@ export function loadDocument(service: ServiceName): OpenApiDocument {
   return readFinalSpecSync<OpenApiDocument>(service);
 }
 
+/** Each service's error body shape, read from its manifest at the first error answer, not at every one. */
+const errorShapes = new Map<ServiceName, NonNullable<ReturnType<typeof readManifest>['errorBody']>>();
+
 /**
  * An error answer of `service` in the body shape its manifest reads from the spec (`{ error }`,
  * `{ error: { code, message } }`, …); `{ message }` where the spec documents none.
  */
 export function errorAnswer(service: ServiceName, status: number, message: string, code?: string): Answer {
-  const shape = readManifest(service).errorBody ?? { message: '/message' };
+  let shape = errorShapes.get(service);
+  if (!shape) {
+    shape = readManifest(service).errorBody ?? { message: '/message' };
+    errorShapes.set(service, shape);
+  }
   const body: Record<string, unknown> = {};
   const put = (pointer: string, value: string) => {
     const keys = pointer.split('/').slice(1);
