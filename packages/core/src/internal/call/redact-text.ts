@@ -54,30 +54,55 @@ export function isCredentialQueryParam(name: string): boolean {
   return CREDENTIAL_QUERY_PARAM_SET.has(name.toLowerCase());
 }
 
-/** Masks every known secret value and every recognisable credential pattern in `text`. */
+/**
+ * Masks every known secret value, in every form it travels in, and every recognisable credential pattern in `text`.
+ * A secret is matched in any case, URL-encoded, and base64-encoded (alone, at any alignment inside a longer base64
+ * run, and as the `a:b` pair of any two secrets, which is what a `Basic` header carries).
+ */
 export function redactText(text: string, secrets: readonly string[] = []): string {
   // Every credential pattern needs an `=`, an `@` or a space: text with none of them and no secrets to look for
   // (a plain URL, as the HTTP cache keys one per call) is returned as it is.
   if (secrets.length === 0 && !/[=@\s]/.test(text)) return text;
   let result = text;
-  for (const secret of expandSecrets(secrets)) {
-    result = result.split(secret).join(REDACTED);
-  }
+  const forms = secretForms(secrets);
+  if (forms.length > 0) result = result.replace(new RegExp(forms.map(escapeRegExp).join('|'), 'gi'), REDACTED);
   return result
     .replace(QUERY_CREDENTIAL_IN_TEXT, `$1${REDACTED}`)
     .replace(SCHEME_CREDENTIAL_IN_TEXT, `$1 ${REDACTED}`)
     .replace(URL_USERINFO_IN_TEXT, `$1${REDACTED}@`);
 }
 
-/** Longest first, so that a secret containing another one is masked whole; URL-encoded forms included. */
-function expandSecrets(secrets: readonly string[]): string[] {
+/**
+ * Every form of the given secrets worth looking for, longest first (so a secret containing another is masked
+ * whole): the secret, URL-encoded, base64 of it at each of the three alignments a longer encoded run can give it,
+ * and base64 of `a:b` for every ordered pair (a login beside its token).
+ */
+export function secretForms(secrets: readonly string[]): string[] {
   const forms = new Set<string>();
-  for (const secret of secrets) {
-    if (secret.length < MIN_SECRET_LENGTH) continue;
+  const long = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+  for (const secret of long) {
     forms.add(secret);
     forms.add(encodeURIComponent(secret));
+    const bytes = new TextEncoder().encode(secret).length;
+    for (let shift = 0; shift < 3; shift++) {
+      // `shift` filler bytes before the secret; the characters that depend on the filler or on what follows are cut.
+      const encoded = base64(`${'\0'.repeat(shift)}${secret}`);
+      const core = encoded.slice(Math.ceil((shift * 4) / 3), Math.floor(((shift + bytes) * 4) / 3));
+      if (core.length >= MIN_SECRET_LENGTH) forms.add(core);
+    }
+    for (const other of secrets) if (other !== secret) forms.add(base64(`${other}:${secret}`)).add(base64(`${secret}:${other}`));
   }
   return [...forms].sort((a, b) => b.length - a.length);
+}
+
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** A URL with credential query parameters and user-info masked. */

@@ -87,6 +87,32 @@ describe('redactText', () => {
     );
   });
 
+  it('masks a secret in any case, base64 at every alignment, and the base64 login:token pair', () => {
+    const token = 'shpat_Secret123';
+    const login = 'me';
+    const text = [
+      token.toUpperCase(),
+      token.toLowerCase(),
+      btoa(`${login}:${token}`),
+      btoa(token),
+      btoa(`x${token}y`),
+      btoa(`xy${token}`),
+      btoa(`{"echo":"${token}"}`),
+    ].join(' | ');
+    const masked = redactText(text, [login, token]);
+    expect(masked).not.toMatch(/shpat_secret123/i);
+    expect(masked).not.toContain(btoa(`${login}:${token}`));
+    // Decoding whatever base64 is left never gives the token back.
+    for (const part of masked.split(/[^A-Za-z0-9+/=]+/).filter((word) => word.length >= 4)) {
+      let decoded = '';
+      try {
+        decoded = atob(part.padEnd(Math.ceil(part.length / 4) * 4, '='));
+      } catch {}
+      expect(decoded).not.toContain(token);
+    }
+    expect(masked.split(' | ').every((part) => part.includes('[REDACTED]'))).toBe(true);
+  });
+
   it('does not mask secrets shorter than the minimum length', () => {
     expect(redactText('a b c', ['b'])).toBe('a b c');
   });
