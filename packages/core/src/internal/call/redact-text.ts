@@ -90,7 +90,8 @@ export function secretForms(secrets: readonly string[]): string[] {
       const core = encoded.slice(Math.ceil((shift * 4) / 3), Math.floor(((shift + bytes) * 4) / 3));
       if (core.length >= MIN_SECRET_LENGTH) forms.add(core);
     }
-    for (const other of secrets) if (other !== secret) forms.add(base64(`${other}:${secret}`)).add(base64(`${secret}:${other}`));
+    for (const other of secrets)
+      if (other !== secret) forms.add(base64(`${other}:${secret}`)).add(base64(`${secret}:${other}`));
   }
   return [...forms].sort((a, b) => b.length - a.length);
 }
