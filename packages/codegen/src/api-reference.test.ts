@@ -35,25 +35,33 @@ describe('renderApiReference', () => {
     expect(text).toContain('# @agent-apis/trust API reference');
     expect(text).toContain('`new TrustClient()`');
     expect(text).toContain(
-      '- `trust.api.getProduct(options)` → `GetProductResponses[200]`: Retrieve a product. (`GET /products/{id}.json`; read)\n' +
+      '## `trust.api`\n\n' +
+        '- `api.getProduct(options)` → `GetProductResponses[200]`: Retrieve a product. (`GET /products/{id}.json`; read; errors 404, 429)\n' +
         '  - path `id` (integer, 1–)\n' +
-        '  - query `fields` ("a" \\| "b")\n' +
-        '  - errors: 404, 429\n',
+        '  - query `fields` ("a" \\| "b")\n',
     );
+    // Without a summary the request is said once; without documented errors that is said too.
     expect(text).toContain(
-      '- `trust.api.createProduct(options)` → `CreateProductResponses[201]`: POST /products.json (`POST /products.json`; write)\n' +
-        '  - `body` (JSON), required; required fields `name`\n' +
-        '  - errors: none documented\n',
+      '- `api.createProduct(options)` → `CreateProductResponses[201]`: (`POST /products.json`; write; no errors documented)\n' +
+        '  - `body` (JSON), required; required fields `name`\n',
     );
-    expect(text).not.toContain('## Resource methods');
+    expect(text).not.toContain('`store.');
   });
 
-  it("lists the store's resource methods too, grouped by resource", () => {
+  it("lists the store's operations under their resource methods, grouped by resource", () => {
     const text = renderApiReference(manifestOf(document, 'store'));
-    expect(text).toContain('## Resource methods\n\n### `store.products`\n\n');
     expect(text).toContain(
-      '- `store.products.get(id: number, params?: ProductGetParams, options?)` → `ProductGetResult`: `GET /products/{id}.json`, as `api.getProduct`',
+      '## `store.products`\n\n' +
+        '- `store.products.get(id: number, params?: ProductGetParams, options?)` → `ProductGetResult`: Retrieve a product. (`GET /products/{id}.json`; read; errors 404, 429)\n' +
+        '  - as `api.getProduct(options)` → `GetProductResponses[200]`\n' +
+        '  - path `id` (integer, 1–)\n' +
+        '  - query `fields` ("a" \\| "b")\n',
     );
-    expect(text).toContain('- `store.products.create(params: ProductCreateParams, options?)` → `ProductCreateResult`');
+    expect(text).toContain(
+      '- `store.products.create(params: ProductCreateParams, options?)` → `ProductCreateResult`: (`POST /products.json`; write; no errors documented)\n' +
+        '  - as `api.createProduct(options)` → `CreateProductResponses[201]`\n',
+    );
+    // Each operation once, under its resource method.
+    expect(text).not.toContain('## `store.api`');
   });
 });

@@ -7,7 +7,7 @@ import type { QueryConstraint } from '@agent-apis/core';
 import type { Manifest, ManifestOperation } from '@agent-apis/core/service';
 import { pascalCase } from '@agent-apis/specs/naming';
 import { type ApiSignature, apiSignatures } from './operations.ts';
-import { type Method, resourceMethods, typeNames } from './resources.ts';
+import { resourceMethods, typeNames } from './resources.ts';
 
 /** `integer, 1–250, default 50` / `"a" | "b"`. */
 function checkText(constraint: QueryConstraint): string {
@@ -21,6 +21,7 @@ function checkText(constraint: QueryConstraint): string {
   return parts.join(', ');
 }
 
+/** Its inputs, one line each: path parameters, query parameters and the body. */
 function inputLines(operation: ManifestOperation): string[] {
   const lines: string[] = [];
   for (const name of operation.pathParams ?? []) {
@@ -39,46 +40,46 @@ function inputLines(operation: ManifestOperation): string[] {
   return lines;
 }
 
-function errorsText(operation: ManifestOperation): string {
-  return operation.errorStatuses.length > 0 ? operation.errorStatuses.join(', ') : 'none documented';
+/** `api.getProduct(options)` → `GetProductResponses[200]`: its `api` method and answer type. */
+function apiSignature(operation: ManifestOperation): string {
+  const [{ responses, optional }] = apiSignatures([operation]) as [ApiSignature];
+  return `\`api.${operation.id}(options${optional ? '?' : ''})\` → \`${responses}[${operation.successStatus}]\``;
 }
 
-function apiEntry(client: string, operation: ManifestOperation): string {
-  const [{ responses, optional }] = apiSignatures([operation]) as [ApiSignature];
+/** `Retrieve a product. (`GET /products/{id}.json`; read; errors 404, 429)`: what it does, its class and errors. */
+function facts(operation: ManifestOperation): string {
+  const request = `${operation.method} ${operation.path}`;
   const flags = [
+    `\`${request}\``,
     operation.safety,
     ...(operation.spendsQuota ? ['spends quota'] : []),
     ...(operation.provisional ? ['provisional'] : []),
-  ].join(', ');
-  return [
-    `- \`${client}.api.${operation.id}(options${optional ? '?' : ''})\` → \`${responses}[${operation.successStatus}]\`: ${operation.summary} (\`${operation.method} ${operation.path}\`; ${flags})`,
-    ...inputLines(operation),
-    `  - errors: ${errorsText(operation)}`,
-  ].join('\n');
+    operation.errorStatuses.length > 0 ? `errors ${operation.errorStatuses.join(', ')}` : 'no errors documented',
+  ].join('; ');
+  // Without a summary in the spec the manifest's summary is the request itself: said once.
+  return operation.summary === request ? `(${flags})` : `${operation.summary} (${flags})`;
 }
 
-function resourceSection(manifest: Manifest): string {
-  const groups = new Map<string, Method[]>();
+/** The store's operations grouped by resource: each resource method, then its `api` method and inputs. */
+function resourceSection(manifest: Manifest): string[] {
+  const byId = new Map(manifest.operations.map((operation) => [operation.id, operation]));
+  const groups = new Map<string, string[]>();
   for (const method of resourceMethods(manifest.operations)) {
+    const operation = byId.get(method.operationId) as ManifestOperation;
     const resource = [manifest.service, ...method.resource].join('.');
-    groups.set(resource, [...(groups.get(resource) ?? []), method]);
+    const { params, result } = typeNames(method);
+    const args = method.pathParams.map((param) => `${param.name}: ${param.type}`);
+    if (method.takesParams) args.push(`params${method.paramsRequired ? '' : '?'}: ${params}`);
+    args.push('options?');
+    const answer = method.kind === 'list' ? `Paginator<${result}>` : result;
+    groups.set(resource, [
+      ...(groups.get(resource) ?? []),
+      `- \`${resource}.${method.method}(${args.join(', ')})\` → \`${answer}\`: ${facts(operation)}`,
+      `  - as ${apiSignature(operation)}`,
+      ...inputLines(operation),
+    ]);
   }
-  const lines: string[] = ['## Resource methods'];
-  for (const [resource, methods] of groups) {
-    lines.push('', `### \`${resource}\``, '');
-    for (const method of methods) lines.push(methodLine(manifest.service, method));
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-/** One resource method: its signature and result; its summary, inputs and errors are those of its `api` method. */
-function methodLine(service: string, method: Method): string {
-  const { params, result } = typeNames(method);
-  const args = method.pathParams.map((param) => `${param.name}: ${param.type}`);
-  if (method.takesParams) args.push(`params${method.paramsRequired ? '' : '?'}: ${params}`);
-  args.push('options?');
-  const answer = method.kind === 'list' ? `Paginator<${result}>` : result;
-  return `- \`${[service, ...method.resource, method.method].join('.')}(${args.join(', ')})\` → \`${answer}\`: \`${method.httpMethod} ${method.path}\`, as \`api.${method.operationId}\``;
+  return [...groups].flatMap(([resource, lines]) => [`## \`${resource}\``, '', ...lines, '']);
 }
 
 /** Source of a client package's `api.md`. */
@@ -90,14 +91,27 @@ export function renderApiReference(manifest: Manifest): string {
     '',
     `<!-- @generated by @agent-apis/codegen from ${manifest.spec.file} (source sha256 ${manifest.spec.sourceSha256}). Do not edit: run \`pnpm generate\`. -->`,
     '',
-    `Every method of \`new ${className}()\` (here \`${client}\`), from the spec. Each resolves to the parsed answer or`,
-    'throws an `AgentApiError`: a documented error status throws the `APIError` subclass of that status',
-    '(`NotFoundError` for 404, `RateLimitError` for 429, …; see the README), bad input a `RequestValidationError`',
-    "before anything is sent. An `api` method takes the operation's `…Data` type (without `url`) plus the per-call",
-    '`RequestOptions`; the types named here are exported by the package.',
+    `Every method of \`new ${className}()\` (here \`${client}\`), from the spec: its answer type, what it does, its`,
+    '`METHOD path`, its class (read, write, dangerous; whether it spends quota or is provisional), its documented',
+    'error statuses and its inputs. Each resolves to the parsed answer or throws an `AgentApiError`: a documented',
+    'error status throws the `APIError` subclass of that status (`NotFoundError` for 404, `RateLimitError` for 429,',
+    '…; see the README), bad input a `RequestValidationError` before anything is sent. An `api` method takes the',
+    "operation's `…Data` type (without `url`) plus the per-call `RequestOptions`; the types named here are exported",
+    client === 'store'
+      ? 'by the package. Each resource method sends the `api` method listed under it.'
+      : 'by the package.',
     '',
   ];
-  const resources = client === 'store' ? [resourceSection(manifest)] : [];
-  const api = ['## `api` methods', '', ...manifest.operations.map((operation) => apiEntry(client, operation)), ''];
-  return `${[...header, ...resources, ...api].join('\n').trimEnd()}\n`;
+  const body =
+    client === 'store'
+      ? resourceSection(manifest)
+      : [
+          `## \`${client}.api\``,
+          '',
+          ...manifest.operations.flatMap((operation) => [
+            `- ${apiSignature(operation)}: ${facts(operation)}`,
+            ...inputLines(operation),
+          ]),
+        ];
+  return `${[...header, ...body].join('\n').trimEnd()}\n`;
 }
