@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { freePort, waitForExit } from '@agent-apis/test-utils/processes';
+import { freePort, type ServerProcess, startServerProcess } from '@agent-apis/test-utils/processes';
 
 export interface PrismOptions {
   /** A name for logs and messages, e.g. the service. */
@@ -24,14 +22,10 @@ export interface PrismOptions {
   port?: number;
 }
 
-export interface PrismServer {
+export interface PrismServer extends ServerProcess {
   name: string;
   url: string;
-  pid: number;
   logFile: string;
-  /** The log so far, for failure messages. */
-  log(): Promise<string>;
-  stop(): Promise<void>;
 }
 
 const requirePrism = createRequire(import.meta.url);
@@ -44,8 +38,7 @@ function prismBin(): string {
 
 /**
  * Starts Prism as a real server process on a loopback port (a free one unless `port` is given) and resolves once
- * it listens.
- * Its output goes to `<logDir>/prism-<name>.log`; a start that fails or times out rejects with that log.
+ * it listens. Its output goes to `<logDir>/prism-<name>.log`; a start that fails or times out rejects with that log.
  */
 export async function startPrism(options: PrismOptions): Promise<PrismServer> {
   const mode = options.mode ?? 'mock';
@@ -61,41 +54,13 @@ export async function startPrism(options: PrismOptions): Promise<PrismServer> {
   if (mode === 'mock' && options.dynamic) args.push('--dynamic');
   if (mode === 'mock' && options.seed) args.push('--seed', options.seed);
 
-  const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await startServerProcess({
+    name: `${options.name}: Prism`,
+    args,
     env: { ...process.env, SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1', FORCE_COLOR: '0' },
+    logFile,
+    ready: (output) => output.includes('Prism is listening'),
+    ...(options.readyTimeoutMs ? { timeoutMs: options.readyTimeoutMs } : {}),
   });
-  child.stdout?.pipe(log, { end: false });
-  child.stderr?.pipe(log, { end: false });
-  const url = `http://127.0.0.1:${port}`;
-  const readLog = async () => readFile(logFile, 'utf8').catch(() => '');
-
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await waitForExit(child, 5_000);
-    log.end();
-  };
-
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  while (true) {
-    if (output.includes('Prism is listening')) break;
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(
-        `${options.name}: Prism exited with code ${child.exitCode} before listening.\n${await readLog()}`,
-      );
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(
-        `${options.name}: Prism did not listen within ${options.readyTimeoutMs ?? 60_000} ms.\n${await readLog()}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  if (child.pid === undefined) throw new Error(`${options.name}: Prism has no pid`);
-  return { name: options.name, url, pid: child.pid, logFile, log: readLog, stop };
+  return { name: options.name, url: `http://127.0.0.1:${port}`, logFile, ...server };
 }

@@ -4,14 +4,13 @@
  * third-party packages into it from the workspace's own node_modules, so a consumer project installs its whole
  * tree from loopback and nothing reaches an outside registry.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { basename, dirname, join } from 'node:path';
-import { freePort, waitForExit } from '@agent-apis/test-utils/processes';
+import { freePort, startServerProcess } from '@agent-apis/test-utils/processes';
 import type { PackageManifest } from '@agent-apis/test-utils/workspace';
 import { create as createTar } from 'tar';
 
@@ -70,36 +69,19 @@ export async function startRegistry(dir: string): Promise<Registry> {
   await mkdir(join(dir, 'scratch'));
   const configFile = join(dir, 'config.yaml');
   await writeFile(configFile, verdaccioConfig(dir));
-  const logFile = join(dir, 'verdaccio.log');
-  const log = createWriteStream(logFile);
   const port = await freePort();
-  const child = spawn(process.execPath, [verdaccioBin, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH, HOME: dir, NODE_ENV: 'production', DO_NOT_TRACK: '1' },
-  });
-  child.stdout?.pipe(log, { end: false });
-  child.stderr?.pipe(log, { end: false });
-  const readLog = () => readFile(logFile, 'utf8').catch(() => '');
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await waitForExit(child, 5_000);
-    log.end();
-  };
   const url = `http://127.0.0.1:${port}/`;
-
-  const deadline = Date.now() + 60_000;
-  while (
-    !(await fetch(new URL('-/ping', url)).then(
-      (response) => response.ok,
-      () => false,
-    ))
-  ) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`Verdaccio did not start on ${url}:\n${await readLog()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const { log, stop } = await startServerProcess({
+    name: `Verdaccio on ${url}`,
+    args: [verdaccioBin, '--config', configFile, '--listen', `127.0.0.1:${port}`],
+    env: { PATH: process.env.PATH, HOME: dir, NODE_ENV: 'production', DO_NOT_TRACK: '1' },
+    logFile: join(dir, 'verdaccio.log'),
+    ready: () =>
+      fetch(new URL('-/ping', url)).then(
+        (response) => response.ok,
+        () => false,
+      ),
+  });
 
   const user = 'release-test';
   const response = await fetch(new URL(`-/user/org.couchdb.user:${user}`, url), {
@@ -118,7 +100,7 @@ export async function startRegistry(dir: string): Promise<Registry> {
     token,
     scratch: join(dir, 'scratch'),
     npmrc: () => `registry=${url}\n${hostPath}:_authToken=${token}\n`,
-    log: readLog,
+    log,
     stop,
   };
 }

@@ -1,5 +1,10 @@
-/** Child processes and ports for the servers tests start: a free loopback port, and waiting for a process to exit. */
-import type { ChildProcess } from 'node:child_process';
+/**
+ * Child processes and ports for the servers tests start: a free loopback port, waiting for a process to exit, and a
+ * Node server started as its own process with its output in a log file (Prism, Verdaccio).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
 /** Asks the OS for a free loopback port. */
@@ -30,4 +35,65 @@ export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<voi
       resolve();
     });
   });
+}
+
+/** A server running as its own Node process. */
+export interface ServerProcess {
+  pid: number;
+  /** Its output so far (the log file), for failure messages. */
+  log(): Promise<string>;
+  /** Stops it (SIGTERM, SIGKILL after 5 s) and closes the log. */
+  stop(): Promise<void>;
+}
+
+export interface ServerProcessOptions {
+  /** The server's name in errors, e.g. `store: Prism`. */
+  name: string;
+  /** Arguments of `node`: the script, then its own. */
+  args: readonly string[];
+  env: NodeJS.ProcessEnv;
+  /** Where its standard output and error go. */
+  logFile: string;
+  /** Whether it listens yet, given its standard output so far; asked every 50 ms. */
+  ready: (output: string) => boolean | Promise<boolean>;
+  timeoutMs?: number;
+}
+
+/**
+ * Starts `node <args>` and resolves once `ready` says it listens. A server that exits first, or does not listen
+ * within `timeoutMs` (default 60 s), is stopped, and the start rejects with its name and log.
+ */
+export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+  const log = createWriteStream(options.logFile);
+  const child = spawn(process.execPath, options.args, { stdio: ['ignore', 'pipe', 'pipe'], env: options.env });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout.on('data', collect);
+  const readLog = () => readFile(options.logFile, 'utf8').catch(() => '');
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await waitForExit(child, 5_000);
+    log.end();
+  };
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
+  while (!(await options.ready(output))) {
+    const failure =
+      child.exitCode !== null
+        ? `exited with code ${child.exitCode} before listening`
+        : Date.now() > deadline
+          ? `did not listen within ${timeoutMs} ms`
+          : undefined;
+    if (failure) {
+      await stop();
+      throw new Error(`${options.name} ${failure}.\n${await readLog()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.stdout.off('data', collect);
+  return { pid: child.pid ?? -1, log: readLog, stop };
 }
