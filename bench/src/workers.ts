@@ -95,26 +95,17 @@ async function runFleet(
     ...(store ? { login: `bench-workers-${run}`, authToken: 'bench-workers-token' } : {}),
     ...(trust ? { apiKey: 'sk_ent0_bench-workers' } : {}),
   };
-  let ready = 0;
-  let killed = false;
   const launched = Date.now();
   const outcomes = runWorkers<ChildResult>(
     CHILD,
     Array.from({ length: processes }, () => config),
-    (_, line) => {
-      if (line === 'ready') ready++;
-    },
   );
-  if (shared === 'redis killed' && ownRedis) {
+  const killed = shared === 'redis killed' && ownRedis !== undefined;
+  if (killed) {
     const total = processes * CALLS_PER_PROCESS;
-    while (!killed) {
-      // Mid-run: every process connected and a quarter of the calls answered (3 s in, against another store).
-      const midRun = store ? store.accepted.length >= total / 4 : Date.now() - launched > 3_000;
-      if (ready === processes && midRun) {
-        await ownRedis.kill();
-        killed = true;
-      } else await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    // Mid-run: every process connected and a quarter of the calls answered (3 s in, against another store).
+    await outcomes.running(() => (store ? store.accepted.length >= total / 4 : Date.now() - launched > 3_000));
+    await ownRedis.kill();
   }
   const results = await outcomes;
   if (killed) await ownRedis?.restart();

@@ -59,18 +59,11 @@ describeWithRedis('a fleet sharing one store budget through Redis', (redis) => {
     store = undefined;
   });
 
-  /** Workers connected to Redis in the current fleet (each prints `ready`). */
-  let ready = 0;
-  const fleet = (count: number, config: Record<string, unknown>) => {
-    ready = 0;
-    return runWorkers<WorkerResult>(
+  const fleet = (count: number, config: Record<string, unknown>) =>
+    runWorkers<WorkerResult>(
       WORKER,
       Array.from({ length: count }, () => ({ redisUrl: redis.server.url, ...config })),
-      (_, line) => {
-        if (line === 'ready') ready++;
-      },
     );
-  };
 
   it('8 processes × 40 calls: every call answered by the store, every process served', async () => {
     store = await startLimitedStore();
@@ -121,9 +114,7 @@ describeWithRedis('a fleet sharing one store budget through Redis', (redis) => {
     store = await startLimitedStore();
     const run = fleet(8, { baseUrl: store.url, calls: 40, login: `fleet-kill-${Date.now()}` });
     // Mid-run: every worker connected, and a quarter of the calls answered.
-    while (ready < 8 || (store?.accepted.length ?? 0) < 80) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await run.running(() => (store?.accepted.length ?? 0) >= 80);
     await redis.server.kill();
     const outcomes = await run;
     await redis.server.restart();

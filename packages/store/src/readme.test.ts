@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resetSharedRateLimiters } from '@agent-apis/core/call';
 import { expectReadmeToEmbedEveryExample, runExample } from '@agent-apis/test-utils/readme';
-import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
+import { describeWithRedis } from '@agent-apis/test-utils/redis';
 import { faker } from '@faker-js/faker';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
@@ -172,22 +172,13 @@ describe('README examples, against the ./msw handlers', () => {
   });
 });
 
-const redisServer = findRedisServer();
-
-describe.skipIf(!redisServer)(`README fleet example${redisServer ? '' : ` (skipped: ${REDIS_MISSING})`}`, () => {
+describeWithRedis('README fleet example', (redis) => {
   const server = setupServer(...getMockHandlers());
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    server.listen({ onUnhandledFrame: 'error' });
-  });
-  afterAll(async () => {
-    server.close();
-    await redis?.stop();
-  });
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  afterAll(() => server.close());
 
   it('fleet: shares the budget through a real Redis', async () => {
-    vi.stubEnv('REDIS_URL', redis.url);
+    vi.stubEnv('REDIS_URL', redis.server.url);
     server.use(getCountProductsMockHandler({ count: 12 }));
     expect(await runExample(packageRoot, 'fleet')).toEqual(['12 products']);
   });

@@ -37,42 +37,34 @@ export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<voi
   });
 }
 
-/** A server running as its own Node process. */
+/** A server running as its own Node process: its output so far (the log file), and a stop (SIGTERM, then SIGKILL). */
 export interface ServerProcess {
   pid: number;
-  /** Its output so far (the log file), for failure messages. */
   log(): Promise<string>;
-  /** Stops it (SIGTERM, SIGKILL after 5 s) and closes the log. */
   stop(): Promise<void>;
 }
 
-export interface ServerProcessOptions {
-  /** The server's name in errors, e.g. `store: Prism`. */
+/**
+ * Starts `node <args>` with its output in `logFile`, and resolves once `ready` (asked every 50 ms with its standard
+ * output so far) says it listens. A server that exits first, or does not listen within `timeoutMs` (default 60 s),
+ * is stopped, and the start rejects with its `name` (e.g. `store: Prism`) and log.
+ */
+export async function startServerProcess(options: {
   name: string;
-  /** Arguments of `node`: the script, then its own. */
   args: readonly string[];
   env: NodeJS.ProcessEnv;
-  /** Where its standard output and error go. */
   logFile: string;
-  /** Whether it listens yet, given its standard output so far; asked every 50 ms. */
   ready: (output: string) => boolean | Promise<boolean>;
   timeoutMs?: number;
-}
-
-/**
- * Starts `node <args>` and resolves once `ready` says it listens. A server that exits first, or does not listen
- * within `timeoutMs` (default 60 s), is stopped, and the start rejects with its name and log.
- */
-export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+}): Promise<ServerProcess> {
   const log = createWriteStream(options.logFile);
   const child = spawn(process.execPath, options.args, { stdio: ['ignore', 'pipe', 'pipe'], env: options.env });
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
   let output = '';
-  const collect = (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
-  };
-  child.stdout.on('data', collect);
+  });
   const readLog = () => readFile(options.logFile, 'utf8').catch(() => '');
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -94,6 +86,5 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  child.stdout.off('data', collect);
   return { pid: child.pid ?? -1, log: readLog, stop };
 }

@@ -15,18 +15,21 @@ export interface WorkerOutcome<Result> {
 /** Longest a worker may run before it is killed. */
 const WORKER_DEADLINE_MS = 150_000;
 
-/**
- * Runs one worker process per config, all at once, and waits for every one to exit. `onLine` sees every line a
- * worker prints as it comes (e.g. a `ready` line once it is connected).
- */
-export function runWorkers<Result>(
-  script: string,
-  configs: readonly unknown[],
-  onLine: (worker: number, line: string) => void = () => undefined,
-): Promise<WorkerOutcome<Result>[]> {
-  return Promise.all(
+/** A running fleet: resolves once every worker exited. */
+export interface Fleet<Result> extends Promise<WorkerOutcome<Result>[]> {
+  /**
+   * Resolves once every worker printed `ready` (it is connected) and `midRun()` holds, asked every 25 ms: the
+   * moment to break something under a running fleet.
+   */
+  running(midRun?: () => boolean): Promise<void>;
+}
+
+/** Runs one worker process per config, all at once. */
+export function runWorkers<Result>(script: string, configs: readonly unknown[]): Fleet<Result> {
+  let ready = 0;
+  const outcomes = Promise.all(
     configs.map(
-      (config, worker) =>
+      (config) =>
         new Promise<WorkerOutcome<Result>>((resolve, reject) => {
           const child = spawn(process.execPath, [script, JSON.stringify(config)], {
             stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,7 +42,7 @@ export function runWorkers<Result>(
             pending += chunk.toString();
             const lines = pending.split('\n');
             pending = lines.pop() ?? '';
-            for (const line of lines) onLine(worker, line);
+            ready += lines.filter((line) => line === 'ready').length;
           });
           child.stderr.on('data', (chunk: Buffer) => {
             stderr += chunk.toString();
@@ -62,4 +65,9 @@ export function runWorkers<Result>(
         }),
     ),
   );
+  return Object.assign(outcomes, {
+    async running(midRun: () => boolean = () => true) {
+      while (ready < configs.length || !midRun()) await new Promise((resolve) => setTimeout(resolve, 25));
+    },
+  });
 }

@@ -7,7 +7,7 @@ import { AgentApiError } from '@agent-apis/core';
 import { type DecideStandIn, startDecideStandIn } from '@agent-apis/test-utils/decide-stand-in';
 import { describeWithRedis } from '@agent-apis/test-utils/redis';
 import { runWorkers } from '@agent-apis/test-utils/workers';
-import { createClient } from 'redis';
+import { createClient, type RedisClientType } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TrustClient, type TrustClientOptions } from './client.js';
 import { CANARY_KEY, decideFetch } from './test-support.js';
@@ -67,6 +67,19 @@ describeWithRedis('decisions shared by a fleet through Redis', (redis) => {
     service = undefined;
   });
 
+  /** A client of this process asking the stand-in, sharing decisions through `client` (the test's connection). */
+  const trustThrough = (client: RedisClientType = redis.client) =>
+    new TrustClient({ apiKey: CANARY_KEY, baseUrl: service?.url, cache: false, decisionCache: { redis: client } });
+
+  /** Starts the stand-in and decides `domain` once, then deletes its entry: the key the next decision is stored at. */
+  const emptiedEntry = async (domain: string): Promise<string> => {
+    service = await startDecideStandIn({ latencyMs: 0 });
+    await trustThrough().decide(domain);
+    const [entryKey] = (await redis.client.keys('agent-apis:trust-decision:*')) as [string];
+    await redis.client.del(entryKey);
+    return entryKey;
+  };
+
   it('8 processes asking for 5 domains at the same moment: one scan per domain (one more per worker Redis failed), every decision right', async () => {
     service = await startDecideStandIn({ latencyMs: 300 });
     const outcomes = await runWorkers<WorkerResult>(
@@ -100,8 +113,7 @@ describeWithRedis('decisions shared by a fleet through Redis', (redis) => {
   it('keys entries by an HMAC and seals them: no target, action or score in clear, no forged entry used (finding: trust entries in clear)', async () => {
     service = await startDecideStandIn({ latencyMs: 0 });
     const client = redis.client;
-    const trust = () =>
-      new TrustClient({ apiKey: CANARY_KEY, baseUrl: service?.url, cache: false, decisionCache: { redis: client } });
+    const trust = () => trustThrough(client);
     expect((await trust().decide('bad-forged.example')).action).toBe('deny');
     const keys = await client.keys('agent-apis:trust-decision:*');
     expect(keys).toHaveLength(1);
@@ -134,46 +146,24 @@ describeWithRedis('decisions shared by a fleet through Redis', (redis) => {
   }, 30_000);
 
   it('takes over a lock with no TTL at once (finding: a trust lock without TTL)', async () => {
-    service = await startDecideStandIn({ latencyMs: 0 });
+    const entryKey = await emptiedEntry('alpha.example');
     const client = redis.client;
-    await new TrustClient({
-      apiKey: CANARY_KEY,
-      baseUrl: service.url,
-      cache: false,
-      decisionCache: { redis: client },
-    }).decide('alpha.example');
-    const [entryKey] = (await client.keys('agent-apis:trust-decision:*')) as [string];
-    await client.del(entryKey);
     // Anyone who can SCAN sees the entry keys: a lock next to one, with no expiry (and one set for a year).
     for (const lock of [
       () => client.set(`${entryKey}:lock`, 'stuck'),
       () => client.set(`${entryKey}:lock`, 'stuck', { PX: 31_536_000_000 }),
     ]) {
       await lock();
-      const trust = new TrustClient({
-        apiKey: CANARY_KEY,
-        baseUrl: service.url,
-        cache: false,
-        decisionCache: { redis: client },
-      });
-      const guarded = trust.guard('https://alpha.example/', { timeout: 2_000 });
+      const guarded = trustThrough().guard('https://alpha.example/', { timeout: 2_000 });
       await expect(guarded).resolves.toMatchObject({ action: 'proceed' });
       await client.del(entryKey);
     }
-    expect(service.scans.get('alpha.example')).toBe(3);
+    expect(service?.scans.get('alpha.example')).toBe(3);
   }, 20_000);
 
   it('waits for a live holder no longer than the call timeout, backing off, with a typed error (finding: lock waits)', async () => {
-    service = await startDecideStandIn({ latencyMs: 0 });
+    const entryKey = await emptiedEntry('beta.example');
     const client = redis.client;
-    await new TrustClient({
-      apiKey: CANARY_KEY,
-      baseUrl: service.url,
-      cache: false,
-      decisionCache: { redis: client },
-    }).decide('beta.example');
-    const [entryKey] = (await client.keys('agent-apis:trust-decision:*')) as [string];
-    await client.del(entryKey);
     // A holder that keeps its lock alive (as a slow process asking the service would).
     await client.set(`${entryKey}:lock`, 'holder', { PX: 5_000 });
     const commands: string[] = [];
@@ -187,26 +177,21 @@ describeWithRedis('decisions shared by a fleet through Redis', (redis) => {
         };
       },
     });
-    const trust = new TrustClient({
-      apiKey: CANARY_KEY,
-      baseUrl: service.url,
-      cache: false,
-      decisionCache: { redis: counting as never },
-    });
-    const error = await trust.decide('beta.example', undefined, { timeout: 1_500 }).then(
-      () => undefined,
-      (failure: unknown) => failure,
-    );
+    const error = await trustThrough(counting)
+      .decide('beta.example', undefined, { timeout: 1_500 })
+      .then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
     expect(error).toBeInstanceOf(AgentApiError);
     expect((error as Error).name).toBe('APIConnectionTimeoutError');
     // Backing off from 25 ms to a second: a handful of round trips, not one every 50 ms.
     expect(commands.length).toBeLessThan(30);
-    expect(service.scans.get('beta.example')).toBe(1);
+    expect(service?.scans.get('beta.example')).toBe(1);
   }, 20_000);
 
   it('Redis killed mid-run: no crash, one warning per worker, decisions still right', async () => {
     service = await startDecideStandIn({ latencyMs: 100 });
-    let ready = 0;
     const run = runWorkers<WorkerResult>(
       WORKER,
       Array.from({ length: 8 }, () => ({
@@ -216,14 +201,9 @@ describeWithRedis('decisions shared by a fleet through Redis', (redis) => {
         rounds: 4,
         pauseMs: 1_000,
       })),
-      (_, line) => {
-        if (line === 'ready') ready++;
-      },
     );
     // Mid-run: every worker connected, and the first round's scans are in.
-    while (ready < 8 || (service?.scans.size ?? 0) < DOMAINS.length) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await run.running(() => (service?.scans.size ?? 0) >= DOMAINS.length);
     await redis.server.kill();
     const outcomes = await run;
     await redis.server.restart();

@@ -3,10 +3,10 @@
  * every example against the package's own MSW handlers, checking what it sends and prints.
  */
 import { expectReadmeToEmbedEveryExample, runExample as runExampleFile } from '@agent-apis/test-utils/readme';
-import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
+import { describeWithRedis } from '@agent-apis/test-utils/redis';
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getDecideMockHandler, getScoreDomainMockHandler } from './gen/msw.gen.js';
 import type { AppliedInteraction, DecideRequest } from './gen/types.gen.js';
 import { CANARY_KEY, type DecisionFixture, decisionResult } from './test-support.js';
@@ -138,19 +138,9 @@ describe('README examples', () => {
   });
 });
 
-const redisServer = findRedisServer();
-
-describe.skipIf(!redisServer)(`README fleet example${redisServer ? '' : ` (skipped: ${REDIS_MISSING})`}`, () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-
+describeWithRedis('README fleet example', (redis) => {
   it('fleet: two workers asking at once get one scan through a real Redis', async () => {
-    vi.stubEnv('REDIS_URL', redis.url);
+    vi.stubEnv('REDIS_URL', redis.server.url);
     const received: Request[] = [];
     const printed = await runExample('fleet', [decideHandler(() => ({}), received)]);
     expect(printed).toEqual(['proceed true']);
