@@ -5,19 +5,9 @@
  * own start-up (the same for every variant) is left out. Variants take turns run by run; figures are medians.
  * Beside the time, the number of module files the import and the first call make Node load, counted in one more
  * process per variant (untimed: the counting hook slows every load it sees).
- *
- * Each client is also run from one file: the package and core bundled by esbuild with no code splitting, every
- * dynamic import inlined. That is the client's own code without its module layout (the files an application's
- * bundler needs to leave the call path to the first call), so the gap between the two rows is what the layout costs
- * a cold Node process. A reference, not a target.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { startCannedServer } from './canned-server.ts';
 import { median, ratio, round } from './measure.ts';
 import { BENCH_DIR } from './paths.ts';
@@ -39,17 +29,15 @@ interface ColdVariant {
   group: ColdGroup;
   name: string;
   baseline?: true;
-  /** The client run from one bundled file (see the top of this file): a reference beside the package. */
-  oneFile?: true;
   /** Module code run in the child with `origin` in scope; it must await the parsed first answer. */
   code: string;
 }
 
-function coldVariants(oneFiles: ReadonlyMap<ColdGroup, string>): ColdVariant[] {
+function coldVariants(): ColdVariant[] {
   const decideBody = JSON.stringify({ target: { type: 'domain', value: 'github.com' } });
   const basic = `Basic ${btoa(`${STORE_AUTH.login}:${STORE_AUTH.authToken}`)}`;
   const checked = "if (error !== undefined || data === undefined) throw new Error('openapi-fetch failed');";
-  const variants: ColdVariant[] = [
+  return [
     {
       group: 'directory',
       name: 'fetch',
@@ -99,63 +87,32 @@ function coldVariants(oneFiles: ReadonlyMap<ColdGroup, string>): ColdVariant[] {
       code: `const { default: createClient } = await import('openapi-fetch');\nconst { data, error } = await createClient({ baseUrl: origin }).POST('/api/v1/decide', { body: ${decideBody}, headers: { 'x-api-key': '${TRUST_KEY}' } });\n${checked}`,
     },
   ];
-  // The same call, its import pointed at the client's one-file bundle.
-  const oneFileVariants = variants.flatMap((variant) => {
-    const file = oneFiles.get(variant.group);
-    const specifier = `'@agent-apis/${variant.group}'`;
-    if (file === undefined || !variant.code.includes(specifier)) return [];
-    return [
-      {
-        group: variant.group,
-        name: `${variant.name}, one file`,
-        oneFile: true as const,
-        code: variant.code.replace(specifier, JSON.stringify(pathToFileURL(file).href)),
-      },
-    ];
-  });
-  return [...variants, ...oneFileVariants];
 }
 
-/** Each client bundled into one file under `dir` (see the top of this file). */
-async function oneFileBundles(dir: string): Promise<Map<ColdGroup, string>> {
-  const groups: ColdGroup[] = ['directory', 'store', 'trust'];
-  const files = new Map<ColdGroup, string>();
-  for (const group of groups) {
-    const outfile = join(dir, `${group}.mjs`);
-    await build({
-      entryPoints: [`@agent-apis/${group}`],
-      absWorkingDir: BENCH_DIR,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      outfile,
-      logLevel: 'error',
-    });
-    files.set(group, outfile);
-  }
-  return files;
+/** Runs `script` as an ES module in a fresh Node process: the number it printed last. */
+async function printedNumber(script: string): Promise<number> {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: BENCH_DIR });
+  return Number(stdout.trim().split('\n').at(-1));
 }
 
 /** Milliseconds from just before the import to the parsed first answer, measured in a fresh process. */
-async function coldRun(origin: string, variant: ColdVariant): Promise<number> {
-  const script = `const origin = ${JSON.stringify(origin)};\nconst started = performance.now();\n${variant.code}\nconsole.log(performance.now() - started);`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: BENCH_DIR });
-  return Number(stdout.trim().split('\n').at(-1));
+function coldRun(origin: string, variant: ColdVariant): Promise<number> {
+  return printedNumber(
+    `const origin = ${JSON.stringify(origin)};\nconst started = performance.now();\n${variant.code}\nconsole.log(performance.now() - started);`,
+  );
 }
 
 /**
  * The module files (`file:` URLs: the packages' and their dependencies', not Node's built-ins) that the import and
  * the first call make Node load, recorded by a synchronous `load` hook registered before the import.
  */
-async function modulesLoadedBy(origin: string, variant: ColdVariant): Promise<number> {
-  const script = `import { registerHooks } from 'node:module';
+function modulesLoadedBy(origin: string, variant: ColdVariant): Promise<number> {
+  return printedNumber(`import { registerHooks } from 'node:module';
 let modules = 0;
 registerHooks({ load(url, context, next) { if (url.startsWith('file:')) modules++; return next(url, context); } });
 const origin = ${JSON.stringify(origin)};
 ${variant.code}
-console.log(modules);`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: BENCH_DIR });
-  return Number(stdout.trim().split('\n').at(-1));
+console.log(modules);`);
 }
 
 export interface ColdStartRow {
@@ -167,14 +124,11 @@ export interface ColdStartRow {
   ratioToRaw: number;
   /** Module files Node loaded for the import and the first call. */
   modulesLoaded: number;
-  /** The client run from one bundled file: a reference, not a client row of the targets. */
-  oneFile?: true;
 }
 
 export async function measureColdStart(): Promise<ColdStartRow[]> {
-  const bundleDir = await mkdtemp(join(tmpdir(), 'agent-apis-cold-start-'));
   const server = await startCannedServer();
-  const variants = coldVariants(await oneFileBundles(bundleDir));
+  const variants = coldVariants();
   const samples = new Map<ColdVariant, number[]>(variants.map((variant) => [variant, []]));
   const modules = new Map<ColdVariant, number>();
   try {
@@ -188,7 +142,6 @@ export async function measureColdStart(): Promise<ColdStartRow[]> {
     for (const variant of variants) modules.set(variant, await modulesLoadedBy(server.origin, variant));
   } finally {
     server.stop();
-    await rm(bundleDir, { recursive: true, force: true });
   }
   return variants.map((variant) => {
     const baseline = variants.find((other) => other.group === variant.group && other.baseline) ?? variant;
@@ -201,7 +154,6 @@ export async function measureColdStart(): Promise<ColdStartRow[]> {
       perRequestUs: round(own * 1_000),
       ratioToRaw: ratio(own, median(samples.get(baseline) ?? [])),
       modulesLoaded: modules.get(variant) ?? Number.NaN,
-      ...(variant.oneFile ? { oneFile: true as const } : {}),
     };
   });
 }

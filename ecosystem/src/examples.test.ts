@@ -14,11 +14,10 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { waitForExit } from '@agent-apis/test-utils/processes';
-import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
+import { freePort, waitForExit } from '@agent-apis/test-utils/processes';
+import { describeWithRedis } from '@agent-apis/test-utils/redis';
 import { REPO_ROOT } from '@agent-apis/test-utils/workspace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsumerProject, installConsumer } from './consumer-project.ts';
@@ -258,15 +257,6 @@ const publicHosts: string[] = [];
 const node22 = PROCESS_RUNTIMES.find((runtime) => runtime.name === 'Node 22 (floor)');
 const anyPort = (line: string) => line.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT');
 
-/** A loopback port nothing listens on: Redis "down" for the fleet examples. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address ? address.port : 1;
-}
-
 /** `pnpm mock` as its own process on free ports; resolves to the environment it prints once every server is up. */
 async function startMock(): Promise<{ child: ChildProcess; env: Record<string, string>; printed: () => string }> {
   const child = spawn(process.execPath, [join(REPO_ROOT, 'packages', 'test-servers', 'src', 'mock', 'mock.ts')], {
@@ -290,8 +280,6 @@ async function startMock(): Promise<{ child: ChildProcess; env: Record<string, s
 let work: string;
 let project: ConsumerProject | undefined;
 let mock: Awaited<ReturnType<typeof startMock>> | undefined;
-let redis: RedisServer | undefined;
-const redisServer = findRedisServer();
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'agent-apis-examples-'));
@@ -303,14 +291,13 @@ beforeAll(async () => {
   await writeFile(join(sources, 'tsconfig.own-types.json'), `${JSON.stringify(OWN_TYPES_TSCONFIG, null, 2)}\n`);
   await writeFile(join(sources, 'network-guard.mjs'), NETWORK_GUARD);
   const typesNode = dirname(require.resolve('@types/node/package.json'));
-  [project, mock, redis] = await Promise.all([
+  [project, mock] = await Promise.all([
     installConsumer(work, {
       sources,
       packages: ['redis', '@types/node', '@modelcontextprotocol/sdk'],
       roots: [typesNode],
     }),
     startMock(),
-    redisServer ? startRedisServer() : undefined,
   ]);
 }, 900_000);
 
@@ -328,7 +315,7 @@ afterAll(async () => {
     mock.child.kill('SIGTERM');
     await waitForExit(mock.child, 10_000);
   }
-  await Promise.all([project?.stop(), redis?.stop()]);
+  await project?.stop();
   if (!process.env.ECOSYSTEM_KEEP && work) await rm(work, { recursive: true, force: true });
 });
 
@@ -447,11 +434,11 @@ describe('README examples from an outside project', () => {
     }
   });
 
-  describe.skipIf(!redisServer)(`fleet examples${redisServer ? '' : ` (skipped: ${REDIS_MISSING})`}`, () => {
+  describeWithRedis('fleet examples', (redis) => {
     it.each(['store/fleet', 'trust/fleet'])(
       '%s shares through a real Redis',
       async (example) => {
-        const run = await runExample(example, { REDIS_URL: redis?.url ?? '' });
+        const run = await runExample(example, { REDIS_URL: redis.server.url });
         try {
           expect(run.failure, `${example} failed:\n${run.stderr}`).toBeUndefined();
           check(example, run.lines, EXPECTED[example]?.lines ?? []);
@@ -467,7 +454,8 @@ describe('README examples from an outside project', () => {
     it.each(['store/fleet', 'trust/fleet'])(
       '%s with Redis down at start: the same answer on its own share, one warning, no hang',
       async (example) => {
-        const down = `redis://127.0.0.1:${await closedPort()}`;
+        // A loopback port nothing listens on: Redis "down".
+        const down = `redis://127.0.0.1:${await freePort()}`;
         const run = await runExample(example, { REDIS_URL: down }, 240_000);
         const name = `${example} (Redis down)`;
         try {
