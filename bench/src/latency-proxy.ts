@@ -3,6 +3,7 @@
  * each Redis command, or each pipeline of them, answers that much later: a slow Redis for `pnpm bench workers`.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { listenOnLoopback } from '@agent-apis/test-utils/processes';
 
 export interface LatencyProxy {
   /** `redis://127.0.0.1:<port>` */
@@ -37,15 +38,12 @@ export async function startLatencyProxy(target: string, delayMs: number): Promis
     client.on('error', close).on('close', close);
     upstream.on('error', close).on('close', close);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const proxyPort = typeof address === 'object' && address ? address.port : 0;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `redis://127.0.0.1:${proxyPort}`,
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    url: `redis://127.0.0.1:${listening.port}`,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return listening.close();
+    },
   };
 }

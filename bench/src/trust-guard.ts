@@ -5,6 +5,7 @@
  * sends every site's request to it, keeping the site's host and path.
  */
 import { createServer, type Server } from 'node:http';
+import { listenOnLoopback } from '@agent-apis/test-utils/processes';
 import { TrustClient } from '@agent-apis/trust';
 import { cannedDecision } from './canned-server.ts';
 import { median, ratio, round, runPool, timeMs } from './measure.ts';
@@ -86,11 +87,8 @@ async function guardOverhead(
 
 export async function measureTrustGuard(): Promise<TrustGuardResult> {
   const { server, decideCalls } = trustAndSites();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { origin, close } = await listenOnLoopback(server);
   try {
-    const address = server.address();
-    if (typeof address !== 'object' || !address) throw new Error('no address');
-    const origin = `http://127.0.0.1:${address.port}`;
     /** The agent's own fetch: every site is served by the local server. */
     const siteFetch: typeof fetch = (input, init) => {
       const request = new Request(input, init);
@@ -118,7 +116,6 @@ export async function measureTrustGuard(): Promise<TrustGuardResult> {
       maxDecideCallsPerDomain: Math.max(0, ...perDomain),
     };
   } finally {
-    server.closeAllConnections();
-    server.close();
+    await close();
   }
 }

@@ -10,10 +10,10 @@
  * `STORE_BASE_URL`, `TRUST_BASE_URL` and `REDIS_URL` point it at other servers instead (then with
  * `STORE_LOGIN`/`STORE_AUTH_TOKEN` and `ENTROPY0_API_KEY` from the environment; the kill run needs our own Redis).
  */
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startDecideStandIn } from '@agent-apis/test-utils/decide-stand-in';
 import { startLimitedStore } from '@agent-apis/test-utils/limited-store';
+import { freePort } from '@agent-apis/test-utils/processes';
 import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
 import { runWorkers } from '@agent-apis/test-utils/workers';
 import { startLatencyProxy } from './latency-proxy.ts';
@@ -80,7 +80,8 @@ async function runFleet(
       ? await startLatencyProxy(direct, SLOW_REDIS[shared])
       : undefined;
   // Redis down from the start: a port nothing listens on. Every process keeps to its share: the degraded floor.
-  const redisUrl = shared === 'redis down' ? await closedPortUrl() : (proxy?.url ?? direct);
+  // `redis down`: a loopback port nothing listens on.
+  const redisUrl = shared === 'redis down' ? `redis://127.0.0.1:${await freePort()}` : (proxy?.url ?? direct);
   const domains = Array.from(
     { length: DOMAINS_PER_PROCESS },
     (_, index) => `${index % 2 === 1 ? 'bad-' : ''}site-${index}.run-${run}-${Date.now()}.example`,
@@ -143,15 +144,6 @@ async function runFleet(
     // not reached by 40 calls.
     degradedFloor: round((Math.floor(PER_SECOND / FLEET_WORKERS) * processes) / PER_SECOND, 3),
   };
-}
-
-/** `redis://` on a loopback port nothing listens on. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `redis://127.0.0.1:${typeof address === 'object' && address ? address.port : 1}`;
 }
 
 export async function measureWorkers(): Promise<WorkersRow[]> {

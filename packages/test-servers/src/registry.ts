@@ -10,7 +10,7 @@ import { mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { basename, dirname, join } from 'node:path';
-import { freePort, startServerProcess } from '@agent-apis/test-utils/processes';
+import { freePort, listenOnLoopback, startServerProcess } from '@agent-apis/test-utils/processes';
 import type { PackageManifest } from '@agent-apis/test-utils/workspace';
 import { create as createTar } from 'tar';
 
@@ -275,12 +275,6 @@ export async function startOutboundTrap(): Promise<{ url: string; connections():
     count += 1;
     socket.destroy();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('the outbound trap has no port');
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    connections: () => count,
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  const { origin, close } = await listenOnLoopback(server);
+  return { url: origin, connections: () => count, stop: close };
 }

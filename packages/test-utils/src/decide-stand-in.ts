@@ -4,6 +4,7 @@
  * otherwise) valid for `ttlSeconds`, and counts the scans it made per target.
  */
 import { createServer } from 'node:http';
+import { listenOnLoopback } from './processes.ts';
 
 export interface DecideStandIn {
   /** Base URL, `http://127.0.0.1:<port>/api`. */
@@ -71,16 +72,6 @@ export async function startDecideStandIn(
       }, options.latencyMs ?? 200);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('no address');
-  return {
-    url: `http://127.0.0.1:${address.port}/api`,
-    scans,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { origin, close } = await listenOnLoopback(server);
+  return { url: `${origin}/api`, scans, close };
 }

@@ -5,6 +5,7 @@
  * Every path answers `[]`; it records when each request arrived and how it was answered.
  */
 import { createServer, type Server } from 'node:http';
+import { listenOnLoopback } from './processes.ts';
 
 export interface LimitedStoreOptions {
   perSecond?: number;
@@ -82,11 +83,9 @@ export async function startLimitedStore(options: LimitedStoreOptions = {}): Prom
     state.accepted.push(now);
     response.writeHead(200, headers(1)).end('[]');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('no address');
+  const { origin, close } = await listenOnLoopback(server);
   return Object.assign(state, {
-    url: `http://127.0.0.1:${address.port}/v1`,
+    url: `${origin}/v1`,
     busiest(windowMs: number) {
       let busiest = 0;
       let start = 0;
@@ -96,10 +95,6 @@ export async function startLimitedStore(options: LimitedStoreOptions = {}): Prom
       }
       return busiest;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   });
 }

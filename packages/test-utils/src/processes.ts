@@ -1,11 +1,12 @@
 /**
- * Child processes and ports for the servers tests start: a free loopback port, waiting for a process to exit, and a
- * Node server started as its own process with its output in a log file (Prism, Verdaccio).
+ * Child processes and ports for the servers tests start: a free loopback port, a server of this process listening on
+ * one, waiting for a process to exit, and a Node server started as its own process with its output in a log file
+ * (Prism, Verdaccio).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
 /** Asks the OS for a free loopback port. */
 export function freePort(): Promise<number> {
@@ -20,6 +21,29 @@ export function freePort(): Promise<number> {
       );
     });
   });
+}
+
+/** A server of this process on a loopback port: `http://127.0.0.1:<port>`, and a close that ends open connections. */
+export interface LoopbackServer {
+  port: number;
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Starts `server` (`node:http` or `node:net`) on a free loopback port. */
+export async function listenOnLoopback(server: Server & { closeAllConnections?: () => void }): Promise<LoopbackServer> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('the server has no port');
+  return {
+    port: address.port,
+    origin: `http://127.0.0.1:${address.port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** Resolves when `child` has exited, killing it after `timeoutMs`. */

@@ -4,9 +4,9 @@
  * connection, stall before or after the headers, cut the body short, or label the body with the wrong content
  * type. It records every request it receives, so tests can count what was actually sent.
  */
-import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { listenOnLoopback } from '@agent-apis/test-utils/processes';
 
 /**
  * 64 MiB of spaces (8 times the clients' default cap), gzipped once when the module loads (about 64 KiB), so
@@ -207,19 +207,12 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
       play(fault, normal, response);
     });
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (typeof address !== 'object' || !address) throw new Error('the fault server has no port');
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: origin,
     requests,
     count: (method, path) =>
       requests.filter((request) => request.method === method && request.url.split('?')[0] === path).length,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
+    close,
   };
 }
