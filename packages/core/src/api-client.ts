@@ -8,7 +8,7 @@ import { onAbort } from './internal/call/abort.js';
 import { checkBaseUrl, checkCredentials, checkedHeaders, isAbortSignal } from './internal/call/client-checks.js';
 import type { ClientOptions, ServiceTransport } from './internal/call/client-options.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMER_MS } from './internal/call/env.js';
-import { AgentApiError, APIUserAbortError, ConfigurationError } from './internal/call/request-errors.js';
+import { AgentApiError, APIUserAbortError, ConfigurationError } from './internal/call/errors.js';
 import type * as CallPath from './internal/call/send-call.js';
 import type { CreateFetchOptions, Transport } from './internal/call/transport.js';
 import type { WithResponse } from './operations.js';

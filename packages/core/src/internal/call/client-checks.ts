@@ -7,7 +7,7 @@
  */
 
 import type { HeadersInput } from '../../operations.js';
-import { AgentApiError, InvalidBaseUrlError } from './request-errors.js';
+import { AgentApiError, InvalidBaseUrlError } from './errors.js';
 
 /** How {@link checkBaseUrl} words and checks one URL option. */
 export interface BaseUrlRules {

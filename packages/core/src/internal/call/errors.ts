@@ -1,14 +1,132 @@
 /**
- * The errors of answers and connections: {@link APIError} and one class per common status, connection errors and
- * timeouts, bodies too large or not matching their schema, the store's rate-limit ban. Only the call path builds
- * them, so they load with the first call, not at import. Every error carries only redacted data: the masking is done
- * by the call path (`error-response.ts`) before an error is built. Users import them from the face, `src/errors.ts`.
+ * Every error class the clients throw, in one file: the base {@link AgentApiError}; the errors raised before anything
+ * is sent (bad input, missing credentials, a malformed base URL, an option that cannot work, the caller's abort) or
+ * without an answer to read (a body that does not parse, Redis failing); the errors of answers ({@link APIError} and
+ * one class per common status), of connections and timeouts, of bodies too large or not matching their schema, and
+ * the store's rate-limit ban. Users import them from the face, `src/errors.ts`.
+ *
+ * A client loads this file at import, so each constructor only stores what it is given and words its message; the
+ * call path (`error-response.ts`) reads a failed answer, masks it and picks the class before building one. Every
+ * error carries only redacted data.
  */
 
 import { operationLabel } from './operation-label.js';
-import { redactUrl } from './redact-text.js';
-import { AgentApiError } from './request-errors.js';
-import { retryAfterMs } from './retry-after.js';
+
+/** Base class of every error thrown by the @agent-apis clients. */
+export class AgentApiError extends Error {
+  override name = 'AgentApiError';
+}
+
+/** The caller aborted the request through its AbortSignal. Never retried. */
+export class APIUserAbortError extends AgentApiError {
+  override name = 'APIUserAbortError';
+  /** The operationId when known, otherwise `METHOD /path`. */
+  readonly operation: string;
+  /** `METHOD /path` of the operation. */
+  readonly route: string;
+
+  constructor(context: { operation: string; route: string }) {
+    super(`Request aborted by the caller on ${operationLabel(context)}`);
+    this.operation = context.operation;
+    this.route = context.route;
+  }
+}
+
+/** Input of {@link RequestValidationError}. */
+export interface RequestValidationProblem {
+  /** The operationId of the call that was refused. */
+  operation: string;
+  /** Path of the offending input, e.g. `query.limit` or `body.items[0].sku`. */
+  field: string;
+  /** What is wrong, phrased to follow the field name, e.g. `must be between 1 and 100`. */
+  reason: string;
+}
+
+/** The client refused to send a request whose input breaks the API contract. Nothing was sent. */
+export class RequestValidationError extends AgentApiError {
+  override name = 'RequestValidationError';
+  /** The operationId of the call that was refused. */
+  readonly operation: string;
+  /** Path of the offending input, e.g. `query.limit`. */
+  readonly field: string;
+  /** What is wrong with it. */
+  readonly reason: string;
+
+  constructor(problem: RequestValidationProblem, options?: ErrorOptions) {
+    super(`Invalid request for ${problem.operation}: ${problem.field} ${problem.reason}`, options);
+    this.operation = problem.operation;
+    this.field = problem.field;
+    this.reason = problem.reason;
+  }
+}
+
+/** Input of {@link MissingCredentialsError}: where credentials could have come from. */
+export interface MissingCredentials {
+  /** The class that needs them, e.g. `TrustClient`. */
+  client: string;
+  /** The options that carry credentials; a list stands for options that go together, e.g. `[['login', 'authToken'], 'accessToken']`. */
+  options: readonly (string | readonly string[])[];
+  /** The environment variables read when the options carry none, grouped the same way. */
+  envVars: readonly (string | readonly string[])[];
+}
+
+/** `a`, `a and b`; alternatives joined with `or`. */
+function describeAlternatives(alternatives: MissingCredentials['options'], quote: (name: string) => string): string {
+  return alternatives
+    .map((alternative) => (typeof alternative === 'string' ? [alternative] : alternative).map(quote).join(' and '))
+    .join(', or ');
+}
+
+/**
+ * A client was created without credentials: neither its options nor the environment hold them. The message
+ * names the options and environment variables to set; it never contains a value.
+ */
+export class MissingCredentialsError extends AgentApiError {
+  override name = 'MissingCredentialsError';
+  /** The options that carry credentials. */
+  readonly options: MissingCredentials['options'];
+  /** The environment variables the client reads. */
+  readonly envVars: MissingCredentials['envVars'];
+
+  constructor(missing: MissingCredentials) {
+    const options = describeAlternatives(missing.options, (name) => `\`${name}\``);
+    const envVars = describeAlternatives(missing.envVars, (name) => name);
+    super(`${missing.client} needs credentials: pass ${options}; or set ${envVars}`);
+    this.options = missing.options;
+    this.envVars = missing.envVars;
+  }
+}
+
+/** A base URL mistake found at construction; the message never contains the URL's credentials. */
+export class InvalidBaseUrlError extends AgentApiError {
+  override name = 'InvalidBaseUrlError';
+}
+
+/** A client option that cannot work as given (e.g. response validation whose validators cannot be loaded). */
+export class ConfigurationError extends AgentApiError {
+  override name = 'ConfigurationError';
+}
+
+/**
+ * A successful response whose body is not the JSON its operation promises: it does not parse (cut short), or it
+ * came as another content type (an HTML error page behind a proxy, say). The
+ * parser's own message is left out on purpose: it quotes the start of the body, which may echo a credential.
+ */
+export class ResponseParseError extends AgentApiError {
+  override name = 'ResponseParseError';
+  readonly operation: string;
+
+  constructor(operation: string, route: string, problem = 'is not valid JSON') {
+    super(`Response of ${operation} (${route}) ${problem}`);
+    this.operation = operation;
+  }
+}
+
+/**
+ * A Redis failure: a command that failed, took too long, or a client that is not ready. The Redis tiers catch it and
+ * fall back to this process alone; it reaches a caller only through a tier's own error.
+ */
+export class RedisUnavailableError extends AgentApiError {}
 
 /** A redacted, loggable description of a request: what an error keeps of the request that failed. */
 export interface RequestDescription {
@@ -49,6 +167,11 @@ export interface ErrorResponse {
   headers: Headers;
   /** Parsed JSON body, the text body, or undefined when empty. */
   body: unknown;
+  /**
+   * The wait the server asked for, in ms (`retry-after-ms` / `Retry-After`), read from the headers by the call path
+   * (`apiErrorFromResponse`); without it the error has no `retryAfter`.
+   */
+  retryAfter?: number | undefined;
 }
 
 /** The server answered with a non-success status. Subclasses exist for the common statuses. */
@@ -86,7 +209,7 @@ export class APIError extends AgentApiError {
     this.route = context.route;
     this.request = context.request;
     this.requestId = response.headers.get('x-request-id') ?? undefined;
-    this.retryAfter = retryAfterMs(response.headers);
+    this.retryAfter = response.retryAfter;
   }
 }
 
@@ -213,9 +336,9 @@ export class ResponseTooLargeError extends AgentApiError {
   /** The cap that was exceeded, in bytes. */
   readonly maxBytes: number;
 
-  /** `url` is shown with its credential query parameters and user-info masked. */
+  /** `url` is shown as given: the call path (`body-reader.ts`) masks its credentials first. */
   constructor(url: string, maxBytes: number) {
-    const where = url ? ` from ${redactUrl(url)}` : '';
+    const where = url ? ` from ${url}` : '';
     super(`Response body${where} is larger than the ${maxBytes}-byte cap (maxResponseBytes); reading stopped`);
     this.maxBytes = maxBytes;
   }
