@@ -21,9 +21,9 @@ export class AgentApiError extends Error {
 export class APIUserAbortError extends AgentApiError {
   override name = 'APIUserAbortError';
   /** The operationId when known, otherwise `METHOD /path`. */
-  readonly operation: string;
+  declare readonly operation: string;
   /** `METHOD /path` of the operation. */
-  readonly route: string;
+  declare readonly route: string;
 
   constructor(context: { operation: string; route: string }) {
     super(`Request aborted by the caller on ${operationLabel(context)}`);
@@ -46,11 +46,11 @@ export interface RequestValidationProblem {
 export class RequestValidationError extends AgentApiError {
   override name = 'RequestValidationError';
   /** The operationId of the call that was refused. */
-  readonly operation: string;
+  declare readonly operation: string;
   /** Path of the offending input, e.g. `query.limit`. */
-  readonly field: string;
+  declare readonly field: string;
   /** What is wrong with it. */
-  readonly reason: string;
+  declare readonly reason: string;
 
   constructor(problem: RequestValidationProblem, options?: ErrorOptions) {
     super(`Invalid request for ${problem.operation}: ${problem.field} ${problem.reason}`, options);
@@ -84,9 +84,9 @@ function describeAlternatives(alternatives: MissingCredentials['options'], quote
 export class MissingCredentialsError extends AgentApiError {
   override name = 'MissingCredentialsError';
   /** The options that carry credentials. */
-  readonly options: MissingCredentials['options'];
+  declare readonly options: MissingCredentials['options'];
   /** The environment variables the client reads. */
-  readonly envVars: MissingCredentials['envVars'];
+  declare readonly envVars: MissingCredentials['envVars'];
 
   constructor(missing: MissingCredentials) {
     const options = describeAlternatives(missing.options, (name) => `\`${name}\``);
@@ -114,7 +114,7 @@ export class ConfigurationError extends AgentApiError {
  */
 export class ResponseParseError extends AgentApiError {
   override name = 'ResponseParseError';
-  readonly operation: string;
+  declare readonly operation: string;
 
   constructor(operation: string, route: string, problem = 'is not valid JSON') {
     super(`Response of ${operation} (${route}) ${problem}`);
@@ -178,21 +178,21 @@ export interface ErrorResponse {
 export class APIError extends AgentApiError {
   override name = 'APIError';
   /** HTTP status code. */
-  readonly status: number;
+  declare readonly status: number;
   /** Response headers, credentials masked. */
-  readonly headers: Headers;
+  declare readonly headers: Headers;
   /** Parsed JSON error body (or text), secrets masked. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** The operationId when known, otherwise `METHOD /path`. */
-  readonly operation: string;
+  declare readonly operation: string;
   /** `METHOD /path` of the operation. */
-  readonly route: string;
+  declare readonly route: string;
   /** Redacted description of the request that failed. */
-  readonly request: RequestDescription;
+  declare readonly request: RequestDescription;
   /** The `x-request-id` response header, when present. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** The wait the server asked for (`retry-after-ms` / `Retry-After`, on a 429 or a 503), in ms, when it said. */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
   /**
    * Prefer `apiErrorFromResponse` (core's call path), which picks the subclass, redacts, and words the message
@@ -241,7 +241,7 @@ export class UnprocessableEntityError extends APIError {
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
   /** @deprecated The same as {@link APIError.retryAfter}; read that. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
 
   constructor(context: RequestContext, response: ErrorResponse, message?: string) {
     super(context, response, message);
@@ -255,42 +255,35 @@ export class InternalServerError extends APIError {
 
 /** The {@link APIError} subclass for an HTTP status; plain {@link APIError} for statuses without one. */
 export function errorClassForStatus(status: number): typeof APIError {
-  switch (status) {
-    case 400:
-      return BadRequestError;
-    case 401:
-      return AuthenticationError;
-    case 403:
-      return PermissionDeniedError;
-    case 404:
-      return NotFoundError;
-    case 409:
-      return ConflictError;
-    case 422:
-      return UnprocessableEntityError;
-    case 429:
-      return RateLimitError;
-    default:
-      return status >= 500 ? InternalServerError : APIError;
-  }
+  return STATUS_CLASSES[status] ?? (status >= 500 ? InternalServerError : APIError);
 }
+
+const STATUS_CLASSES: Readonly<Record<number, typeof APIError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
 
 /** No response arrived: DNS, TLS, connection reset, … The original error is kept, redacted, as `cause`. */
 export class APIConnectionError extends AgentApiError {
   override name = 'APIConnectionError';
   /** The operationId when known, otherwise `METHOD /path`. */
-  readonly operation: string;
+  declare readonly operation: string;
   /** `METHOD /path` of the operation. */
-  readonly route: string;
+  declare readonly route: string;
   /** Redacted description of the request that failed. */
-  readonly request: RequestDescription;
+  declare readonly request: RequestDescription;
 
   /** Host the connection was for. */
-  readonly host: string | undefined;
+  declare readonly host: string | undefined;
   /** Port the connection was for (the scheme's default when the URL names none). */
-  readonly port: number | undefined;
+  declare readonly port: number | undefined;
   /** The system error code found in the cause chain, e.g. `ECONNREFUSED`, `ENOTFOUND`. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
 
   /** `cause` is redacted with the context's secrets before it is kept. */
   constructor(context: RequestContext, options: { cause?: unknown; message?: string } = {}) {
@@ -334,7 +327,7 @@ function systemErrorCode(error: unknown): string | undefined {
 export class ResponseTooLargeError extends AgentApiError {
   override name = 'ResponseTooLargeError';
   /** The cap that was exceeded, in bytes. */
-  readonly maxBytes: number;
+  declare readonly maxBytes: number;
 
   /** `url` is shown as given: the call path (`body-reader.ts`) masks its credentials first. */
   constructor(url: string, maxBytes: number) {
@@ -348,7 +341,7 @@ export class ResponseTooLargeError extends AgentApiError {
 export class RateLimitBanError extends AgentApiError {
   override name = 'RateLimitBanError';
   /** When the ban ends. */
-  readonly resetAt: Date;
+  declare readonly resetAt: Date;
 
   constructor(resetAt: Date) {
     super(
@@ -362,7 +355,7 @@ export class RateLimitBanError extends AgentApiError {
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
   /** The call's timeout that elapsed (every attempt and wait included), in ms. */
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
 
   constructor(context: RequestContext, timeoutMs: number) {
     super(context, { message: `Request timed out after ${timeoutMs} ms on ${operationLabel(context)}` });
@@ -380,9 +373,9 @@ export interface ResponseIssue {
 /** A successful response whose body does not match the operation's schema. */
 export class ResponseValidationError extends AgentApiError {
   override name = 'ResponseValidationError';
-  readonly operation: string;
-  readonly status: number;
-  readonly issues: readonly ResponseIssue[];
+  declare readonly operation: string;
+  declare readonly status: number;
+  declare readonly issues: readonly ResponseIssue[];
 
   constructor(operation: string, status: number, issues: readonly ResponseIssue[]) {
     const first = issues[0];
