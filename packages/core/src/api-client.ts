@@ -8,7 +8,7 @@ import { onAbort } from './internal/call/abort.js';
 import { checkBaseUrl, checkCredentials, checkedHeaders, isAbortSignal } from './internal/call/client-checks.js';
 import type { ClientOptions, ServiceTransport } from './internal/call/client-options.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMER_MS } from './internal/call/env.js';
-import { AgentApiError, APIUserAbortError, ConfigurationError } from './internal/call/request-errors.js';
+import { AgentApiError, APIUserAbortError, ConfigurationError } from './internal/call/errors.js';
 import type * as CallPath from './internal/call/send-call.js';
 import type { CreateFetchOptions, Transport } from './internal/call/transport.js';
 import type { WithResponse } from './operations.js';
@@ -111,35 +111,21 @@ export class ApiClient implements OperationClient {
     }
     const loading = this.#loading;
     const timeoutMs = options?.timeout ?? this.#settings.options.timeout ?? DEFAULT_TIMEOUT_MS;
+    // No timer for an infinite timeout (or one too long for setTimeout, which would fire at once), nor for one that
+    // is not positive: the call's own check refuses a bad one, and a timeout of 0 is the request's to keep; one listener
+    // per signal however many first calls share it.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopWatching: (() => void) | undefined;
     return new Promise<LoadedCallPath>((resolve, reject) => {
-      // No timer for an infinite timeout (or one too long for setTimeout, which would fire at once), nor for one that
-      // is not positive: the call's own check refuses a bad one, and a timeout of 0 is the request's to keep; one listener
-      // per signal however many first calls share it.
-      const timer =
-        timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS
-          ? setTimeout(
-              () =>
-                fail(
-                  new ConfigurationError(
-                    `${this.#settings.client} could not load its transport module within ${timeoutMs} ms`,
-                  ),
-                ),
-              timeoutMs,
-            )
-          : undefined;
-      const stopWatching = signal && onAbort(signal, () => fail(aborted()));
-      const settle = () => {
-        clearTimeout(timer);
-        stopWatching?.();
-      };
-      const fail = (error: unknown) => {
-        settle();
-        reject(error);
-      };
-      loading.then((loaded) => {
-        settle();
-        resolve(loaded);
-      }, fail);
+      if (timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS) {
+        const message = `${this.#settings.client} could not load its transport module within ${timeoutMs} ms`;
+        timer = setTimeout(() => reject(new ConfigurationError(message)), timeoutMs);
+      }
+      stopWatching = signal && onAbort(signal, () => reject(aborted()));
+      loading.then(resolve, reject);
+    }).finally(() => {
+      clearTimeout(timer);
+      stopWatching?.();
     });
   }
 

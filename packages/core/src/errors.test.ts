@@ -1,31 +1,40 @@
 import { describe, expect, it } from 'vitest';
+import { boundedBytes } from './internal/call/body-reader.js';
+import { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
 import {
+  AgentApiError,
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
+  APIUserAbortError,
   AuthenticationError,
   BadRequestError,
   ConflictError,
   InternalServerError,
+  MissingCredentialsError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  RequestValidationError,
   ResponseTooLargeError,
   UnprocessableEntityError,
-} from './internal/call/answer-errors.js';
-import { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
+} from './internal/call/errors.js';
 import { REDACTED } from './internal/call/redact.js';
-import {
-  AgentApiError,
-  APIUserAbortError,
-  MissingCredentialsError,
-  RequestValidationError,
-} from './internal/call/request-errors.js';
 
 const productRequest = () =>
   new Request('https://store.example.test/v1/products/p1.json', { headers: { authorization: 'Bearer tok-abcdef123' } });
 const productContext = () =>
   createRequestContext(productRequest(), { id: 'getProduct', route: 'GET /v1/products/{id}.json' });
+
+/** What `run` throws (it must throw). */
+function catchError(run: () => unknown): Error {
+  try {
+    run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a throw');
+}
 
 describe('apiErrorFromResponse', () => {
   it.each([
@@ -199,8 +208,10 @@ describe('connection errors', () => {
     );
   });
 
-  it('ResponseTooLargeError masks the credentials of the URL it is given', () => {
-    const error = new ResponseTooLargeError('https://user:pass-word@x.test/items?token=abc123&page=2', 10);
+  it('ResponseTooLargeError, as the body reader throws it, masks the credentials of the URL', () => {
+    const bytes = boundedBytes(10, { source: 'https://user:pass-word@x.test/items?token=abc123&page=2' });
+    const error = catchError(() => bytes.add(new Uint8Array(11)));
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error.message).toBe(
       `Response body from https://${REDACTED}@x.test/items?token=${REDACTED}&page=2 is larger than the 10-byte cap (maxResponseBytes); reading stopped`,
     );

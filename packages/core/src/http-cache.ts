@@ -4,8 +4,8 @@
  * it does with a request is its engine (`http-cache-engine.ts`), loaded at its first request.
  */
 
+import { ConfigurationError } from './internal/call/errors.js';
 import type { Logger } from './internal/call/logger.js';
-import { ConfigurationError } from './internal/call/request-errors.js';
 import { toRequest } from './internal/call/to-request.js';
 import type { CachePlan, CacheRequest, CacheState, SharedCacheTier } from './internal/fleet/cache-entry.js';
 import { MIN_FLEET_SECRET_LENGTH } from './internal/fleet/cache-entry.js';

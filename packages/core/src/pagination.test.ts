@@ -5,7 +5,7 @@ import {
   ConfigurationError,
   RequestValidationError,
   ResponseParseError,
-} from './internal/call/request-errors.js';
+} from './internal/call/errors.js';
 import type { OperationClient } from './operations.js';
 import { type OffsetPage, offsetCursor, pageNumberCursor, pageNumberListing, paginate } from './pagination.js';
 

@@ -7,7 +7,7 @@ import {
   ConfigurationError,
   RequestValidationError,
   ResponseParseError,
-} from './internal/call/request-errors.js';
+} from './internal/call/errors.js';
 import { type Operation, type OperationCallOptions, type OperationClient, routeOf } from './operations.js';
 
 /** Options of {@link paginate}. */

@@ -2,48 +2,9 @@
  * @agent-apis/directory: client of the Directory API (MCP servers, coding-agent plugins and agent skills).
  */
 
-export type {
-  ApiPromise,
-  HttpCacheOptions,
-  Logger,
-  LogLevel,
-  Paginator,
-  RequestOptions,
-  WithResponse,
-} from '@agent-apis/core';
-export {
-  AgentApiError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConfigurationError,
-  ConflictError,
-  type ErrorResponse,
-  errorClassForStatus,
-  HttpCache,
-  InternalServerError,
-  InvalidBaseUrlError,
-  LOG_ENV_VAR,
-  type MissingCredentials,
-  MissingCredentialsError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitBanError,
-  RateLimitError,
-  RedisUnavailableError,
-  type RequestContext,
-  type RequestDescription,
-  RequestValidationError,
-  type RequestValidationProblem,
-  type ResponseIssue,
-  ResponseParseError,
-  ResponseTooLargeError,
-  ResponseValidationError,
-  UnprocessableEntityError,
-} from '@agent-apis/core';
+// What a user of the client meets of core (every error class, `errorClassForStatus`, the options' and
+// answers' types, …): core's root is that list, kept once there.
+export * from '@agent-apis/core';
 export {
   BASE_URL_ENV_VAR,
   createDirectoryClient,
@@ -62,4 +23,6 @@ export {
 export * from './gen/api.gen.js';
 export { type OperationId, operations } from './gen/operations.gen.js';
 export type * from './gen/types.gen.js';
+// The generated types' own `ClientOptions` (the spec's servers) keeps the name, as before core's were re-exported whole.
+export type { ClientOptions } from './gen/types.gen.js';
 export { DirectoryResource, type ListPage, type ListQuery } from './resource.js';

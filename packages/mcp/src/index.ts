@@ -2,37 +2,9 @@
  * @agent-apis/mcp: typed clients of the store's and the directory's agent tool servers (MCP over streamable HTTP).
  */
 
-export {
-  AgentApiError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConfigurationError,
-  ConflictError,
-  type ErrorResponse,
-  errorClassForStatus,
-  InternalServerError,
-  InvalidBaseUrlError,
-  type MissingCredentials,
-  MissingCredentialsError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitBanError,
-  RateLimitError,
-  RedisUnavailableError,
-  type RequestContext,
-  type RequestDescription,
-  RequestValidationError,
-  type RequestValidationProblem,
-  type ResponseIssue,
-  ResponseParseError,
-  ResponseTooLargeError,
-  ResponseValidationError,
-  UnprocessableEntityError,
-} from '@agent-apis/core';
+// What a user of the client meets of core (every error class, `errorClassForStatus`, the options' and
+// answers' types, …): core's root is that list, kept once there.
+export * from '@agent-apis/core';
 // The argument checker is core's, shared by every path; its names stay here for this package's users.
 export { findViolation, type JsonSchema, type JsonType, patternRisk, type Violation } from '@agent-apis/core/call';
 export {

@@ -2,39 +2,9 @@
  * @agent-apis/store: a typed client of the store management REST API.
  */
 
-export type { ApiPromise, Logger, LogLevel, Paginator, RequestOptions, WithResponse } from '@agent-apis/core';
-export {
-  AgentApiError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConfigurationError,
-  ConflictError,
-  type ErrorResponse,
-  errorClassForStatus,
-  InternalServerError,
-  InvalidBaseUrlError,
-  LOG_ENV_VAR,
-  type MissingCredentials,
-  MissingCredentialsError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitBanError,
-  RateLimitError,
-  RedisUnavailableError,
-  type RequestContext,
-  type RequestDescription,
-  RequestValidationError,
-  type RequestValidationProblem,
-  type ResponseIssue,
-  ResponseParseError,
-  ResponseTooLargeError,
-  ResponseValidationError,
-  UnprocessableEntityError,
-} from '@agent-apis/core';
+// What a user of the client meets of core (every error class, `errorClassForStatus`, the options' and
+// answers' types, …): core's root is that list, kept once there.
+export * from '@agent-apis/core';
 export type { StoreApi, StoreOperationOptions, StoreOperationResult } from './api.js';
 export { CREDENTIAL_ENV_VARS, type StoreCredentialOptions } from './auth.js';
 export {
@@ -48,6 +18,8 @@ export * from './gen/api.gen.js';
 export { type OperationId, operations } from './gen/operations.gen.js';
 export type * from './gen/resources.gen.js';
 export type * from './gen/types.gen.js';
+// The generated types' own `ClientOptions` (the spec's servers) keeps the name, as before core's were re-exported whole.
+export type { ClientOptions } from './gen/types.gen.js';
 export {
   DEFAULT_PAGE_SIZE,
   type ListFilters,

@@ -3,39 +3,9 @@
  * fetch from it.
  */
 
-export type { ApiPromise, Logger, LogLevel, RequestOptions, WithResponse } from '@agent-apis/core';
-export {
-  AgentApiError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConfigurationError,
-  ConflictError,
-  type ErrorResponse,
-  errorClassForStatus,
-  InternalServerError,
-  InvalidBaseUrlError,
-  LOG_ENV_VAR,
-  type MissingCredentials,
-  MissingCredentialsError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitBanError,
-  RateLimitError,
-  RedisUnavailableError,
-  type RequestContext,
-  type RequestDescription,
-  RequestValidationError,
-  type RequestValidationProblem,
-  type ResponseIssue,
-  ResponseParseError,
-  ResponseTooLargeError,
-  ResponseValidationError,
-  UnprocessableEntityError,
-} from '@agent-apis/core';
+// What a user of the client meets of core (every error class, `errorClassForStatus`, the options' and
+// answers' types, …): core's root is that list, kept once there.
+export * from '@agent-apis/core';
 export {
   API_KEY_ENV,
   API_KEY_ENV_VAR,
@@ -59,6 +29,8 @@ export { TrustDecision } from './decision.js';
 export * from './gen/api.gen.js';
 export { type OperationId, operations } from './gen/operations.gen.js';
 export type * from './gen/types.gen.js';
+// The generated types' own `ClientOptions` (the spec's servers) keeps the name, as before core's were re-exported whole.
+export type { ClientOptions } from './gen/types.gen.js';
 export {
   type GuardContext,
   type GuardedFetchOptions,

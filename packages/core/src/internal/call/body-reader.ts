@@ -6,7 +6,8 @@
  * SSE streams included); {@link boundedBytes} gathers chunks from any source (the store's webhook listener).
  */
 
-import { ResponseTooLargeError } from './answer-errors.js';
+import { ResponseTooLargeError } from './errors.js';
+import { redactUrl } from './redact-text.js';
 
 const NO_BYTES = new Uint8Array(0);
 
@@ -38,7 +39,7 @@ export async function readBoundedBody(response: Response, maxBytes: number, boun
   if (declared > maxBytes) {
     // Not awaited: a stream whose cancel never settles must not turn the refusal into a timeout.
     stream.cancel().catch(noop);
-    throw new ResponseTooLargeError(response.url, maxBytes);
+    throw tooLargeError(response.url, maxBytes);
   }
   const reader = stream.getReader();
   const cancel = () => void reader.cancel().catch(noop);
@@ -57,7 +58,7 @@ export async function readBoundedBody(response: Response, maxBytes: number, boun
         buffer = boundedBytes(maxBytes, { declared, source: response.url });
         buffer.add(firstChunk);
         buffer.add(value);
-      } else if (value.byteLength > maxBytes) throw new ResponseTooLargeError(response.url, maxBytes);
+      } else if (value.byteLength > maxBytes) throw tooLargeError(response.url, maxBytes);
       else firstChunk = value;
     }
   } catch (error) {
@@ -105,7 +106,7 @@ export function boundedBytes(maxBytes: number, options: { declared?: number; sou
   let total = 0;
   return {
     add(chunk) {
-      if (total + chunk.byteLength > maxBytes) throw new ResponseTooLargeError(options.source ?? '', maxBytes);
+      if (total + chunk.byteLength > maxBytes) throw tooLargeError(options.source ?? '', maxBytes);
       total += chunk.byteLength;
       if (sized && chunks.length === 0 && inSized + chunk.byteLength <= sized.byteLength) {
         sized.set(chunk, inSized);
@@ -145,7 +146,7 @@ export function boundedResponse(
 ): Response {
   if (!response.body) return response;
   const tooLarge = () => {
-    const error = new ResponseTooLargeError(response.url, maxBytes);
+    const error = tooLargeError(response.url, maxBytes);
     onTooLarge(error);
     return error;
   };
@@ -193,4 +194,9 @@ export function boundedResponse(
     },
   });
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** The error of a body past `maxBytes`, naming its source with the URL's credentials masked. */
+function tooLargeError(url: string, maxBytes: number): ResponseTooLargeError {
+  return new ResponseTooLargeError(url && redactUrl(url), maxBytes);
 }

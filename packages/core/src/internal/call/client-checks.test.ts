@@ -1,7 +1,7 @@
 import { thrownBy } from '@agent-apis/test-utils/errors';
 import { describe, expect, it } from 'vitest';
 import { checkBaseUrl, checkedHeaders, isAbortSignal } from './client-checks.js';
-import { AgentApiError, InvalidBaseUrlError } from './request-errors.js';
+import { AgentApiError, InvalidBaseUrlError } from './errors.js';
 
 const thrown = (run: () => unknown): Error => thrownBy(run, Error);
 

@@ -1,13 +1,11 @@
 /**
  * The checks of a client's settings, the one place base URLs, credentials and headers are checked (the service
- * clients and the MCP tool clients use them): at construction the base URL, the credentials' characters and the
- * default headers; at the first call, credentials over plain `http` (they would cross the network in clear, so a
- * client with credentials refuses a plain-http base URL to a host that is not loopback unless `allowInsecureHttp`
- * says so).
+ * clients and the MCP tool clients use them) at construction: the base URL, the credentials' characters and the
+ * default headers. The check of credentials over plain `http`, made at the first call, is `plain-http.ts`.
  */
 
 import type { HeadersInput } from '../../operations.js';
-import { AgentApiError, InvalidBaseUrlError } from './request-errors.js';
+import { AgentApiError, InvalidBaseUrlError } from './errors.js';
 
 /** How {@link checkBaseUrl} words and checks one URL option. */
 export interface BaseUrlRules {
@@ -124,13 +122,4 @@ export function isHeaderName(name: unknown): name is string {
 export function isAbortSignal(value: unknown): value is AbortSignal {
   const signal = value as Partial<AbortSignal> | null | undefined;
   return typeof signal?.aborted === 'boolean' && typeof signal.addEventListener === 'function';
-}
-
-/** Throws an {@link InvalidBaseUrlError} naming `allowInsecureHttp` when `baseUrl` would carry credentials in clear. */
-export function refusePlainHttp(client: string, baseUrl: string, allowInsecureHttp: boolean | undefined): void {
-  const url = new URL(baseUrl);
-  if (url.protocol !== 'http:' || isLoopback(url.hostname) || allowInsecureHttp === true) return;
-  throw new InvalidBaseUrlError(
-    `${client} baseUrl ${url.origin} would send credentials in clear (plain http, not loopback): use https, or allowInsecureHttp: true`,
-  );
 }

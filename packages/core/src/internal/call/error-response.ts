@@ -6,17 +6,18 @@
 
 import type { OperationInfo } from '../../operations.js';
 import { onAbort } from './abort.js';
+import { type ReadBounds, readBoundedBody } from './body-reader.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './env.js';
 import {
   type APIError,
   type ErrorResponse,
   errorClassForStatus,
   type RequestContext,
   ResponseTooLargeError,
-} from './answer-errors.js';
-import { type ReadBounds, readBoundedBody } from './body-reader.js';
-import { DEFAULT_MAX_RESPONSE_BYTES } from './env.js';
+} from './errors.js';
 import { operationLabel } from './operation-label.js';
 import { describeRequest, redactError, redactHeaders, redactText, redactValue, secretsFromRequest } from './redact.js';
+import { retryAfterMs } from './retry-after.js';
 
 /** Builds the {@link RequestContext} of a request: names the operation and collects the secrets it carries. */
 export function createRequestContext(
@@ -68,6 +69,7 @@ export async function apiErrorFromResponse(
     statusText: response.statusText,
     headers: new Headers(redactHeaders(response.headers, context.secrets)),
     body: parseBody(text, context.secrets),
+    retryAfter: retryAfterMs(response.headers),
   };
   return new errorClass(context, redacted, errorMessage(context, redacted));
 }

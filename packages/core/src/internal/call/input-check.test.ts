@@ -2,8 +2,8 @@ import { thrownBy } from '@agent-apis/test-utils/errors';
 import { createProduct, getProduct, listProducts } from '@agent-apis/test-utils/operation-fixtures';
 import { describe, expect, it } from 'vitest';
 import type { OperationShape } from '../../operations.js';
+import { RequestValidationError } from './errors.js';
 import { validateOperationInput, validateRequestOptions } from './input-check.js';
-import { RequestValidationError } from './request-errors.js';
 import { expandPath } from './wire-encoding.js';
 
 const refusal = (run: () => unknown): RequestValidationError => thrownBy(run, RequestValidationError);

@@ -5,8 +5,8 @@
 
 import type { OperationInput, OperationShape, QueryConstraint, RequestOptions } from '../../operations.js';
 import { isAbortSignal } from './client-checks.js';
+import { ConfigurationError, RequestValidationError } from './errors.js';
 import { type ValueRules, valueViolation } from './json-value.js';
-import { ConfigurationError, RequestValidationError } from './request-errors.js';
 
 /** The value at a dotted path of `root`, or undefined where a step is missing. */
 function valueAt(root: unknown, path: string): unknown {

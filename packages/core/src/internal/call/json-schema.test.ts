@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AgentApiError } from './errors.js';
 import {
   findViolation,
   findViolations,
@@ -8,7 +9,6 @@ import {
   VALUE_KEYWORDS,
 } from './json-schema.js';
 import { valueViolation } from './json-value.js';
-import { AgentApiError } from './request-errors.js';
 
 const product: JsonSchema = {
   type: 'object',

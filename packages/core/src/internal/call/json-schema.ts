@@ -16,8 +16,9 @@
  * whoever wrote the string. The generator refuses a pinned schema with any other pattern, and the check throws on
  * one instead of running it.
  */
+
+import { AgentApiError } from './errors.js';
 import { type JsonType, type ValueRules, valueViolation } from './json-value.js';
-import { AgentApiError } from './request-errors.js';
 
 export type { JsonType };
 

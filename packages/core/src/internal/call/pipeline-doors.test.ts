@@ -10,8 +10,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../api-client.js';
 import { HttpCache } from '../../http-cache.js';
 import { RateLimiter } from '../fleet/rate-limiter.js';
-import { APIConnectionError, APIConnectionTimeoutError, APIError, ResponseTooLargeError } from './answer-errors.js';
-import { AgentApiError, InvalidBaseUrlError } from './request-errors.js';
+import {
+  AgentApiError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  InvalidBaseUrlError,
+  ResponseTooLargeError,
+} from './errors.js';
 import { createTransport } from './transport.js';
 
 const getThing = {

@@ -3,7 +3,7 @@
  */
 
 import type { Operation } from '../../operations.js';
-import { ResponseParseError } from './request-errors.js';
+import { ResponseParseError } from './errors.js';
 import type { BufferedResponse } from './transport.js';
 
 const EMPTY = new Uint8Array(0);

@@ -1,6 +1,6 @@
 /**
- * Reading the wait a server asks for, apart from the retry rules: `RateLimitError` reads it too, and the error
- * classes load with a client, before its first call.
+ * Reading the wait a server asks for, apart from the retry rules: the call path reads it for an error's `retryAfter`
+ * (`error-response.ts`) and the rate limiter for its pause.
  */
 
 /**

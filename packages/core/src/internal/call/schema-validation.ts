@@ -3,9 +3,8 @@
  * at their first response to check.
  */
 
-import { ResponseValidationError } from './answer-errors.js';
 import type { SchemaLike, ValidatorsModule } from './client-options.js';
-import { ConfigurationError } from './request-errors.js';
+import { ConfigurationError, ResponseValidationError } from './errors.js';
 
 /** Where the spec's response check finds its validators: the option as given, and the service's loader. */
 export interface SpecValidatorSource {

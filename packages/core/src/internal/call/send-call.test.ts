@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../api-client.js';
 import type { Operation, OperationCallOptions } from '../../operations.js';
 import { testService } from '../../test-support.js';
-import { RequestValidationError } from './request-errors.js';
+import { RequestValidationError } from './errors.js';
 
 const getThing = { id: 'getProduct', ...getProduct } as const satisfies Operation;
 const postThing = { id: 'createProduct', ...createProduct } as const satisfies Operation;

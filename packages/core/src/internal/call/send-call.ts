@@ -4,9 +4,9 @@
  * code put both in one chunk, fetched once.
  */
 import { type Operation, type OperationCallOptions, routeOf, type WithResponse } from '../../operations.js';
-import { refusePlainHttp } from './client-checks.js';
 import type { ClientOptions, ServiceTransport } from './client-options.js';
 import { validateClientLimits, validateOperationInput, validateRequestOptions } from './input-check.js';
+import { refusePlainHttp } from './plain-http.js';
 import { parseBuffered } from './response-body.js';
 import { type CreateFetchOptions, createTransport, type Transport } from './transport.js';
 import { clientFetchOptions } from './transport-options.js';

@@ -6,7 +6,7 @@
 
 import type { ClientOptions, ServiceTransport } from './client-options.js';
 import { LOG_ENV_VAR } from './env.js';
-import { ConfigurationError } from './request-errors.js';
+import { ConfigurationError } from './errors.js';
 import type { SpecValidatorSource } from './schema-validation.js';
 import type { CreateFetchOptions } from './transport.js';
 

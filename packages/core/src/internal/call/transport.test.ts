@@ -7,12 +7,13 @@ import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
+  APIUserAbortError,
   BadRequestError,
   InternalServerError,
   RateLimitError,
-} from './answer-errors.js';
+  RequestValidationError,
+} from './errors.js';
 import type { Logger } from './logger.js';
-import { APIUserAbortError, RequestValidationError } from './request-errors.js';
 import { type CreateFetchOptions, createTransport, type TransportCall } from './transport.js';
 
 const URL_ = 'https://api.example.test/v1/products/p1.json';

@@ -10,20 +10,21 @@
  */
 
 import type { HeadersInput, OperationInfo, RequestOptions } from '../../operations.js';
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  type RequestContext,
-  ResponseTooLargeError,
-} from './answer-errors.js';
 import { AttemptBounds } from './attempt.js';
 import { NULL_BODY_STATUSES, readBoundedBody } from './body-reader.js';
 import type { CachePlan, PlanningCache as HttpCache } from './cache-plan.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
 import { apiErrorFromResponse, createRequestContext } from './error-response.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  type RequestContext,
+  ResponseParseError,
+  ResponseTooLargeError,
+} from './errors.js';
 import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
 import { sameOriginRedirect } from './redirect.js';
-import { APIUserAbortError, ResponseParseError } from './request-errors.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryDecision, type RetryPolicy, type RetryTrigger } from './retry.js';
 import { sleep as defaultSleep, type Sleep } from './timers.js';
 import { callHeaders } from './wire-encoding.js';

@@ -1,6 +1,6 @@
 import { thrownBy } from '@agent-apis/test-utils/errors';
 import { describe, expect, it } from 'vitest';
-import { RequestValidationError } from './request-errors.js';
+import { RequestValidationError } from './errors.js';
 import { callHeaders, jsonBody, serializeQuery } from './wire-encoding.js';
 
 const thrown = (run: () => unknown): RequestValidationError => thrownBy(run, RequestValidationError);

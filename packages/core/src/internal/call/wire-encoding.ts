@@ -5,7 +5,7 @@
 
 import type { CallHeaders, QueryConstraint } from '../../operations.js';
 import { isHeaderName } from './client-checks.js';
-import { RequestValidationError } from './request-errors.js';
+import { RequestValidationError } from './errors.js';
 
 /** `path` with its template variables replaced by the encoded values of `values` (validated beforehand). */
 export function expandPath(path: string, values: Record<string, unknown> | undefined): string {

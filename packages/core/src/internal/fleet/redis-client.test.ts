@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentApiError } from '../call/request-errors.js';
+import { AgentApiError } from '../call/errors.js';
 import { assertRedisClient } from './redis-client.js';
 
 /** An object shaped like a node-redis client that records the listeners added to it. */

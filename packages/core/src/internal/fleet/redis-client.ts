@@ -2,7 +2,7 @@
  * The shape of the node-redis client the fleet options take, and its check at construction: apart from the Redis
  * code itself, which loads only when a Redis option is used.
  */
-import { AgentApiError } from '../call/request-errors.js';
+import { AgentApiError } from '../call/errors.js';
 
 /** The part of a connected node-redis (v5 or later) client the fleet features use: pass the client itself. */
 export interface RedisClientLike {

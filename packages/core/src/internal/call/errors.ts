@@ -1,14 +1,132 @@
 /**
- * The errors of answers and connections: {@link APIError} and one class per common status, connection errors and
- * timeouts, bodies too large or not matching their schema, the store's rate-limit ban. Only the call path builds
- * them, so they load with the first call, not at import. Every error carries only redacted data: the masking is done
- * by the call path (`error-response.ts`) before an error is built. Users import them from the face, `src/errors.ts`.
+ * Every error class the clients throw, in one file: the base {@link AgentApiError}; the errors raised before anything
+ * is sent (bad input, missing credentials, a malformed base URL, an option that cannot work, the caller's abort) or
+ * without an answer to read (a body that does not parse, Redis failing); the errors of answers ({@link APIError} and
+ * one class per common status), of connections and timeouts, of bodies too large or not matching their schema, and
+ * the store's rate-limit ban. Users import them from the face, `src/errors.ts`.
+ *
+ * A client loads this file at import, so each constructor only stores what it is given and words its message; the
+ * call path (`error-response.ts`) reads a failed answer, masks it and picks the class before building one. Every
+ * error carries only redacted data.
  */
 
 import { operationLabel } from './operation-label.js';
-import { redactUrl } from './redact-text.js';
-import { AgentApiError } from './request-errors.js';
-import { retryAfterMs } from './retry-after.js';
+
+/** Base class of every error thrown by the @agent-apis clients. */
+export class AgentApiError extends Error {
+  override name = 'AgentApiError';
+}
+
+/** The caller aborted the request through its AbortSignal. Never retried. */
+export class APIUserAbortError extends AgentApiError {
+  override name = 'APIUserAbortError';
+  /** The operationId when known, otherwise `METHOD /path`. */
+  declare readonly operation: string;
+  /** `METHOD /path` of the operation. */
+  declare readonly route: string;
+
+  constructor(context: { operation: string; route: string }) {
+    super(`Request aborted by the caller on ${operationLabel(context)}`);
+    this.operation = context.operation;
+    this.route = context.route;
+  }
+}
+
+/** Input of {@link RequestValidationError}. */
+export interface RequestValidationProblem {
+  /** The operationId of the call that was refused. */
+  operation: string;
+  /** Path of the offending input, e.g. `query.limit` or `body.items[0].sku`. */
+  field: string;
+  /** What is wrong, phrased to follow the field name, e.g. `must be between 1 and 100`. */
+  reason: string;
+}
+
+/** The client refused to send a request whose input breaks the API contract. Nothing was sent. */
+export class RequestValidationError extends AgentApiError {
+  override name = 'RequestValidationError';
+  /** The operationId of the call that was refused. */
+  declare readonly operation: string;
+  /** Path of the offending input, e.g. `query.limit`. */
+  declare readonly field: string;
+  /** What is wrong with it. */
+  declare readonly reason: string;
+
+  constructor(problem: RequestValidationProblem, options?: ErrorOptions) {
+    super(`Invalid request for ${problem.operation}: ${problem.field} ${problem.reason}`, options);
+    this.operation = problem.operation;
+    this.field = problem.field;
+    this.reason = problem.reason;
+  }
+}
+
+/** Input of {@link MissingCredentialsError}: where credentials could have come from. */
+export interface MissingCredentials {
+  /** The class that needs them, e.g. `TrustClient`. */
+  client: string;
+  /** The options that carry credentials; a list stands for options that go together, e.g. `[['login', 'authToken'], 'accessToken']`. */
+  options: readonly (string | readonly string[])[];
+  /** The environment variables read when the options carry none, grouped the same way. */
+  envVars: readonly (string | readonly string[])[];
+}
+
+/** `a`, `a and b`; alternatives joined with `or`. */
+function describeAlternatives(alternatives: MissingCredentials['options'], quote: (name: string) => string): string {
+  return alternatives
+    .map((alternative) => (typeof alternative === 'string' ? [alternative] : alternative).map(quote).join(' and '))
+    .join(', or ');
+}
+
+/**
+ * A client was created without credentials: neither its options nor the environment hold them. The message
+ * names the options and environment variables to set; it never contains a value.
+ */
+export class MissingCredentialsError extends AgentApiError {
+  override name = 'MissingCredentialsError';
+  /** The options that carry credentials. */
+  declare readonly options: MissingCredentials['options'];
+  /** The environment variables the client reads. */
+  declare readonly envVars: MissingCredentials['envVars'];
+
+  constructor(missing: MissingCredentials) {
+    const options = describeAlternatives(missing.options, (name) => `\`${name}\``);
+    const envVars = describeAlternatives(missing.envVars, (name) => name);
+    super(`${missing.client} needs credentials: pass ${options}; or set ${envVars}`);
+    this.options = missing.options;
+    this.envVars = missing.envVars;
+  }
+}
+
+/** A base URL mistake found at construction; the message never contains the URL's credentials. */
+export class InvalidBaseUrlError extends AgentApiError {
+  override name = 'InvalidBaseUrlError';
+}
+
+/** A client option that cannot work as given (e.g. response validation whose validators cannot be loaded). */
+export class ConfigurationError extends AgentApiError {
+  override name = 'ConfigurationError';
+}
+
+/**
+ * A successful response whose body is not the JSON its operation promises: it does not parse (cut short), or it
+ * came as another content type (an HTML error page behind a proxy, say). The
+ * parser's own message is left out on purpose: it quotes the start of the body, which may echo a credential.
+ */
+export class ResponseParseError extends AgentApiError {
+  override name = 'ResponseParseError';
+  declare readonly operation: string;
+
+  constructor(operation: string, route: string, problem = 'is not valid JSON') {
+    super(`Response of ${operation} (${route}) ${problem}`);
+    this.operation = operation;
+  }
+}
+
+/**
+ * A Redis failure: a command that failed, took too long, or a client that is not ready. The Redis tiers catch it and
+ * fall back to this process alone; it reaches a caller only through a tier's own error.
+ */
+export class RedisUnavailableError extends AgentApiError {}
 
 /** A redacted, loggable description of a request: what an error keeps of the request that failed. */
 export interface RequestDescription {
@@ -49,27 +167,32 @@ export interface ErrorResponse {
   headers: Headers;
   /** Parsed JSON body, the text body, or undefined when empty. */
   body: unknown;
+  /**
+   * The wait the server asked for, in ms (`retry-after-ms` / `Retry-After`), read from the headers by the call path
+   * (`apiErrorFromResponse`); without it the error has no `retryAfter`.
+   */
+  retryAfter?: number | undefined;
 }
 
 /** The server answered with a non-success status. Subclasses exist for the common statuses. */
 export class APIError extends AgentApiError {
   override name = 'APIError';
   /** HTTP status code. */
-  readonly status: number;
+  declare readonly status: number;
   /** Response headers, credentials masked. */
-  readonly headers: Headers;
+  declare readonly headers: Headers;
   /** Parsed JSON error body (or text), secrets masked. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** The operationId when known, otherwise `METHOD /path`. */
-  readonly operation: string;
+  declare readonly operation: string;
   /** `METHOD /path` of the operation. */
-  readonly route: string;
+  declare readonly route: string;
   /** Redacted description of the request that failed. */
-  readonly request: RequestDescription;
+  declare readonly request: RequestDescription;
   /** The `x-request-id` response header, when present. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** The wait the server asked for (`retry-after-ms` / `Retry-After`, on a 429 or a 503), in ms, when it said. */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
   /**
    * Prefer `apiErrorFromResponse` (core's call path), which picks the subclass, redacts, and words the message
@@ -86,7 +209,7 @@ export class APIError extends AgentApiError {
     this.route = context.route;
     this.request = context.request;
     this.requestId = response.headers.get('x-request-id') ?? undefined;
-    this.retryAfter = retryAfterMs(response.headers);
+    this.retryAfter = response.retryAfter;
   }
 }
 
@@ -118,7 +241,7 @@ export class UnprocessableEntityError extends APIError {
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
   /** @deprecated The same as {@link APIError.retryAfter}; read that. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
 
   constructor(context: RequestContext, response: ErrorResponse, message?: string) {
     super(context, response, message);
@@ -132,42 +255,35 @@ export class InternalServerError extends APIError {
 
 /** The {@link APIError} subclass for an HTTP status; plain {@link APIError} for statuses without one. */
 export function errorClassForStatus(status: number): typeof APIError {
-  switch (status) {
-    case 400:
-      return BadRequestError;
-    case 401:
-      return AuthenticationError;
-    case 403:
-      return PermissionDeniedError;
-    case 404:
-      return NotFoundError;
-    case 409:
-      return ConflictError;
-    case 422:
-      return UnprocessableEntityError;
-    case 429:
-      return RateLimitError;
-    default:
-      return status >= 500 ? InternalServerError : APIError;
-  }
+  return STATUS_CLASSES[status] ?? (status >= 500 ? InternalServerError : APIError);
 }
+
+const STATUS_CLASSES: Readonly<Record<number, typeof APIError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
 
 /** No response arrived: DNS, TLS, connection reset, … The original error is kept, redacted, as `cause`. */
 export class APIConnectionError extends AgentApiError {
   override name = 'APIConnectionError';
   /** The operationId when known, otherwise `METHOD /path`. */
-  readonly operation: string;
+  declare readonly operation: string;
   /** `METHOD /path` of the operation. */
-  readonly route: string;
+  declare readonly route: string;
   /** Redacted description of the request that failed. */
-  readonly request: RequestDescription;
+  declare readonly request: RequestDescription;
 
   /** Host the connection was for. */
-  readonly host: string | undefined;
+  declare readonly host: string | undefined;
   /** Port the connection was for (the scheme's default when the URL names none). */
-  readonly port: number | undefined;
+  declare readonly port: number | undefined;
   /** The system error code found in the cause chain, e.g. `ECONNREFUSED`, `ENOTFOUND`. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
 
   /** `cause` is redacted with the context's secrets before it is kept. */
   constructor(context: RequestContext, options: { cause?: unknown; message?: string } = {}) {
@@ -211,11 +327,11 @@ function systemErrorCode(error: unknown): string | undefined {
 export class ResponseTooLargeError extends AgentApiError {
   override name = 'ResponseTooLargeError';
   /** The cap that was exceeded, in bytes. */
-  readonly maxBytes: number;
+  declare readonly maxBytes: number;
 
-  /** `url` is shown with its credential query parameters and user-info masked. */
+  /** `url` is shown as given: the call path (`body-reader.ts`) masks its credentials first. */
   constructor(url: string, maxBytes: number) {
-    const where = url ? ` from ${redactUrl(url)}` : '';
+    const where = url ? ` from ${url}` : '';
     super(`Response body${where} is larger than the ${maxBytes}-byte cap (maxResponseBytes); reading stopped`);
     this.maxBytes = maxBytes;
   }
@@ -225,7 +341,7 @@ export class ResponseTooLargeError extends AgentApiError {
 export class RateLimitBanError extends AgentApiError {
   override name = 'RateLimitBanError';
   /** When the ban ends. */
-  readonly resetAt: Date;
+  declare readonly resetAt: Date;
 
   constructor(resetAt: Date) {
     super(
@@ -239,7 +355,7 @@ export class RateLimitBanError extends AgentApiError {
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
   /** The call's timeout that elapsed (every attempt and wait included), in ms. */
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
 
   constructor(context: RequestContext, timeoutMs: number) {
     super(context, { message: `Request timed out after ${timeoutMs} ms on ${operationLabel(context)}` });
@@ -257,9 +373,9 @@ export interface ResponseIssue {
 /** A successful response whose body does not match the operation's schema. */
 export class ResponseValidationError extends AgentApiError {
   override name = 'ResponseValidationError';
-  readonly operation: string;
-  readonly status: number;
-  readonly issues: readonly ResponseIssue[];
+  declare readonly operation: string;
+  declare readonly status: number;
+  declare readonly issues: readonly ResponseIssue[];
 
   constructor(operation: string, status: number, issues: readonly ResponseIssue[]) {
     const first = issues[0];
