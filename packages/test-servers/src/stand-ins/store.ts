@@ -180,8 +180,10 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
         // A lookup in a known collection whose answer is a list (a cart's lines): the record must exist.
         const lookup = /\{[^}]+\}$/.test(found.template.replace(/\.json$/, ''));
         if (!records && lookup && collectionOf(parent) && !find(parent, decodeURIComponent(last))) return notFound;
-        // A lookup whose answer is a list, in a collection the store does not hold: no such record.
-        if (!records && lookup && !collectionOf(parent) && !fixture.singletons[found.row.id]) return notFound;
+        // A lookup by id whose answer is a list, in a collection the store does not hold: no such record (a list
+        // filtered by a path value, `/products/status/{status}`, stays a list, empty or not).
+        const byId = /\{id\}$/.test(found.template.replace(/\.json$/, ''));
+        if (!records && byId && !collectionOf(parent) && !fixture.singletons[found.row.id]) return notFound;
         if (!records) return fixture.singletons[found.row.id] ? ok(fixture.singletons[found.row.id]) : ok([]);
         let entries = records.map((record) => wrap(record));
         if (options.plant === 'listField' && concrete === '/products') {
