@@ -16,6 +16,7 @@ import { CoverageRecorder, coverageDir, type ServiceCoverage } from '../evidence
 import { defaultFloor, type OperationEvidence, type ServiceEvidence } from '../evidence/evidence.ts';
 import { writeEvidence } from '../evidence/ledger.ts';
 import { defineLiveSuite } from './live.ts';
+import { defineVendorFactChecks } from './vendor-facts.ts';
 
 interface RecordedResponse {
   status: number;
@@ -120,6 +121,7 @@ export async function defineContractSuite(profile: ServiceProfile): Promise<void
   }
   const baseUrl = target.baseUrl;
   const schemas = new SpecSchemaValidator(spec.document);
+  defineVendorFactChecks({ profile, spec, target: { ...target, baseUrl }, mode, recorder });
   if (mode === 'live') {
     defineLiveSuite({ profile, spec, target: { ...target, baseUrl }, schemas, recorder });
     return;

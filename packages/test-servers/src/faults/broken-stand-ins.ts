@@ -16,6 +16,9 @@
  * | `quota-spent`   | has spent the month's quota: 429 `quota_exceeded` to every scan, no Retry-After   |
  * | `hung`          | never answers `POST /v1/decide` (the connection stays open)                       |
  * | `cursor-end`    | conforming: answers the documented 404 to `/…/after/{id}` when nothing is after it |
+ * | `no-404`        | answers a GET naming a record that does not exist 200 `{}`, not its documented 404 |
+ * | `after-one`     | answers `/…/after/{id}` with the first record alone, not the documented list      |
+ * | `bounds-500`    | answers 500 to a `page`/`offset` below its minimum or a body array over `maxItems` |
  */
 
 import { type OpenApiDocument, resolveRef } from '@agent-apis/specs/openapi';
@@ -42,6 +45,9 @@ export const FAULT_MODES = [
   'quota-spent',
   'hung',
   'cursor-end',
+  'no-404',
+  'after-one',
+  'bounds-500',
 ] as const;
 
 export type FaultMode = (typeof FAULT_MODES)[number];
@@ -113,6 +119,24 @@ function mapList(body: unknown, map: (list: unknown[]) => unknown[]): unknown {
     return Object.fromEntries(entries.map(([k, v]) => [k, k === name ? map(v as unknown[]) : v]));
   }
   return body;
+}
+
+/** Whether `request` breaks a lower bound of `page`/`offset` or an array's `maxItems` of the route's spec. */
+function outOfBounds(document: OpenApiDocument, route: Route, request: HandlerRequest): boolean {
+  for (const parameter of route.row.parameters) {
+    if (parameter.in !== 'query' || !['page', 'offset'].includes(parameter.name)) continue;
+    const rule = resolveRef<Schema>(document, parameter.schema as never) ?? {};
+    const value = request.query.get(parameter.name);
+    if (value !== null && typeof rule.minimum === 'number' && Number(value) < rule.minimum) return true;
+  }
+  const bodySchema = route.row.body?.schema;
+  if (!bodySchema || !request.body || typeof request.body !== 'object') return false;
+  const schema = resolveRef<Schema>(document, bodySchema as never) ?? {};
+  return Object.entries((schema.properties ?? {}) as Record<string, Schema>).some(([name, property]) => {
+    const resolved = resolveRef<Schema>(document, property as never) ?? {};
+    const value = (request.body as Record<string, unknown>)[name];
+    return typeof resolved.maxItems === 'number' && Array.isArray(value) && value.length > resolved.maxItems;
+  });
 }
 
 export interface FaultyStandIn extends StandIn {
@@ -224,6 +248,21 @@ export async function withFault(inner: StandIn, service: ServiceName, mode: Faul
         }
         return { ...answer, body };
       }
+      case 'no-404': {
+        const answer = await forward(request);
+        if (!found?.template.includes('{') || request.method !== 'GET' || answer.status !== 404) return answer;
+        return { ...answer, status: 200, body: {} };
+      }
+      case 'after-one': {
+        const answer = await forward(request);
+        const cursor = /\/after\/[^/]+$/.test(found?.template ?? '');
+        if (!cursor || request.method !== 'GET' || answer.status !== 200 || !Array.isArray(answer.body)) return answer;
+        return { ...answer, body: answer.body[0] ?? {} };
+      }
+      case 'bounds-500':
+        if (found && outOfBounds(document, found, request))
+          return { status: 500, body: { message: 'Internal Server Error' } };
+        return forward(request);
       case 'cursor-end': {
         const cursor = /^(\/[a-z_]+)\/after\/(\d+)\.json$/.exec(relative);
         if (request.method !== 'GET' || !cursor) return forward(request);

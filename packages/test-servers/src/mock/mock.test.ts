@@ -5,11 +5,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { InternalServerError, NotFoundError } from '@agent-apis/core';
 import { DirectoryClient } from '@agent-apis/directory';
 import { DirectoryTools, StoreTools } from '@agent-apis/mcp';
 import { StoreClient } from '@agent-apis/store';
+import { parseWebhook, WebhookSignatureError } from '@agent-apis/store/webhooks';
 import { waitForExit } from '@agent-apis/test-utils/processes';
 import { REPO_ROOT } from '@agent-apis/test-utils/workspace';
 import { TrustClient } from '@agent-apis/trust';
@@ -70,6 +72,7 @@ describe('pnpm mock', () => {
         'ENTROPY0_API_KEY',
         'STORE_AUTH_TOKEN',
         'STORE_BASE_URL',
+        'STORE_HOOKS_TOKEN',
         'STORE_LOGIN',
         'STORE_MCP_URL',
         'TRUST_BASE_URL',
@@ -215,6 +218,42 @@ describe('pnpm mock', () => {
     );
   });
 
+  it('prints the hooks token and a delivery signed with it that the store webhooks module accepts', async () => {
+    expect(env.STORE_HOOKS_TOKEN).toBeTruthy();
+    const curl =
+      /curl -X POST '[^']*\?event=(\w+)'[\s\S]*?-H 'Jumpseller-Hmac-Sha256: ([^']+)'[\s\S]*?--data '([^']+)'/.exec(
+        printed,
+      );
+    expect(curl, printed).not.toBeNull();
+    const [, kind, signature, body] = curl as unknown as [string, 'order_paid', string, string];
+    const event = await parseWebhook({ rawBody: body, signature, token: env.STORE_HOOKS_TOKEN ?? '', kind });
+    expect(event.kind).toBe('order_paid');
+    expect(event.data.id).toBe(1001);
+    await expect(parseWebhook({ rawBody: body, signature, token: 'another-token', kind })).rejects.toMatchObject({
+      name: WebhookSignatureError.name,
+      problem: 'mismatch',
+    });
+  });
+
+  it('search honours type and limit; trust echoes a strict policy', async () => {
+    const search = await fetch(`${env.DIRECTORY_BASE_URL}/api/search?q=e&type=skill&limit=1`);
+    const found = (await search.json()) as { type: string; count: number; results: { type: string }[] };
+    expect(found).toMatchObject({ type: 'skill', count: 1 });
+    expect(found.results.map((r) => r.type)).toEqual(['skill']);
+    const decided = await fetch(`${env.TRUST_BASE_URL}/v1/decide`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': env.ENTROPY0_API_KEY ?? '' },
+      body: JSON.stringify({
+        target: { type: 'domain', value: 'github.com' },
+        interaction: { kind: 'initiate_payment', mode: 'transactional', sensitivity: 'high' },
+        policy: { profile: 'strict' },
+      }),
+    });
+    const decision = (await decided.json()) as { interaction: unknown; policy_applied: { profile: string } };
+    expect(decision.policy_applied.profile).toBe('strict');
+    expect(decision.interaction).toEqual({ kind: 'initiate_payment', mode: 'transactional', sensitivity: 'high' });
+  });
+
   it('stops every server on SIGTERM', async () => {
     child.kill('SIGTERM');
     await waitForExit(child, 10_000);
@@ -248,4 +287,33 @@ describe('pnpm mock --prism', () => {
     }
     expect(child.exitCode).toBe(0);
   }, 120_000);
+});
+
+describe('pnpm mock on a taken port', () => {
+  it('prints one line naming MOCK_PORT, no stack trace, and exits 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const address = taken.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const child = spawn(process.execPath, [MOCK_SCRIPT, 'directory'], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, MOCK_PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      let stdout = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      await waitForExit(child, 60_000);
+      expect(child.exitCode).toBe(1);
+      expect(stdout).toBe('');
+      const lines = stderr.trim().split('\n');
+      expect(lines, stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^pnpm mock: port ${port} is taken; set MOCK_PORT`));
+      expect(stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+  }, 90_000);
 });

@@ -18,6 +18,7 @@
  * (`MOCK_PORT` moves the first; `MOCK_PORT=0` takes free ports, as the tests do).
  */
 
+import { createHmac } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -71,6 +72,37 @@ export const MOCK_CREDENTIALS = {
   storeAuthToken: 'mock-auth-token',
   trustApiKey: 'sk_ent0_mock',
 } as const;
+
+/**
+ * The store's hooks token under `pnpm mock`, and a delivery signed with it the way the platform signs one (header
+ * `Jumpseller-Hmac-Sha256`: the base64 HMAC-SHA256 of the raw body, keyed with the token), so the README's webhook
+ * receiver can be tried with `STORE_HOOKS_TOKEN` set and the printed `curl`.
+ */
+export const MOCK_HOOKS = {
+  tokenEnv: 'STORE_HOOKS_TOKEN',
+  token: 'mock-hooks-token',
+  signatureHeader: 'Jumpseller-Hmac-Sha256',
+  event: 'order_paid',
+  body: JSON.stringify({ order: { id: 1001, status: 'Paid', total: 42.5, currency: 'EUR' } }),
+} as const;
+
+/** The base64 HMAC-SHA256 of `body` keyed with `token`: the signature header of a store delivery. */
+export function signDelivery(body: string, token: string): string {
+  return createHmac('sha256', token).update(body).digest('base64');
+}
+
+/** The lines `pnpm mock` prints about webhooks: the token to export and a signed sample delivery to post. */
+export function describeWebhookSample(receiverUrl = 'http://localhost:3000/'): string {
+  const signature = signDelivery(MOCK_HOOKS.body, MOCK_HOOKS.token);
+  return [
+    `Webhooks: deliveries are signed with the hooks token ${MOCK_HOOKS.tokenEnv} (the README's receiver reads it).`,
+    `A sample ${MOCK_HOOKS.event} delivery, signed with it, to post at a receiver on port 3000:`,
+    `  curl -X POST '${receiverUrl}?event=${MOCK_HOOKS.event}' -H 'content-type: application/json' \\`,
+    `    -H '${MOCK_HOOKS.signatureHeader}: ${signature}' \\`,
+    `    --data '${MOCK_HOOKS.body}'`,
+    '',
+  ].join('\n');
+}
 
 export interface RunningMock {
   service: string;
@@ -222,7 +254,8 @@ export async function startMocks(
   };
   const rest = (service: RestService) => (engine === 'prism' ? prism(service) : standIn(service));
   try {
-    await Promise.all(
+    // Settled, not raced: a server still starting when another failed (a taken port) is stopped with the rest.
+    const started = await Promise.allSettled(
       wanted.map(async (service) => {
         switch (service) {
           case 'directory': {
@@ -236,6 +269,7 @@ export async function startMocks(
               [STORE_BASE_URL_ENV_VAR]: url,
               [CREDENTIAL_ENV_VARS.login]: MOCK_CREDENTIALS.storeLogin,
               [CREDENTIAL_ENV_VARS.authToken]: MOCK_CREDENTIALS.storeAuthToken,
+              [MOCK_HOOKS.tokenEnv]: MOCK_HOOKS.token,
             };
             running.push({ service, url, env });
             break;
@@ -285,6 +319,8 @@ export async function startMocks(
         }
       }),
     );
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   } catch (error) {
     await stop();
     throw error;
@@ -306,7 +342,15 @@ export function describeMocks(running: readonly RunningMock[], engine: MockEngin
     // A variable two servers share (the store's credential pair) is printed once.
     ...new Set(running.flatMap((mock) => Object.entries(mock.env).map(([name, value]) => `export ${name}=${value}`))),
     '',
+    ...(running.some((mock) => mock.service === 'store') ? [describeWebhookSample()] : []),
   ].join('\n');
+}
+
+/** The port in an "address in use" error of a server that could not listen, if that is what `error` is. */
+export function takenPort(error: unknown): number | undefined {
+  const failure = error as { code?: unknown; port?: unknown } | null;
+  if (failure?.code !== 'EADDRINUSE') return undefined;
+  return typeof failure.port === 'number' ? failure.port : -1;
 }
 
 async function main(args: string[]): Promise<void> {
@@ -326,7 +370,19 @@ async function main(args: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const mocks = await startMocks(services as MockService[], firstPort, engine);
+  let mocks: Mocks;
+  try {
+    mocks = await startMocks(services as MockService[], firstPort, engine);
+  } catch (error) {
+    const port = takenPort(error);
+    if (port === undefined) throw error;
+    // One line, no stack: the port is someone else's, and MOCK_PORT is how to move.
+    console.error(
+      `pnpm mock: port ${port < 0 ? 'of a mock' : port} is taken; set MOCK_PORT to another first port (the mocks use ${Object.keys(PORT_OFFSETS).length} ports from it; MOCK_PORT=0 takes free ones)`,
+    );
+    process.exitCode = 1;
+    return;
+  }
   console.log(describeMocks(mocks.running, engine));
   const shutdown = () => {
     void mocks.stop().then(() => process.exit(0));

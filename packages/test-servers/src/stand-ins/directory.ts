@@ -52,6 +52,49 @@ export interface DirectoryStandInOptions {
 
 const FILTERS = ['category', 'official', 'ecosystem', 'source'];
 
+const text = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
+const count = (value: unknown): number => (typeof value === 'number' && value >= 0 ? value : 0);
+
+/** The search's `type` values, each with its dataset and how one of its records reads as a search result. */
+const SEARCH_KINDS: { type: string; dataset: keyof Fixture; result: (entry: Entry) => Entry }[] = [
+  {
+    type: 'mcp',
+    dataset: 'mcpServers',
+    result: (e) => ({
+      type: 'mcp_server',
+      name: text(e.title),
+      description: text(e.description, text(e.title)),
+      url: e.url,
+      category: text(e.category),
+      popularity: count(e.stars),
+    }),
+  },
+  {
+    type: 'skill',
+    dataset: 'skills',
+    result: (e) => ({
+      type: 'skill',
+      name: text(e.name),
+      description: text(e.description, text(e.name)),
+      url: e.url,
+      category: text(e.category),
+      popularity: count(e.stars),
+    }),
+  },
+  {
+    type: 'plugin',
+    dataset: 'plugins',
+    result: (e) => ({
+      type: 'plugin',
+      name: text(e.name),
+      description: text(e.description, text(e.name)),
+      url: e.url,
+      category: text(e.category),
+      popularity: count(e.stars),
+    }),
+  },
+];
+
 /** Whether `entry` passes the listing filters of `query`. */
 function passes(entry: Entry, query: URLSearchParams): boolean {
   const q = query.get('q')?.toLowerCase();
@@ -75,6 +118,21 @@ export async function startDirectoryStandIn(options: DirectoryStandInOptions = {
       results[last] = { ...results[last], stars: String(results[last]?.stars) };
     }
     return { status: 200, body: { count: results.length, total: entries.length, limit, offset, results } };
+  };
+  // Search: `q` anywhere in a record, `type` picks the datasets, `limit` caps the results of each type (the
+  // spec: "1 to 25 per type"); a strict stand-in has refused a missing `q` or an out-of-range value already.
+  const search = (query: URLSearchParams): Answer => {
+    const q = (query.get('q') ?? '').toLowerCase();
+    const type = query.get('type') ?? 'all';
+    const limit = Number(query.get('limit') ?? 10);
+    const kinds = SEARCH_KINDS.filter((kind) => type === 'all' || kind.type === type);
+    const results = kinds.flatMap((kind) =>
+      data[kind.dataset]
+        .filter((entry) => JSON.stringify(entry).toLowerCase().includes(q))
+        .slice(0, limit)
+        .map((entry) => kind.result(entry)),
+    );
+    return { status: 200, body: { query: q, type, count: results.length, results } };
   };
   const cached = (answer: Answer): Answer =>
     answer.status === 200 ? { ...answer, headers: { 'cache-control': 'public, s-maxage=300' } } : answer;
@@ -131,20 +189,8 @@ export async function startDirectoryStandIn(options: DirectoryStandInOptions = {
             guides: 3,
           },
         };
-      case 'search': {
-        const q = (query.get('q') ?? '').toLowerCase();
-        const results = data.mcpServers
-          .filter((e) => JSON.stringify(e).toLowerCase().includes(q))
-          .map((e) => ({
-            type: 'mcp_server',
-            name: e.title,
-            description: e.title,
-            url: e.url,
-            category: e.category,
-            popularity: e.stars,
-          }));
-        return { status: 200, body: { query: q, type: query.get('type') ?? 'all', count: results.length, results } };
-      }
+      case 'search':
+        return search(query);
       case 'getOpenApiDocument':
         return { status: 200, body: { openapi: document.openapi, info: document.info, paths: {} } };
       case 'getLlmsTxt':

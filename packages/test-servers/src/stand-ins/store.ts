@@ -1,6 +1,7 @@
 /**
  * A loopback stand-in of the store API that behaves like a small real store: the records of
- * `store-records.json`, Basic authentication on every call, unknown ids → 404, 20 requests a second and 800 a
+ * `store-records.json`, Basic authentication on every call, unknown ids → 404 (anywhere in the path), the records
+ * after an id for `/…/after/{id}`, 20 requests a second and 800 a
  * minute (configurable) with 429 beyond, and the `Jumpseller-*RateLimit-*` headers on every answer. Records are
  * created, updated and deleted for real (`store-writes.ts`). Query values outside the spec's rules get a 400
  * (strict) or are clamped and ignored (lenient), as the contract allows either. It remembers what a test must
@@ -146,6 +147,22 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
     const notFound = { status: 404, body: { message: 'Not Found' }, headers: rate };
 
     if (method === 'GET') {
+      // Every record the path names on the way must exist: `/products/{id}/images` of no product is a 404.
+      const template = found.template.replace(/\.json$/, '').split('/');
+      const segments = concrete.split('/');
+      for (const [i, segment] of template.entries()) {
+        if (!/^\{[^}]+\}$/.test(segment) || i === template.length - 1 || template[i - 1] === 'after') continue;
+        const prefix = segments.slice(0, i).join('/');
+        if (collectionOf(prefix) && !find(prefix, decodeURIComponent(segments[i] ?? ''))) return notFound;
+      }
+      // A cursor (`/orders/after/{id}`): the records of the collection whose id is greater, as the vendor describes.
+      const after = /^(\/[a-z_]+)\/after\/\{[^}]+\}$/.exec(found.template.replace(/\.json$/, ''));
+      if (after && schema?.type === 'array') {
+        const records = collections.get(after[1] as string) ?? [];
+        const entryWrapper = wrapperOf(document, schema);
+        const later = records.filter((r) => Number(r.id) > Number(last));
+        return ok(later.map((r) => (entryWrapper ? { [entryWrapper]: r } : r)));
+      }
       const properties = Object.keys((schema?.properties ?? {}) as object);
       if (properties.length === 1 && properties[0] === 'count') {
         return ok({ count: collectionOf(concrete.replace(/\/count$/, ''))?.length ?? 0 });
@@ -163,6 +180,10 @@ export async function startStoreStandIn(options: StoreStandInOptions): Promise<S
         // A lookup in a known collection whose answer is a list (a cart's lines): the record must exist.
         const lookup = /\{[^}]+\}$/.test(found.template.replace(/\.json$/, ''));
         if (!records && lookup && collectionOf(parent) && !find(parent, decodeURIComponent(last))) return notFound;
+        // A lookup by id whose answer is a list, in a collection the store does not hold: no such record (a list
+        // filtered by a path value, `/products/status/{status}`, stays a list, empty or not).
+        const byId = /\{id\}$/.test(found.template.replace(/\.json$/, ''));
+        if (!records && byId && !collectionOf(parent) && !fixture.singletons[found.row.id]) return notFound;
         if (!records) return fixture.singletons[found.row.id] ? ok(fixture.singletons[found.row.id]) : ok([]);
         let entries = records.map((record) => wrap(record));
         if (options.plant === 'listField' && concrete === '/products') {

@@ -2,11 +2,30 @@
  * A loopback stand-in of the trust API: the API key required (X-API-Key or Bearer), one call at a time per key
  * (an overlapping call gets the documented 409 `concurrency_conflict`), bodies checked (400), and every domain
  * evaluated counted as a scan. Answers are the realistic records of `trust-records.json` (per host where it has one:
- * allow, deny, sandbox, escalate), evaluated at the time of the call and valid for their ttl from then.
+ * allow, deny, sandbox, escalate), evaluated at the time of the call and valid for their ttl from then, for the
+ * interaction and policy the call sent (echoed; the SDKs' interaction and the spec's default policy when it sent
+ * none). A score batch longer than the spec's `maxItems` is a 400 (strict) or scored whole (lenient).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorAnswer, type InputMode, MOCK_ONLY_HEADERS, router, type StandIn, serve } from './server.ts';
+import { errorAnswer, type InputMode, loadDocument, MOCK_ONLY_HEADERS, router, type StandIn, serve } from './server.ts';
+
+type Schema = { default?: unknown; maxItems?: number; properties?: Record<string, Schema> };
+
+/** What the official SDKs send when a caller gives no interaction (the spec's `Interaction` description). */
+const SDK_INTERACTION = { kind: 'fetch', mode: 'read_only', sensitivity: 'medium' };
+
+/** The facts of the final spec a stand-in answers by: the default policy and the score batch's cap. */
+function specFacts(): { defaultProfile: string; batchMax: number | undefined } {
+  const schemas = (loadDocument('trust').components?.schemas ?? {}) as Record<string, Schema>;
+  return {
+    defaultProfile: String(schemas.Policy?.properties?.profile?.default ?? 'balanced'),
+    batchMax: schemas.DomainScoreBatchRequest?.properties?.domains?.maxItems,
+  };
+}
+
+const fields = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 export interface TrustStandIn extends StandIn {
   scans: number;
@@ -34,13 +53,27 @@ export async function startTrustStandIn(options: {
   const error = (status: number, code: string, message: string) => errorAnswer('trust', status, message, code);
   const state = { scans: 0, conflicts: 0, mockHeaderRequests: [] as string[] };
   let busy = false;
-  const decide = (value: string) => {
+  const facts = specFacts();
+  /** A decision for `value`, made for the interaction and policy of `sent` (a decide body), echoed back. */
+  const decide = (value: string, sent: Record<string, unknown> = {}) => {
     const host = URL.parse(value)?.hostname ?? value.toLowerCase().replace(/^www\./, '');
     const decision = structuredClone({ ...records.decision, ...records.targets[host] }) as Record<
       string,
       Record<string, unknown>
     >;
     decision.target = { type: 'domain', value, normalized: value.toLowerCase() };
+    const interaction = fields(sent.interaction);
+    decision.interaction = Object.fromEntries(
+      Object.entries(SDK_INTERACTION).map(([name, fallback]) => [
+        name,
+        typeof interaction[name] === 'string' ? interaction[name] : fallback,
+      ]),
+    );
+    const profile = fields(sent.policy).profile;
+    decision.policy_applied = {
+      ...decision.policy_applied,
+      profile: typeof profile === 'string' ? profile : facts.defaultProfile,
+    };
     // Evaluated now, valid for its ttl from now, as a live answer is.
     const ttlSeconds = Number(decision.validity?.ttl_seconds ?? 86_400);
     const now = Date.now();
@@ -85,15 +118,18 @@ export async function startTrustStandIn(options: {
           const target = b.target as Record<string, unknown> | undefined;
           if (!target || !text(target.value)) return error(400, 'invalid_request', 'target.value is required');
           state.scans++;
-          return { status: 200, body: decide(target.value as string) };
+          return { status: 200, body: decide(target.value as string, b) };
         }
         case 'decideBatch': {
           // The batch body is not published; this service wants `requests`, a list of single-decision bodies.
           if (!Array.isArray(b.requests) || b.requests.length === 0)
             return error(400, 'invalid_request', 'requests is required');
-          const targets = (b.requests as { target?: { value?: unknown } }[]).map((r) => String(r.target?.value));
-          state.scans += targets.length;
-          return { status: 200, body: { results: targets.map((value) => decide(value)) } };
+          const requests = (b.requests as unknown[]).map(fields);
+          state.scans += requests.length;
+          return {
+            status: 200,
+            body: { results: requests.map((r) => decide(String(fields(r.target).value), r)) },
+          };
         }
         case 'scoreDomain':
           if (!text(b.input)) return error(400, 'invalid_request', 'input is required');
@@ -102,6 +138,8 @@ export async function startTrustStandIn(options: {
         case 'scoreDomainBatch': {
           if (!Array.isArray(b.domains) || b.domains.length === 0)
             return error(400, 'invalid_request', 'domains is required');
+          if (options.mode !== 'lenient' && facts.batchMax !== undefined && b.domains.length > facts.batchMax)
+            return error(400, 'invalid_request', `domains: at most ${facts.batchMax} per call`);
           state.scans += b.domains.length;
           return { status: 200, body: { results: b.domains.map((d) => score(String(d))) } };
         }
