@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServiceCoverage } from '../evidence/coverage.ts';
+import { type ServiceCoverage, toolVerdicts } from '../evidence/coverage.ts';
 import {
   EXIT_CODES,
   judgeService,
@@ -106,6 +106,7 @@ export async function readRunFiles(
  * failed check, unverified when nothing was exercised (no operation or tool whose checks all passed), else green.
  */
 export function stateFromCoverage(data: ServiceCoverage): ServiceVerdict {
+  if (data.kind === 'tools') return toolServerState(data);
   const counts = Object.fromEntries(OPERATION_VERDICTS.map((v) => [v, 0])) as Record<OperationVerdict, number>;
   const reasons: string[] = [];
   for (const operation of data.operations) {
@@ -131,6 +132,40 @@ export function stateFromCoverage(data: ServiceCoverage): ServiceVerdict {
     return { ...base, counts, state: 'unverified', reasons: [`0 of ${data.operations.length} exercised`] };
   }
   return { ...base, counts, state: 'green', reasons: [] };
+}
+
+/**
+ * The state of an agent tool server, counted as `toolVerdicts` counts its tools (the same figures as the coverage
+ * table): failed on any failed check (its handshake or tools/list included), unverified when no tool was verified
+ * or a tool it was asked about answered nothing conclusive, else green. A tool never called (a write without
+ * permission, no record to read, a failed handshake) is not verified and says why.
+ */
+function toolServerState(data: ServiceCoverage): ServiceVerdict {
+  const counts = Object.fromEntries(OPERATION_VERDICTS.map((v) => [v, 0])) as Record<OperationVerdict, number>;
+  const tools = toolVerdicts(data);
+  for (const { verdict } of tools.values()) counts[verdict] += 1;
+  const base = { service: data.service, verified: counts.verified, total: data.operations.length, counts };
+  if (data.skipped !== undefined) return { ...base, state: 'skipped', reasons: [data.skipped] };
+  const reasons = data.entries
+    .filter((e) => e.outcome === 'failed')
+    .map((e) => `${e.operation} ${e.check}: ${e.note ?? 'failed'}`);
+  if (reasons.length > 0) {
+    // Tools left uncalled by the failure say so once, not once per tool.
+    const notRun = new Map<string, number>();
+    for (const v of tools.values()) {
+      if (v.verdict === 'not-run') notRun.set(v.reason ?? '', (notRun.get(v.reason ?? '') ?? 0) + 1);
+    }
+    for (const [why, n] of notRun) if (n > 1) reasons.push(`${n} tools not verified: ${why}`);
+    return { ...base, state: 'failed', reasons: dedupe(reasons) };
+  }
+  for (const [tool, v] of tools) if (v.verdict === 'inconclusive') reasons.push(`${tool} not verified: ${v.reason}`);
+  if (counts.verified === 0) reasons.unshift(`0 of ${data.operations.length} tools verified (called, answer checked)`);
+  return { ...base, state: reasons.length > 0 ? 'unverified' : 'green', reasons };
+}
+
+/** The lines in order, each once. */
+function dedupe(lines: string[]): string[] {
+  return [...new Set(lines)];
 }
 
 export interface RunJudgement {
