@@ -7,6 +7,7 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPORTS_DIR } from '../settings.ts';
+import { refuseLinkedFolder } from './files.ts';
 
 /** Coverage of one target lives in its own folder, so a live run does not overwrite the mock run's report. */
 export function coverageDir(mode: 'mock' | 'live'): string {
@@ -116,6 +117,7 @@ export class CoverageRecorder {
   }
 
   async write(dir: string): Promise<void> {
+    await refuseLinkedFolder(dir);
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, `coverage-${this.#data.service}.json`), `${JSON.stringify(this.#data, null, 2)}\n`);
   }
@@ -261,6 +263,7 @@ const EVIDENCE_FILE = /^evidence-[a-z]+(-mcp)?\.json$/;
 
 /** Removes the per-service files of an earlier run, so a report only speaks of this one. */
 export async function clearCoverage(dir: string): Promise<void> {
+  await refuseLinkedFolder(dir);
   const files = (await readdir(dir).catch(() => [])).filter((f) => COVERAGE_FILE.test(f) || EVIDENCE_FILE.test(f));
   await Promise.all(files.map((f) => rm(join(dir, f), { force: true })));
 }

@@ -113,7 +113,7 @@ function stripOf(input: HtmlInput): Strip {
   return (service, operation) =>
     `<span class="strip">${nights
       .map((night) => {
-        const verdict = night.services[service]?.operations[operation]?.verdict;
+        const verdict = night.services.get(service)?.operations.get(operation)?.verdict;
         const label = `${night.at.slice(0, 16).replace('T', ' ')}: ${verdict ?? 'not in that run'}`;
         return `<span class="cell${verdict ? ` v-${verdict}` : ''}" title="${htmlText(label)}"></span>`;
       })

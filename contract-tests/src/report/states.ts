@@ -4,7 +4,7 @@
  * servers, a mock run), its `coverage-<service>.json`. `CONTRACT_REQUIRE` turns a skipped or unverified named
  * service red; `CONTRACT_STRICT=1` turns warnings and a field gone since last night red.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ServiceCoverage, toolVerdicts } from '../evidence/coverage.ts';
 import {
@@ -17,6 +17,7 @@ import {
   type ServiceState,
   type ServiceVerdict,
 } from '../evidence/evidence.ts';
+import { readCapped, refuseLinkedFolder } from '../evidence/files.ts';
 
 /** The label of each state, the same in every report (printed table, Markdown, HTML, JUnit, nightly). */
 export const STATE_LABELS: Record<ServiceState, string> = {
@@ -76,6 +77,7 @@ const MAX_FILE_BYTES = 64 << 20;
 
 /** Removes the evidence files of an earlier run, so a report only speaks of this one. */
 export async function clearEvidence(dir: string): Promise<void> {
+  await refuseLinkedFolder(dir);
   const files = (await readdir(dir).catch(() => [])).filter((f) => EVIDENCE_FILE.test(f));
   await Promise.all(files.map((f) => rm(join(dir, f), { force: true })));
 }
@@ -84,9 +86,9 @@ async function readJsonFiles<T>(dir: string, pattern: RegExp): Promise<T[]> {
   const files = (await readdir(dir).catch(() => [])).filter((f) => pattern.test(f)).sort();
   const out: T[] = [];
   for (const file of files) {
-    const text = await readFile(join(dir, file), 'utf8');
-    if (text.length > MAX_FILE_BYTES) throw new Error(`${file} is larger than ${MAX_FILE_BYTES} bytes`);
-    out.push(JSON.parse(text) as T);
+    const read = await readCapped(join(dir, file), MAX_FILE_BYTES);
+    if ('refused' in read) throw new Error(`${file} is ${read.refused}: not a file this run wrote`);
+    out.push(JSON.parse(read.text) as T);
   }
   return out;
 }
