@@ -12,7 +12,6 @@ import { type LocalToolServerOptions, startToolServer } from '@agent-apis/test-s
 import { describe, expect, it } from 'vitest';
 import { runContractLive } from '../engine/live-run.ts';
 import type { ServiceSummary } from '../evidence/coverage.ts';
-import type { RunFile } from '../report/run-report.ts';
 
 const LOGIN = 'tool-login-3f9a';
 const TOKEN = 'tool-token-81c2e7';
@@ -51,7 +50,10 @@ async function night(
       ['src/checks/mcp.contract.test.ts'],
     );
     const dir = join(run.reports, 'live');
-    const states = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as RunFile;
+    const states = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as {
+      headline: string;
+      services: { service: string; state: string; verified: number; total: number; reasons: string[] }[];
+    };
     const summaries = JSON.parse(await readFile(join(dir, 'coverage.json'), 'utf8')) as ServiceSummary[];
     const md = await readFile(join(dir, 'coverage.md'), 'utf8');
     const html = await readFile(join(dir, 'report.html'), 'utf8');

@@ -56,6 +56,8 @@ export interface Change {
   operations: string[];
   /** `field-gone`: the dotted path of the field. */
   field?: string;
+  /** `no-longer-verified`: the operation's verdict tonight (`absent` when tonight's run does not have it). */
+  tonight?: OperationVerdict | 'absent';
   /** One line, for every report. */
   message: string;
 }
@@ -227,12 +229,15 @@ export function compareNights(last: Night | undefined, tonight: Night): Change[]
         kind: 'no-longer-verified',
         service,
         operations: [operation],
+        tonight: tonightOp ? tonightOp.verdict : 'absent',
         message: `${service} ${operation}: verified last night, ${tonightOp ? tonightOp.verdict : 'absent'} tonight`,
       });
     }
     for (const [operation, op] of before.operations) {
       const tonightOp = now.operations.get(operation);
-      if (op.records > 0 && tonightOp && tonightOp.records === 0 && tonightOp.verdict !== 'not-run') {
+      // A failed or unsent operation's records are part of its `no-longer-verified` change, not a second one.
+      const answered = tonightOp && tonightOp.verdict !== 'not-run' && tonightOp.verdict !== 'failed';
+      if (op.records > 0 && answered && tonightOp.records === 0) {
         changes.push({
           kind: 'no-records-any-more',
           service,
