@@ -4,7 +4,7 @@
  * only; nothing here runs.
  */
 import { DirectoryClient } from '@agent-apis/directory';
-import { DirectoryTools, StoreTools } from '@agent-apis/mcp';
+import { DirectoryTools, StoreTools, storeCredentialEnvVars } from '@agent-apis/mcp';
 import { StoreClient } from '@agent-apis/store';
 import { createWebhookHandler } from '@agent-apis/store/webhooks';
 import { TrustClient } from '@agent-apis/trust';
@@ -33,9 +33,11 @@ export function clients() {
     cache: { maxEntries: undefined },
     now: undefined,
   });
+  const storeToolNames = storeCredentialEnvVars((name) => env[name]);
   const storeTools = new StoreTools({
-    loginKey: env.STORE_MCP_LOGIN_KEY,
-    authToken: env.STORE_MCP_AUTH_TOKEN,
+    // The clients' names (STORE_LOGIN + STORE_AUTH_TOKEN), else the earlier STORE_MCP_* pair: the rule StoreTools reads by.
+    loginKey: env[storeToolNames.loginKey],
+    authToken: env[storeToolNames.authToken],
     url: env.STORE_MCP_URL,
     timeout,
     fetch: undefined,

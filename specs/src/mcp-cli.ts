@@ -1,8 +1,11 @@
 /**
  * `pnpm mcp:update [service ...]`: reads each tool server's current tools/list result (from the server, or from
- * SPECS_MIRROR) and pins it in `specs/<service>/mcp-tools.lock.json`. See what changed first with `pnpm mcp:diff`.
+ * SPECS_MIRROR) and pins it in `specs/<service>/mcp-tools.lock.json`. The store's credentials (STORE_LOGIN +
+ * STORE_AUTH_TOKEN, or the earlier STORE_MCP_* pair) go to the vendor's tool server only when STORE_BASE_URL is
+ * unset or on the vendor's host; otherwise STORE_MCP_URL must name the server. See what changed first with `pnpm mcp:diff`.
  * (Syncing the pinned lists is part of `pnpm specs:sync`.)
  */
+import { storeToolServerNotPointed } from './mcp-drift.ts';
 import { isMcpService, MCP_SERVICES, type McpServiceName, updateToolsPin } from './mcp-tools.ts';
 import { mirrorFromEnv } from './services.ts';
 
@@ -17,6 +20,12 @@ async function main([command, ...args]: string[]): Promise<number> {
   const services = args.length > 0 ? (args as McpServiceName[]) : [...MCP_SERVICES];
   try {
     for (const service of services) {
+      // Credentials only where the user pointed them: never the vendor's tool server for a store elsewhere.
+      const notPointed = service === 'store' && !mirrorFromEnv() ? storeToolServerNotPointed(process.env) : undefined;
+      if (notPointed) {
+        console.error(`store: ${notPointed} (or set SPECS_MIRROR)`);
+        return 1;
+      }
       const result = await updateToolsPin(service, { mirror: mirrorFromEnv() });
       console.log(
         result.changed

@@ -2,7 +2,7 @@
  * Drift of the agent tool servers: the pinned tools/list result (`specs/dist/<service>.mcp-tools.json`, checked
  * against its lock) against the one the server gives now. The live server is asked when its address and credentials
  * are set (STORE_LOGIN + STORE_AUTH_TOKEN, or the earlier STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN when neither of
- * those is set; STORE_MCP_URL optional; DIRECTORY_MCP_URL), even when SPECS_MIRROR is set (the mirror holds the
+ * those is set; STORE_MCP_URL, optional only while STORE_BASE_URL is unset or on the vendor's host; DIRECTORY_MCP_URL), even when SPECS_MIRROR is set (the mirror holds the
  * pinned bytes that `specs:sync` needs); otherwise `$SPECS_MIRROR/<service>/mcp-tools.json` is compared; with neither, the server is reported skipped. Every
  * difference is classified from the point of view of a client built from the pin:
  *
@@ -244,6 +244,33 @@ export interface ToolServerDrift {
   error?: string;
 }
 
+/** The store vendor's own hosts: its REST API and its tool server live under this domain. */
+const STORE_VENDOR_DOMAIN = 'jumpseller.com';
+
+/**
+ * Why the store's tool server may not be assumed to be the vendor's (`https://mcp.jumpseller.com`), or undefined
+ * when it may: credentials go only where the user pointed them. With STORE_MCP_URL set it is used; else the vendor's
+ * address applies only when the store's base URL (STORE_BASE_URL) is unset or on the vendor's own host, since a
+ * store elsewhere (a sandbox, a proxy, a stand-in) would otherwise send its credentials to the vendor. The reason
+ * names variables only, never the base URL (which may carry a user or a token).
+ */
+export function storeToolServerNotPointed(env: Record<string, string | undefined>): string | undefined {
+  if (env.STORE_MCP_URL?.trim()) return undefined;
+  const base = env.STORE_BASE_URL?.trim();
+  if (!base) return undefined;
+  let host = '';
+  try {
+    host = new URL(base).hostname.toLowerCase();
+  } catch {
+    host = '';
+  }
+  if (host === STORE_VENDOR_DOMAIN || host.endsWith(`.${STORE_VENDOR_DOMAIN}`)) return undefined;
+  return (
+    "not configured: STORE_BASE_URL is not the vendor's host, so the store's credentials are not sent to the " +
+    "vendor's tool server; set STORE_MCP_URL to this store's tool server"
+  );
+}
+
 /**
  * Compares one server's pinned tool list with its current one: the live server's when it is configured in
  * `options.env`, else the mirror's. Never throws: problems land in `error`.
@@ -251,9 +278,16 @@ export interface ToolServerDrift {
 export async function checkToolDrift(service: McpServiceName, options: SourceOptions = {}): Promise<ToolServerDrift> {
   const pinned = await readSyncedToolList(service);
   const base = { service, pinnedSha256: pinned.sha256, changes: [] };
-  const missing = missingServerAccess(pinned.lock, options.env ?? process.env);
+  const env = options.env ?? process.env;
+  const notPointed = service === 'store' ? storeToolServerNotPointed(env) : undefined;
+  const missing = notPointed ? ['STORE_MCP_URL'] : missingServerAccess(pinned.lock, env);
   if (missing.length > 0 && !options.mirror) {
-    return { ...base, skipped: `no live server configured (set ${missing.join(', ')}) and no SPECS_MIRROR` };
+    return {
+      ...base,
+      skipped: notPointed
+        ? `${notPointed}, or set SPECS_MIRROR`
+        : `no live server configured (set ${missing.join(', ')}) and no SPECS_MIRROR`,
+    };
   }
   try {
     const current = await readUpstreamTools(

@@ -221,5 +221,6 @@ export function defineLiveSuite(options: LiveSuiteOptions): void {
     checkAnswer: (operation, outcome, label) =>
       examineAnswer(run, operation, outcome as CallOutcome, label, {}, 'lifecycle').verdicts.fail,
     recorder,
+    scrub: (message) => run.scrub(message),
   });
 }

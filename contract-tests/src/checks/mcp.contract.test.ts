@@ -167,7 +167,7 @@ for (const service of ['store', 'directory'] as const) {
   const liveByName = new Map((Array.isArray(live) ? live : []).map((tool) => [tool.name, tool]));
   const skipReasonFor = (tool: McpTool): string | undefined => {
     if (!live) return undefined;
-    if (live instanceof Error) return 'the live tools/list failed';
+    if (live instanceof Error) return `not called: the handshake or tools/list failed (${live.message})`;
     if (!liveByName.has(tool.name)) return 'the live server no longer offers this tool';
     const safety = classes[tool.name]?.safety ?? 'dangerous';
     if (safety === 'dangerous') return 'dangerous tool: never called live';
@@ -269,10 +269,20 @@ for (const service of ['store', 'directory'] as const) {
               } else expect(Array.isArray(result.content)).toBe(true);
               done();
             } catch (error) {
-              // Live: a tool error (say, no record with id 1) is an answer; a refused request is not.
+              // Live: a tool error to arguments the suite made up (a search text, an optional filter) rests on a
+              // guess: inconclusive, never verified. To none (no argument, or only ids the server listed) the tool
+              // broke its promise: failed.
               if (mode === 'live' && error instanceof ToolError && error.code === undefined) {
-                done(`tool error: ${error.message}`);
-                return;
+                const madeUp = Object.keys(args).filter((name) => !(name in (classes[tool.name]?.from ?? {})));
+                if (madeUp.length > 0) {
+                  done(
+                    `tool error to arguments the suite made up (${madeUp.join(', ')}): ${error.message}`,
+                    'inconclusive',
+                  );
+                  return;
+                }
+                recorder.fail(tool.name, check, `tool error to a call with no made-up argument: ${error.message}`);
+                throw error;
               }
               recorder.fail(tool.name, check, (error as Error).message);
               throw error;
@@ -310,7 +320,12 @@ for (const service of ['store', 'directory'] as const) {
             return;
           }
           const result = outcome as ToolResult;
-          expect(result.isError, `${tool.name} accepted ${broken.what}`).toBe(true);
+          // One leniency rule on every surface (REST's negative check too): a server accepting input its schema
+          // forbids is a warning, red only under CONTRACT_STRICT=1 (judged by `report/states.ts`).
+          if (result.isError !== true) {
+            done(`the server accepted ${broken.what}`, 'warning');
+            return;
+          }
           const [first] = result.content;
           const text = first?.type === 'text' ? first.text : '';
           // The local server says why (Ajv); a live server's wording is its own.

@@ -153,6 +153,8 @@ export interface LifecycleContext {
   call(operation: ContractOperation, input: CallInput): Promise<Outcome>;
   checkAnswer(operation: ContractOperation, outcome: Outcome, label: string): string[];
   recorder: CoverageRecorder;
+  /** Makes a message safe to record: the base URL (and its user info) replaced by its variable. */
+  scrub?: (message: string) => string;
 }
 
 interface Resolved {
@@ -292,6 +294,7 @@ function defineLifecycles(
   options: LifecyclePlanOptions,
 ): void {
   const { call, checkAnswer, recorder } = context;
+  const scrub = context.scrub ?? ((message: string) => message);
   const { service, spec, profile } = options;
   const marker = options.marker ?? createRunMarker();
   const creates = new Set((profile?.families ?? []).map((family) => family.create));
@@ -355,7 +358,9 @@ function defineLifecycles(
           const expectOk = (operation: ContractOperation, outcome: Outcome, step: string) => {
             const found = checkAnswer(operation, outcome, `${family.name} ${step}`);
             if ('error' in outcome) {
-              throw new Error(`${family.name} ${step}: ${operation.id} failed: ${(outcome.error as Error).message}`);
+              throw new Error(
+                scrub(`${family.name} ${step}: ${operation.id} failed: ${(outcome.error as Error).message}`),
+              );
             }
             failures.push(...found);
             return outcome.result;
@@ -409,7 +414,7 @@ function defineLifecycles(
               }
               if (isTarget) expectOk(step.ops.create, outcome, 'create');
               else if ('error' in outcome) {
-                throw new Error(`${step.family.name} create: ${(outcome.error as Error).message}`);
+                throw new Error(scrub(`${step.family.name} create: ${(outcome.error as Error).message}`));
               }
               expect(id, `${step.family.name}: the create answer names the new record's id`).toBeDefined();
               if (isTarget && readBack) expectOk(step.ops.get, readBack, 'read back');
@@ -462,7 +467,7 @@ function defineLifecycles(
               }
               const removed = await call(record.step.ops.remove, { path: record.path });
               if ('error' in removed)
-                cleanup.push(`${record.step.family.name} delete failed: ${(removed.error as Error).message}`);
+                cleanup.push(scrub(`${record.step.family.name} delete failed: ${(removed.error as Error).message}`));
               else record.gone = true;
             }
             // A record without its own delete went with its parent.
@@ -484,7 +489,7 @@ function defineLifecycles(
               `${family.hidden ? `, created ${family.hidden.note}` : ''}`,
           );
         } catch (error) {
-          recorder.fail(entry.ops.create.id, `lifecycle:${family.name}`, (error as Error).message);
+          recorder.fail(entry.ops.create.id, `lifecycle:${family.name}`, scrub((error as Error).message));
           throw error;
         }
       });

@@ -129,4 +129,25 @@ describe('the store tool server credentials: one rule for the client, the contra
       `no credentials (STORE_LOGIN + STORE_AUTH_TOKEN, or ${STORE_MCP_ALIAS_ENV_VARS.loginKey} + ${STORE_MCP_ALIAS_ENV_VARS.authToken})`,
     );
   });
+
+  it("sends the store's credentials to the vendor's tool server only when the store is on the vendor's host", () => {
+    const pair = { STORE_LOGIN: 'elsewhere-login-1', STORE_AUTH_TOKEN: 'elsewhere-token-1' };
+    expect(liveToolServerTargets(pair).store.url).toBe('https://mcp.jumpseller.com');
+    expect(liveToolServerTargets({ ...pair, STORE_BASE_URL: 'https://api.jumpseller.com/v1' }).store.url).toBe(
+      'https://mcp.jumpseller.com',
+    );
+    const elsewhere = liveToolServerTargets({ ...pair, STORE_BASE_URL: 'https://u:pw-9@sandbox.shop.test/v1' }).store;
+    expect(elsewhere.url).toBeUndefined();
+    expect(elsewhere.credentials).toEqual({});
+    expect(elsewhere.skipReason).toMatch(/^not configured: STORE_BASE_URL is not the vendor's host.*set STORE_MCP_URL/);
+    expect(elsewhere.skipReason).not.toContain('pw-9');
+    // A host that only looks like the vendor's is elsewhere too.
+    const lookalike = { ...pair, STORE_BASE_URL: 'https://api.jumpseller.com.evil.test/v1' };
+    expect(liveToolServerTargets(lookalike).store.skipReason).toMatch(/^not configured/);
+    const pointed = { ...lookalike, STORE_MCP_URL: 'https://tools.shop.test/mcp' };
+    expect(liveToolServerTargets(pointed).store).toMatchObject({
+      url: 'https://tools.shop.test/mcp',
+      credentials: { loginKey: 'elsewhere-login-1', authToken: 'elsewhere-token-1' },
+    });
+  });
 });

@@ -16,6 +16,7 @@
  * names dangerous operations one by one; see `checks/live.ts` and `engine/budget.ts`.
  */
 import { STORE_MCP_ALIAS_ENV_VARS, STORE_MCP_ENV_VARS, storeCredentialEnvVars } from '@agent-apis/mcp';
+import { storeToolServerNotPointed } from '@agent-apis/specs/mcp-drift';
 
 export interface ServiceTarget {
   service: 'directory' | 'store' | 'trust';
@@ -84,7 +85,7 @@ export function liveTargets(env: Record<string, string | undefined>): Targets {
  *
  * | server    | URL                                                  | credentials                                   |
  * | --------- | ---------------------------------------------------- | --------------------------------------------- |
- * | store     | STORE_MCP_URL (optional, https://mcp.jumpseller.com) | STORE_LOGIN + STORE_AUTH_TOKEN, or the earlier names STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN when neither of the first two is set |
+ * | store     | STORE_MCP_URL (https://mcp.jumpseller.com only while STORE_BASE_URL is unset or the vendor's host) | STORE_LOGIN + STORE_AUTH_TOKEN, or the earlier names STORE_MCP_LOGIN_KEY + STORE_MCP_AUTH_TOKEN when neither of the first two is set |
  * | directory | DIRECTORY_MCP_URL (required: not published)          | none needed                                   |
  *
  * The store's pair is chosen by `storeCredentialEnvVars` of @agent-apis/mcp, the rule `StoreTools` reads its
@@ -117,22 +118,26 @@ export function liveToolServerTargets(
   const [setHalf, missingHalf] = loginKey ? [names.loginKey, names.authToken] : [names.authToken, names.loginKey];
   const { loginKey: login, authToken: token } = STORE_MCP_ENV_VARS;
   const { loginKey: aliasLogin, authToken: aliasToken } = STORE_MCP_ALIAS_ENV_VARS;
+  // Credentials only where the user pointed them: the vendor's address only for a store on the vendor's host.
+  const notPointed = storeToolServerNotPointed(env);
   return {
     store:
-      loginKey && authToken
-        ? {
-            service: 'store',
-            url: env.STORE_MCP_URL ?? 'https://mcp.jumpseller.com',
-            credentials: { loginKey, authToken },
-          }
-        : {
-            service: 'store',
-            credentials: {},
-            skipReason:
-              loginKey || authToken
-                ? `no credentials (${setHalf} is set without ${missingHalf})`
-                : `no credentials (${login} + ${token}, or ${aliasLogin} + ${aliasToken})`,
-          },
+      loginKey && authToken && notPointed
+        ? { service: 'store', credentials: {}, skipReason: notPointed }
+        : loginKey && authToken
+          ? {
+              service: 'store',
+              url: env.STORE_MCP_URL ?? 'https://mcp.jumpseller.com',
+              credentials: { loginKey, authToken },
+            }
+          : {
+              service: 'store',
+              credentials: {},
+              skipReason:
+                loginKey || authToken
+                  ? `no credentials (${setHalf} is set without ${missingHalf})`
+                  : `no credentials (${login} + ${token}, or ${aliasLogin} + ${aliasToken})`,
+            },
     directory: env.DIRECTORY_MCP_URL
       ? { service: 'directory', url: env.DIRECTORY_MCP_URL, credentials: {} }
       : { service: 'directory', credentials: {}, skipReason: 'no address (DIRECTORY_MCP_URL not set)' },

@@ -7,6 +7,7 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPORTS_DIR } from '../settings.ts';
+import { refuseLinkedFolder } from './files.ts';
 
 /** Coverage of one target lives in its own folder, so a live run does not overwrite the mock run's report. */
 export function coverageDir(mode: 'mock' | 'live'): string {
@@ -77,12 +78,15 @@ export class CoverageRecorder {
     this.#data.skipped = reason;
   }
 
-  /** Starts a check as failed; call the returned function when it passed (with an optional note). */
-  begin(operation: string, check: string): (note?: string) => void {
+  /**
+   * Starts a check as failed; call the returned function when it ended otherwise: passed (with an optional note),
+   * or with the verdict it reached (a warning, an inconclusive answer).
+   */
+  begin(operation: string, check: string): (note?: string, outcome?: Exclude<Outcome, 'failed' | 'skipped'>) => void {
     const entry: CoverageEntry = { operation, check, outcome: 'failed' };
     this.#data.entries.push(entry);
-    return (note) => {
-      entry.outcome = 'passed';
+    return (note, outcome = 'passed') => {
+      entry.outcome = outcome;
       if (note) entry.note = note;
     };
   }
@@ -113,6 +117,7 @@ export class CoverageRecorder {
   }
 
   async write(dir: string): Promise<void> {
+    await refuseLinkedFolder(dir);
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, `coverage-${this.#data.service}.json`), `${JSON.stringify(this.#data, null, 2)}\n`);
   }
@@ -139,6 +144,50 @@ export interface ServiceSummary {
   /** Live runs: per named check, how many passed, failed, warned, were inconclusive and were skipped. */
   checks?: Record<string, Record<Outcome, number>>;
   recordsChecked?: Record<string, number>;
+}
+
+/** One tool's verdict on a tool server, from its checks (see `toolVerdicts`). */
+export interface ToolVerdict {
+  verdict: 'verified' | 'failed' | 'inconclusive' | 'not-run';
+  /** Why it is not verified, one line. */
+  reason?: string;
+  /** Warnings of its checks (a server accepting input its schema forbids), one line each. */
+  warnings: string[];
+}
+
+/**
+ * The verdict of every tool of a tool server's coverage, the one rule every report counts tools by. A tool is
+ * `verified` only when it was called and its answer checked: `call:required` passed and `call:all` passed or was
+ * skipped. Checks that send nothing (`invalid:client`) never make a tool verified, though one that failed fails
+ * it. A failed check fails the tool; an inconclusive call leaves it inconclusive; a tool never called is `not-run`
+ * with the reason its calls were skipped (a failed handshake, a write without permission, no record to read).
+ */
+export function toolVerdicts(data: ServiceCoverage): Map<string, ToolVerdict> {
+  const out = new Map<string, ToolVerdict>();
+  for (const tool of data.operations) {
+    const entries = data.entries.filter((e) => e.operation === tool);
+    const warnings = entries.filter((e) => e.outcome === 'warning').map((e) => `${e.check}: ${e.note ?? 'warning'}`);
+    const call = (which: string) => entries.filter((e) => e.check === `call:${which}`);
+    const failed = entries.find((e) => e.outcome === 'failed');
+    const required = call('required');
+    const all = call('all');
+    const inconclusive = [...required, ...all].find((e) => e.outcome === 'inconclusive');
+    const called =
+      required.length > 0 &&
+      required.every((e) => e.outcome === 'passed') &&
+      all.every((e) => e.outcome === 'passed' || e.outcome === 'skipped');
+    if (data.skipped !== undefined) out.set(tool, { verdict: 'not-run', reason: data.skipped, warnings });
+    else if (failed)
+      out.set(tool, { verdict: 'failed', reason: `${failed.check}: ${failed.note ?? 'failed'}`, warnings });
+    else if (inconclusive) {
+      out.set(tool, { verdict: 'inconclusive', reason: `${inconclusive.check}: ${inconclusive.note ?? ''}`, warnings });
+    } else if (called) out.set(tool, { verdict: 'verified', warnings });
+    else {
+      const skipped = [...required, ...all].find((e) => e.outcome === 'skipped');
+      out.set(tool, { verdict: 'not-run', reason: skipped?.note ?? 'never called', warnings });
+    }
+  }
+  return out;
 }
 
 export function summarize(data: ServiceCoverage): ServiceSummary {
@@ -174,7 +223,12 @@ export function summarize(data: ServiceCoverage): ServiceSummary {
     operationsTotal: tools ? 0 : data.operations.length,
     errorsExercised: data.skipped ? 0 : errorsExercised,
     errorsDocumented,
-    ...(tools ? { toolsExercised: exercised('call'), toolsTotal: data.operations.length } : {}),
+    ...(tools
+      ? {
+          toolsExercised: [...toolVerdicts(data).values()].filter((v) => v.verdict === 'verified').length,
+          toolsTotal: data.operations.length,
+        }
+      : {}),
     failed: verdicts.filter((e) => e.outcome === 'failed').length,
     ...(data.mode === 'live'
       ? {
@@ -209,6 +263,7 @@ const EVIDENCE_FILE = /^evidence-[a-z]+(-mcp)?\.json$/;
 
 /** Removes the per-service files of an earlier run, so a report only speaks of this one. */
 export async function clearCoverage(dir: string): Promise<void> {
+  await refuseLinkedFolder(dir);
   const files = (await readdir(dir).catch(() => [])).filter((f) => COVERAGE_FILE.test(f) || EVIDENCE_FILE.test(f));
   await Promise.all(files.map((f) => rm(join(dir, f), { force: true })));
 }

@@ -10,7 +10,7 @@
  * The folder may come from a cache or an artifact of another job: every file is size-capped, parsed defensively
  * and re-capped to the limits below, and a file that does not parse is left out with a note.
  */
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   OPERATION_VERDICTS,
@@ -18,6 +18,7 @@ import {
   type ServiceEvidence,
   type ServiceState,
 } from '../evidence/evidence.ts';
+import { readCapped, refuseLinkedFolder } from '../evidence/files.ts';
 import { contractNumber, DEFAULTS, REPORTS_DIR } from '../settings.ts';
 import type { JudgedService } from './states.ts';
 
@@ -28,9 +29,13 @@ export interface NightOperation {
   fields: string[];
 }
 
+/**
+ * Service and operation names come from files other jobs wrote: they live in Maps, never as keys of plain objects
+ * (a service named `constructor` or `__proto__` is a name like any other).
+ */
 export interface NightService {
   state: ServiceState;
-  operations: Record<string, NightOperation>;
+  operations: Map<string, NightOperation>;
 }
 
 /** One run of one target as the history keeps it. */
@@ -39,7 +44,7 @@ export interface Night {
   target: 'mock' | 'live';
   /** ISO time the run ended. */
   at: string;
-  services: Record<string, NightService>;
+  services: Map<string, NightService>;
 }
 
 export type ChangeKind = 'not-run-any-more' | 'no-longer-verified' | 'no-records-any-more' | 'field-gone';
@@ -51,6 +56,8 @@ export interface Change {
   operations: string[];
   /** `field-gone`: the dotted path of the field. */
   field?: string;
+  /** `no-longer-verified`: the operation's verdict tonight (`absent` when tonight's run does not have it). */
+  tonight?: OperationVerdict | 'absent';
   /** One line, for every report. */
   message: string;
 }
@@ -80,18 +87,18 @@ export function nightFrom(
   states: JudgedService[],
   at = new Date(),
 ): Night {
-  const services: Record<string, NightService> = {};
-  for (const state of states) services[state.service] = { state: state.judged, operations: {} };
+  const services = new Map<string, NightService>();
+  for (const state of states) services.set(state.service, { state: state.judged, operations: new Map() });
   for (const e of evidence) {
-    const operations: Record<string, NightOperation> = {};
+    const operations = new Map<string, NightOperation>();
     for (const op of e.operations) {
-      operations[op.operation] = {
+      operations.set(op.operation, {
         verdict: op.verdict,
         records: op.records,
         fields: [...new Set(op.fieldsAlwaysPresent)].sort(),
-      };
+      });
     }
-    services[e.service] = { state: services[e.service]?.state ?? (e.skipped ? 'skipped' : 'green'), operations };
+    services.set(e.service, { state: services.get(e.service)?.state ?? (e.skipped ? 'skipped' : 'green'), operations });
   }
   return { version: 1, target, at: at.toISOString(), services };
 }
@@ -102,30 +109,47 @@ function fileName(night: Night): string {
   return `${night.at.replace(/:/g, '-').replace('.', '-')}-${process.pid}.json`;
 }
 
+/** A night as its file holds it: the Maps as JSON objects (read back with `Object.entries`, never by key). */
+function nightJson(night: Night): object {
+  return {
+    ...night,
+    services: Object.fromEntries(
+      [...night.services].map(([name, service]) => [
+        name,
+        { state: service.state, operations: Object.fromEntries(service.operations) },
+      ]),
+    ),
+  };
+}
+
 /** A night read from disk, re-capped to our limits; undefined when it is not one. */
 function parseNight(value: unknown, target: 'mock' | 'live'): Night | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const raw = value as Partial<Night>;
   if (raw.version !== 1 || raw.target !== target || typeof raw.at !== 'string') return undefined;
-  if (typeof raw.services !== 'object' || raw.services === null) return undefined;
+  if (typeof raw.services !== 'object' || raw.services === null || Array.isArray(raw.services)) return undefined;
   const states = new Set<string>(['green', 'failed', 'unverified', 'skipped']);
   const verdicts = new Set<string>(OPERATION_VERDICTS);
-  const services: Record<string, NightService> = {};
-  for (const [name, service] of Object.entries(raw.services).slice(0, MAX_SERVICES)) {
+  const services = new Map<string, NightService>();
+  for (const [name, value] of Object.entries(raw.services as object).slice(0, MAX_SERVICES)) {
+    const service = value as { state?: unknown; operations?: unknown } | null;
     if (typeof service !== 'object' || service === null || !states.has(String(service.state))) continue;
-    const operations: Record<string, NightOperation> = {};
-    for (const [op, entry] of Object.entries(service.operations ?? {}).slice(0, MAX_OPERATIONS)) {
+    const operations = new Map<string, NightOperation>();
+    const rawOperations =
+      typeof service.operations === 'object' && service.operations !== null ? service.operations : {};
+    for (const [op, value] of Object.entries(rawOperations).slice(0, MAX_OPERATIONS)) {
+      const entry = value as { verdict?: unknown; records?: unknown; fields?: unknown } | null;
       if (typeof entry !== 'object' || entry === null || !verdicts.has(String(entry.verdict))) continue;
-      operations[op.slice(0, MAX_NAME)] = {
-        verdict: entry.verdict,
-        records: Number.isSafeInteger(entry.records) && entry.records >= 0 ? entry.records : 0,
+      operations.set(op.slice(0, MAX_NAME), {
+        verdict: entry.verdict as OperationVerdict,
+        records: Number.isSafeInteger(entry.records) && (entry.records as number) >= 0 ? (entry.records as number) : 0,
         fields: (Array.isArray(entry.fields) ? entry.fields : [])
           .filter((f): f is string => typeof f === 'string')
           .slice(0, MAX_FIELDS)
           .map((f) => f.slice(0, MAX_NAME)),
-      };
+      });
     }
-    services[name.slice(0, MAX_NAME)] = { state: service.state, operations };
+    services.set(name.slice(0, MAX_NAME), { state: service.state as ServiceState, operations });
   }
   return { version: 1, target, at: raw.at.slice(0, 40), services };
 }
@@ -144,14 +168,15 @@ export async function readNights(
   const nights: Night[] = [];
   const notes: string[] = [];
   for (const file of files) {
-    const path = join(folder, file);
-    if ((await stat(path)).size > MAX_FILE_BYTES) {
-      notes.push(`${file}: larger than ${MAX_FILE_BYTES} bytes, left out`);
+    // Only a regular file, read from the handle it was checked on, at most the cap (see `evidence/files.ts`).
+    const read = await readCapped(join(folder, file), MAX_FILE_BYTES);
+    if ('refused' in read) {
+      notes.push(`${file}: ${read.refused}, left out`);
       continue;
     }
     let night: Night | undefined;
     try {
-      night = parseNight(JSON.parse(await readFile(path, 'utf8')), target);
+      night = parseNight(JSON.parse(read.text), target);
     } catch {
       night = undefined;
     }
@@ -164,9 +189,11 @@ export async function readNights(
 /** Appends tonight and removes all but the newest `keep` nights of its target. */
 export async function appendNight(dir: string, night: Night, keep = DEFAULT_NIGHTS_KEPT): Promise<string> {
   const folder = join(dir, night.target);
+  // Old nights are deleted here: never through a link into another folder.
+  await refuseLinkedFolder(folder);
   await mkdir(folder, { recursive: true });
   const path = join(folder, fileName(night));
-  await writeFile(path, `${JSON.stringify(night)}\n`);
+  await writeFile(path, `${JSON.stringify(nightJson(night))}\n`, { flag: 'wx' });
   const files = (await readdir(folder)).filter((f) => FILE.test(f)).sort();
   await Promise.all(files.slice(0, Math.max(0, files.length - keep)).map((f) => rm(join(folder, f), { force: true })));
   return path;
@@ -180,10 +207,10 @@ export async function appendNight(dir: string, night: Night, keep = DEFAULT_NIGH
 export function compareNights(last: Night | undefined, tonight: Night): Change[] {
   if (!last) return [];
   const changes: Change[] = [];
-  for (const [service, before] of Object.entries(last.services)) {
-    const now = tonight.services[service];
+  for (const [service, before] of last.services) {
+    const now = tonight.services.get(service);
     if (before.state === 'skipped') continue;
-    const verifiedBefore = Object.entries(before.operations).filter(([, op]) => op.verdict === 'verified');
+    const verifiedBefore = [...before.operations].filter(([, op]) => op.verdict === 'verified');
     if (!now || now.state === 'skipped') {
       if (verifiedBefore.length > 0) {
         changes.push({
@@ -196,18 +223,21 @@ export function compareNights(last: Night | undefined, tonight: Night): Change[]
       continue;
     }
     for (const [operation] of verifiedBefore) {
-      const tonightOp = now.operations[operation];
+      const tonightOp = now.operations.get(operation);
       if (tonightOp?.verdict === 'verified') continue;
       changes.push({
         kind: 'no-longer-verified',
         service,
         operations: [operation],
+        tonight: tonightOp ? tonightOp.verdict : 'absent',
         message: `${service} ${operation}: verified last night, ${tonightOp ? tonightOp.verdict : 'absent'} tonight`,
       });
     }
-    for (const [operation, op] of Object.entries(before.operations)) {
-      const tonightOp = now.operations[operation];
-      if (op.records > 0 && tonightOp && tonightOp.records === 0 && tonightOp.verdict !== 'not-run') {
+    for (const [operation, op] of before.operations) {
+      const tonightOp = now.operations.get(operation);
+      // A failed or unsent operation's records are part of its `no-longer-verified` change, not a second one.
+      const answered = tonightOp && tonightOp.verdict !== 'not-run' && tonightOp.verdict !== 'failed';
+      if (op.records > 0 && answered && tonightOp.records === 0) {
         changes.push({
           kind: 'no-records-any-more',
           service,
@@ -218,8 +248,8 @@ export function compareNights(last: Night | undefined, tonight: Night): Change[]
     }
     // Fields: only where tonight's answers held records, so "missing" means records came without it.
     const gone = new Map<string, string[]>();
-    for (const [operation, op] of Object.entries(before.operations)) {
-      const tonightOp = now.operations[operation];
+    for (const [operation, op] of before.operations) {
+      const tonightOp = now.operations.get(operation);
       if (!tonightOp || tonightOp.records === 0 || op.records === 0) continue;
       const present = new Set(tonightOp.fields);
       for (const field of op.fields) {

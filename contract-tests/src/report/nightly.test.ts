@@ -101,7 +101,7 @@ describe('the nightly summary', () => {
     expect(section).toContain('- **warning**: store: field product.price was in every record last night');
     expect(section).toContain('🔴 failed');
     expect(section).toContain(
-      '**Failures**\n\n- store `getProduct` baseline: got &lt;img src=https:\u200b//x.example/b.png&gt;',
+      '<details><summary>Failures, one per operation (1)</summary>\n\n- store `getProduct` baseline: got &lt;img src=https:\u200b//x.example/b.png&gt;',
     );
     expect(section).toContain(' · record `id=1101` · URL `$STORE_BASE_URL/products/1101.json`');
     expect(section).toContain(

@@ -8,9 +8,10 @@
  * Imports nothing that needs a build: the nightly loads it after steps that may have failed.
  */
 import type { ServiceState } from '../evidence/evidence.ts';
+import { markdownCauseFirst } from './causes.ts';
 import { markdownName, markdownText } from './escape.ts';
 import type { RunFile } from './run-report.ts';
-import { markdownChanges, markdownStateTable } from './state-lines.ts';
+import { markdownStateTable } from './state-lines.ts';
 import { STATE_LABELS, STATE_MARKS } from './states.ts';
 
 export interface StepRun {
@@ -87,13 +88,24 @@ export function runSection(title: string, run: RunFile | undefined, htmlLink: st
     '',
     `**${m(run.headline)}**${htmlLink ? ` · HTML report: ${htmlLink}` : ''}`,
     '',
-    '**Changes since the previous night**',
-    '',
-    ...markdownChanges(run, m, '- No change since the previous night (or none in the history).'),
+    // Cause first: states, one line per cause, grouped changes; the tables and every failure folded below.
+    ...markdownCauseFirst(run, m),
+    '<details><summary>States (table)</summary>',
     '',
     ...markdownStateTable(run, m, 3),
     '',
-    ...(failures.length ? ['**Failures**', '', ...failures, ''] : []),
+    '</details>',
+    '',
+    ...(failures.length
+      ? [
+          `<details><summary>Failures, one per operation (${failures.length})</summary>`,
+          '',
+          ...failures,
+          '',
+          '</details>',
+          '',
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -8,6 +8,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { strictMode } from '../settings.ts';
+import { type Cause, causesOf, markdownCauseFirst } from './causes.ts';
 import {
   appendNight,
   type Change,
@@ -20,7 +21,7 @@ import {
 } from './history.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
-import { markdownChanges, markdownStateTable, textChanges } from './state-lines.ts';
+import { markdownStateTable, textChanges } from './state-lines.ts';
 import { judgeRun, type RunJudgement, readRunFiles, requiredServices, STATE_LABELS } from './states.ts';
 import { type Masking, markdownData, maskingFrom, maskText } from './text.ts';
 
@@ -37,6 +38,12 @@ export interface RunFile extends RunJudgement {
   failures: RunFailure[];
   /** `evidence`: at least one service wrote evidence; `coverage`: states derived from coverage files alone. */
   source: 'evidence' | 'coverage' | 'none';
+  /** Why services are not green, one entry per distinct cause (`causes.ts`), masked. */
+  causes?: Cause[];
+  /** When the run's reports were written (ISO). */
+  at?: string;
+  /** When each service that wrote evidence started its checks (ISO). */
+  started?: { service: string; at: string }[];
 }
 
 export interface RunFailure {
@@ -78,36 +85,40 @@ export async function writeRunReports(
   });
   const file = await appendNight(history, tonight, keep);
   const html = join(dir, HTML_FILE);
-  await writeFile(
-    html,
-    renderHtml({ judgement, changes, nights, tonight, evidence, coverage, masking, notes, strict }),
+  const failures = evidence.flatMap((e) =>
+    e.operations.flatMap((op) =>
+      op.failures.map((f) => ({
+        service: e.service,
+        operation: op.operation,
+        check: maskText(f.check, masking, 100),
+        message: maskText(f.message, masking, 500),
+        ...(f.record ? { record: maskText(f.record, masking, 200) } : {}),
+        ...(f.url ? { url: maskText(f.url, masking, 500) } : {}),
+        ...(f.reproduction ? { reproduction: maskText(f.reproduction, masking, 800) } : {}),
+      })),
+    ),
   );
-  await writeFile(join(dir, 'coverage-junit.xml'), renderJunit(judgement, evidence, coverage, masking, strict));
+  const services = judgement.services.map((s) => ({ ...s, reasons: s.reasons.map((r) => maskText(r, masking)) }));
   const run: RunFile = {
     ...judgement,
-    services: judgement.services.map((s) => ({ ...s, reasons: s.reasons.map((r) => maskText(r, masking)) })),
+    services,
     changes: changes.map((c) => ({ ...c, message: maskText(c.message, masking) })),
     html,
     strict,
     required: [...required],
     history: { dir: history, file, notes },
-    failures: evidence
-      .flatMap((e) =>
-        e.operations.flatMap((op) =>
-          op.failures.map((f) => ({
-            service: e.service,
-            operation: op.operation,
-            check: maskText(f.check, masking, 100),
-            message: maskText(f.message, masking, 500),
-            ...(f.record ? { record: maskText(f.record, masking, 200) } : {}),
-            ...(f.url ? { url: maskText(f.url, masking, 500) } : {}),
-            ...(f.reproduction ? { reproduction: maskText(f.reproduction, masking, 800) } : {}),
-          })),
-        ),
-      )
-      .slice(0, MAX_FAILURES),
+    failures: failures.slice(0, MAX_FAILURES),
+    // Counted on every failure, not only the first MAX_FAILURES the file lists.
+    causes: causesOf({ services, failures }),
     source: evidence.length > 0 ? 'evidence' : coverage.length > 0 ? 'coverage' : 'none',
+    at: now.toISOString(),
+    started: evidence.map((e) => ({ service: e.service, at: maskText(e.startedAt, masking, 40) })),
   };
+  await writeFile(
+    html,
+    renderHtml({ judgement, run, changes, nights, tonight, evidence, coverage, masking, notes, strict }),
+  );
+  await writeFile(join(dir, 'coverage-junit.xml'), renderJunit(judgement, evidence, coverage, masking, strict));
   await writeFile(join(dir, RUN_FILE), `${JSON.stringify(run, null, 2)}\n`);
   return run;
 }
@@ -130,10 +141,7 @@ export function renderStatesMarkdown(run: RunFile, masking: Masking = maskingFro
   return [
     `**${m(run.headline)}**`,
     '',
-    '### Changes since the previous run',
-    '',
-    ...markdownChanges(run, m, 'No change since the previous run (or no previous run in the history).'),
-    '',
+    ...markdownCauseFirst(run, m),
     '### States',
     '',
     ...markdownStateTable(run, m, 5),

@@ -4,9 +4,9 @@
  * servers, a mock run), its `coverage-<service>.json`. `CONTRACT_REQUIRE` turns a skipped or unverified named
  * service red; `CONTRACT_STRICT=1` turns warnings and a field gone since last night red.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServiceCoverage } from '../evidence/coverage.ts';
+import { type ServiceCoverage, toolVerdicts } from '../evidence/coverage.ts';
 import {
   EXIT_CODES,
   judgeService,
@@ -17,6 +17,7 @@ import {
   type ServiceState,
   type ServiceVerdict,
 } from '../evidence/evidence.ts';
+import { readCapped, refuseLinkedFolder } from '../evidence/files.ts';
 
 /** The label of each state, the same in every report (printed table, Markdown, HTML, JUnit, nightly). */
 export const STATE_LABELS: Record<ServiceState, string> = {
@@ -76,6 +77,7 @@ const MAX_FILE_BYTES = 64 << 20;
 
 /** Removes the evidence files of an earlier run, so a report only speaks of this one. */
 export async function clearEvidence(dir: string): Promise<void> {
+  await refuseLinkedFolder(dir);
   const files = (await readdir(dir).catch(() => [])).filter((f) => EVIDENCE_FILE.test(f));
   await Promise.all(files.map((f) => rm(join(dir, f), { force: true })));
 }
@@ -84,9 +86,9 @@ async function readJsonFiles<T>(dir: string, pattern: RegExp): Promise<T[]> {
   const files = (await readdir(dir).catch(() => [])).filter((f) => pattern.test(f)).sort();
   const out: T[] = [];
   for (const file of files) {
-    const text = await readFile(join(dir, file), 'utf8');
-    if (text.length > MAX_FILE_BYTES) throw new Error(`${file} is larger than ${MAX_FILE_BYTES} bytes`);
-    out.push(JSON.parse(text) as T);
+    const read = await readCapped(join(dir, file), MAX_FILE_BYTES);
+    if ('refused' in read) throw new Error(`${file} is ${read.refused}: not a file this run wrote`);
+    out.push(JSON.parse(read.text) as T);
   }
   return out;
 }
@@ -106,6 +108,7 @@ export async function readRunFiles(
  * failed check, unverified when nothing was exercised (no operation or tool whose checks all passed), else green.
  */
 export function stateFromCoverage(data: ServiceCoverage): ServiceVerdict {
+  if (data.kind === 'tools') return toolServerState(data);
   const counts = Object.fromEntries(OPERATION_VERDICTS.map((v) => [v, 0])) as Record<OperationVerdict, number>;
   const reasons: string[] = [];
   for (const operation of data.operations) {
@@ -131,6 +134,40 @@ export function stateFromCoverage(data: ServiceCoverage): ServiceVerdict {
     return { ...base, counts, state: 'unverified', reasons: [`0 of ${data.operations.length} exercised`] };
   }
   return { ...base, counts, state: 'green', reasons: [] };
+}
+
+/**
+ * The state of an agent tool server, counted as `toolVerdicts` counts its tools (the same figures as the coverage
+ * table): failed on any failed check (its handshake or tools/list included), unverified when no tool was verified
+ * or a tool it was asked about answered nothing conclusive, else green. A tool never called (a write without
+ * permission, no record to read, a failed handshake) is not verified and says why.
+ */
+function toolServerState(data: ServiceCoverage): ServiceVerdict {
+  const counts = Object.fromEntries(OPERATION_VERDICTS.map((v) => [v, 0])) as Record<OperationVerdict, number>;
+  const tools = toolVerdicts(data);
+  for (const { verdict } of tools.values()) counts[verdict] += 1;
+  const base = { service: data.service, verified: counts.verified, total: data.operations.length, counts };
+  if (data.skipped !== undefined) return { ...base, state: 'skipped', reasons: [data.skipped] };
+  const reasons = data.entries
+    .filter((e) => e.outcome === 'failed')
+    .map((e) => `${e.operation} ${e.check}: ${e.note ?? 'failed'}`);
+  if (reasons.length > 0) {
+    // Tools left uncalled by the failure say so once, not once per tool.
+    const notRun = new Map<string, number>();
+    for (const v of tools.values()) {
+      if (v.verdict === 'not-run') notRun.set(v.reason ?? '', (notRun.get(v.reason ?? '') ?? 0) + 1);
+    }
+    for (const [why, n] of notRun) if (n > 1) reasons.push(`${n} tools not verified: ${why}`);
+    return { ...base, state: 'failed', reasons: dedupe(reasons) };
+  }
+  for (const [tool, v] of tools) if (v.verdict === 'inconclusive') reasons.push(`${tool} not verified: ${v.reason}`);
+  if (counts.verified === 0) reasons.unshift(`0 of ${data.operations.length} tools verified (called, answer checked)`);
+  return { ...base, state: reasons.length > 0 ? 'unverified' : 'green', reasons };
+}
+
+/** The lines in order, each once. */
+function dedupe(lines: string[]): string[] {
+  return [...new Set(lines)];
 }
 
 export interface RunJudgement {

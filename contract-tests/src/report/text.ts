@@ -83,11 +83,11 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u20
 
 /**
  * One line of report text: configured base URLs become `$VARIABLE`, credentials `[REDACTED]`, control and
- * direction characters go, line breaks become spaces, and the text is cut at `max` characters.
+ * direction characters go, line breaks become spaces, and the text is cut at `max` characters. Masked whole before
+ * anything is cut: a cut through a secret would leave its first characters unmasked.
  */
 export function maskText(text: unknown, masking: Masking, max = MAX_TEXT): string {
   let result = String(text ?? '');
-  if (result.length > max * 4) result = result.slice(0, max * 4);
   for (const [url, variable] of masking.baseUrls) result = result.split(url).join(variable);
   result = redactText(result, masking.secrets)
     .replace(/\r\n?|\n/g, ' ')

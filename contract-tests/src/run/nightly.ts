@@ -8,10 +8,11 @@
  * with nothing configured is not a failure, and says so. The summary goes to stdout and `reports/nightly.md`.
  *
  * Usage: `pnpm nightly` (run through pnpm so Node 24 from the repo is used); `pnpm nightly --only "contract (live)"`
- * runs the steps whose name contains the text (the rest are left out of the report).
+ * runs the steps whose name contains the text; the report copies only what those steps wrote (a section of a step
+ * left out says so, and a report file older than this nightly is marked stale with when it was written).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markdownText } from '../report/escape.ts';
 import { nightlyExitCode, runSection, type StepRun, stepResult, stepTable } from '../report/nightly.ts';
@@ -61,23 +62,24 @@ const readRun = (target: 'mock' | 'live'): RunFile | undefined => {
   }
 };
 
-const stepRuns: StepRun[] = steps
-  .filter((step) => !only || step.name.includes(only))
-  .map((step) => {
-    console.log(`\n=== nightly: ${step.name} ===`);
-    // A judgement of an earlier night must never speak for tonight.
-    if (step.target) rmSync(runFile(step.target), { force: true });
-    const started = Date.now();
-    const [command, ...args] = step.command as [string, ...string[]];
-    const run = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...step.env } });
-    return {
-      name: step.name,
-      code: run.status ?? 1,
-      seconds: Math.round((Date.now() - started) / 1000),
-      ...(step.target ? { target: step.target, run: readRun(step.target) } : {}),
-    };
-  });
+const nightlyStarted = Date.now();
+const chosen = steps.filter((step) => !only || step.name.includes(only));
+const stepRuns: StepRun[] = chosen.map((step) => {
+  console.log(`\n=== nightly: ${step.name} ===`);
+  // A judgement of an earlier night must never speak for tonight.
+  if (step.target) rmSync(runFile(step.target), { force: true });
+  const started = Date.now();
+  const [command, ...args] = step.command as [string, ...string[]];
+  const run = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...step.env } });
+  return {
+    name: step.name,
+    code: run.status ?? 1,
+    seconds: Math.round((Date.now() - started) / 1000),
+    ...(step.target ? { target: step.target, run: readRun(step.target) } : {}),
+  };
+});
 const results = stepRuns.map(stepResult);
+const ran = (target: 'mock' | 'live') => stepRuns.some((step) => step.target === target);
 
 /** Where the HTML page of a run is: in the run's artifact on GitHub, else on this disk. */
 function htmlLink(target: 'mock' | 'live'): string | undefined {
@@ -89,10 +91,23 @@ function htmlLink(target: 'mock' | 'live'): string | undefined {
     : `\`${join(contractReports, target, 'report.html')}\``;
 }
 
-const section = (title: string, file: string) =>
-  existsSync(file)
-    ? `\n## ${title}\n\n${readFileSync(file, 'utf8')}`
-    : `\n## ${title}\n\n(no report: ${file} missing)\n`;
+/**
+ * A section copied from a report file that `step` writes. Only what this nightly ran is copied: the file of a step
+ * left out by `--only` is not (one line says so), and a file older than this nightly (its step failed before
+ * writing it) is marked with when it was written.
+ */
+const section = (title: string, file: string, step: string) => {
+  if (!chosen.some((s) => s.name === step)) {
+    return `\n## ${title}\n\nNot run by this nightly (\`--only ${markdownText(only ?? '')}\` left out "${step}"): an earlier run's report is not copied.\n`;
+  }
+  if (!existsSync(file)) return `\n## ${title}\n\n(no report: ${file} missing)\n`;
+  const written = statSync(file).mtimeMs;
+  const stale =
+    written < nightlyStarted
+      ? `> **Stale**: written ${new Date(written).toISOString()} by an earlier run, before this nightly started; "${step}" did not write it tonight.\n\n`
+      : '';
+  return `\n## ${title}\n\n${stale}${readFileSync(file, 'utf8')}`;
+};
 
 interface CoverageSummary {
   service: string;
@@ -107,7 +122,8 @@ interface CoverageSummary {
  * the guess it rested on).
  */
 function checksWith(outcome: 'failed' | 'warning' | 'inconclusive'): string[] {
-  return (['live', 'mock'] as const).flatMap((target) => {
+  // Only the targets this nightly ran: another run's coverage never speaks for tonight.
+  return (['live', 'mock'] as const).filter(ran).flatMap((target) => {
     const file = join(contractReports, target, 'coverage.json');
     if (!existsSync(file)) return [];
     const summaries = JSON.parse(readFileSync(file, 'utf8')) as CoverageSummary[];
@@ -124,7 +140,9 @@ function checksWith(outcome: 'failed' | 'warning' | 'inconclusive'): string[] {
 
 /** The three verdicts of the contract runs: fails first, so the tracking issue quotes them even when the rest is cut. */
 function verdicts(): string {
-  const section = (title: string, lines: string[]) => `\n## ${title}\n\n${lines.length ? lines.join('\n') : 'None.'}\n`;
+  // Folded: the causes at the top of each contract section say what matters; these are every line of it.
+  const section = (title: string, lines: string[]) =>
+    `\n## ${title}\n\n${lines.length ? `<details><summary>${lines.length} check(s)</summary>\n\n${lines.join('\n')}\n\n</details>` : 'None.'}\n`;
   return [
     section('Failing contract checks', checksWith('failed')),
     section(
@@ -135,19 +153,21 @@ function verdicts(): string {
   ].join('');
 }
 
-const ran = (target: 'mock' | 'live') => stepRuns.some((step) => step.target === target);
+// Cause first: each contract run's states and causes, then the steps, then the folded lists and copied reports.
 const summary = [
   '# Nightly report',
-  '',
-  stepTable(results),
   ...(['live', 'mock'] as const)
     .filter(ran)
     .map((target) => runSection(`Contract (${target})`, readRun(target), htmlLink(target))),
+  '',
+  '## Steps',
+  '',
+  stepTable(results),
   verdicts(),
-  section('Drift', join(root, 'specs', 'reports', 'drift.md')),
-  section('Tool-server drift', join(root, 'specs', 'reports', 'mcp-drift.md')),
-  section('Contract coverage (mock)', join(contractReports, 'mock', 'coverage.md')),
-  section('Contract coverage (live)', join(contractReports, 'live', 'coverage.md')),
+  section('Drift', join(root, 'specs', 'reports', 'drift.md'), 'drift (specs:diff)'),
+  section('Tool-server drift', join(root, 'specs', 'reports', 'mcp-drift.md'), 'tool-server drift (mcp:diff)'),
+  section('Contract coverage (mock)', join(contractReports, 'mock', 'coverage.md'), 'contract (mock)'),
+  section('Contract coverage (live)', join(contractReports, 'live', 'coverage.md'), 'contract (live)'),
 ].join('\n');
 
 mkdirSync(join(root, 'reports'), { recursive: true });

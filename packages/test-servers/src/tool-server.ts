@@ -15,6 +15,10 @@
  *   and can read back what it created. A tool that declares an `outputSchema` gets a sample value of that schema
  *   instead. `answer` may rewrite any answer (a hostile server).
  * - Requests without the expected credential headers (store: X-LOGIN-KEY, X-AUTH-TOKEN) are answered HTTP 401.
+ *
+ * Broken on purpose, for the suite's own tests (`broken`): `without` drops tools from tools/list and calls (a tool
+ * gone), `failing` answers every call of the named tools with a tool error, `lenient` skips the input check (a
+ * server accepting out-of-range and undeclared arguments). A wrong token is `credentials` other than the client's.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { McpTool } from '@agent-apis/specs/mcp-tools';
@@ -43,6 +47,8 @@ export interface LocalToolServerOptions {
   port?: number;
   /** Rewrites the structured answer of a valid call (a server answering something else than expected). */
   answer?: (tool: string, structured: Record<string, unknown>) => Record<string, unknown>;
+  /** Ways this server breaks its contract (see the module comment). */
+  broken?: { without?: readonly string[]; failing?: readonly string[]; lenient?: boolean };
 }
 
 type Kept = Record<string, unknown>;
@@ -87,8 +93,10 @@ function hasCredentials(request: IncomingMessage, credentials: Readonly<Record<s
 export async function startToolServer(options: LocalToolServerOptions): Promise<LocalToolServer> {
   const ajv = new Ajv2020({ allErrors: false, strict: false });
   addFormats.default(ajv);
-  const validators = new Map(options.tools.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
-  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const broken = options.broken ?? {};
+  const tools = options.tools.filter((tool) => !broken.without?.includes(tool.name));
+  const validators = new Map(tools.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const calls: LocalToolServer['calls'] = [];
   const kept = new Map<string, Map<string, Kept>>();
   let lastId = 4200;
@@ -96,12 +104,15 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
   const buildServer = () =>
     buildToolServer({
       name: 'agent-apis-local-tool-server',
-      tools: options.tools as Tool[],
+      tools: tools as Tool[],
       handle: (name, args) => {
         const tool = byName.get(name);
         const validate = validators.get(name);
         if (!tool || !validate) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-        if (!validate(args)) {
+        if (broken.failing?.includes(name)) {
+          return { content: [{ type: 'text', text: `${name} is unavailable right now` }], isError: true };
+        }
+        if (!broken.lenient && !validate(args)) {
           const [problem] = validate.errors ?? [];
           const where = `arguments${problem?.instancePath.replaceAll('/', '.') ?? ''}`;
           return {
