@@ -282,7 +282,14 @@ export function serverInstructions(tools: readonly ToolEntry[]): string {
   const lines = [
     'Tools of the directory (MCP servers, plugins, skills), trust (decide whether to interact with a domain) and store (e-commerce admin) APIs.',
   ];
-  if (tools.some((tool) => tool.target.kind === 'operation' && tool.target.operation.inputSchema.properties && 'body' in (tool.target.operation.inputSchema.properties as object))) {
+  if (
+    tools.some(
+      (tool) =>
+        tool.target.kind === 'operation' &&
+        tool.target.operation.inputSchema.properties &&
+        'body' in (tool.target.operation.inputSchema.properties as object),
+    )
+  ) {
     lines.push('An operation tool takes its path and query parameters by name and its JSON body as `body`.');
   }
   if (names.has(STORE_SEARCH_TOOL)) {

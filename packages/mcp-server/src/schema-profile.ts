@@ -67,7 +67,8 @@ function portable(raw: unknown, profile: SchemaProfile): Node {
       case 'oneOf':
       case 'allOf':
         // allOf of one schema is that schema; oneOf loses only exclusivity (the server checks the original).
-        if (key === 'allOf' && Array.isArray(value) && value.length === 1) Object.assign(node, portable(value[0], profile));
+        if (key === 'allOf' && Array.isArray(value) && value.length === 1)
+          Object.assign(node, portable(value[0], profile));
         else node[key === 'allOf' ? 'allOf' : 'anyOf'] = (value as unknown[]).map((entry) => portable(entry, profile));
         break;
       default:
