@@ -32,7 +32,7 @@ export const DEFAULT_HTTP_PORT = 3333;
 
 export const USAGE = `usage: agent-apis-mcp-server [--http] [--host <address>] [--port <n>] [--allow-writes <services>]
        [--allow-dangerous <service.operationId,...>] [--store-toolsets <resources,store.operationId,...>|all]
-       [--services <services>] [--schema-profile default|openai|gemini]
+       [--services <services>] [--schema-profile default|openai|gemini|native]
        [--max-answer-bytes <n>] [--redis <url>] [--help]
   stdio by default (ends when stdin ends); --http serves streamable HTTP at http://127.0.0.1:${DEFAULT_HTTP_PORT}/mcp
   (loopback unless --host). Read-only by default. Environment: ${ALLOW_WRITES_ENV_VAR}, ${ALLOW_DANGEROUS_ENV_VAR},

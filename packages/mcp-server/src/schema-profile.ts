@@ -5,17 +5,19 @@
  * - `default`: what the most clients accept as is. No `additionalProperties` (Gemini's `parameters` subset has no
  *   such field; the server still refuses an undeclared argument, naming it), a nullable type as `anyOf` of the type
  *   and `null` (single-type dialects), `default` moved into the description and length bounds dropped (OpenAI strict
- *   refuses both), `oneOf` as `anyOf`, formats other than `date-time` dropped.
+ *   refuses both), `oneOf` as `anyOf`, formats other than `date-time` dropped, an enum of numbers said in words,
+ *   and a free-form object (no declared property: Gemini and OpenAI strict refuse it) as JSON text.
  * - `openai`: the default, then OpenAI's strict conversion done here (every property required, optional ones
- *   nullable, `additionalProperties: false` on every object), and free-form objects as JSON text.
- * - `gemini`: the default with free-form objects as JSON text (Gemini's objects need declared properties).
+ *   nullable, `additionalProperties: false` on every object), for a client that sends schemas as they are.
+ * - `gemini`: the default with Gemini's own spelling of a nullable type (`nullable: true`).
+ * - `native`: the default with free-form objects left as objects, for clients that take any JSON Schema.
  *
  * A free-form object sent as JSON text is parsed back by the server before the check ({@link normalizeArguments}
  * in `arguments.ts`), and so is `null` for an optional argument that does not take `null` (dropped).
  */
 import type { JsonSchema } from './operation.js';
 
-export const SCHEMA_PROFILES = ['default', 'openai', 'gemini'] as const;
+export const SCHEMA_PROFILES = ['default', 'openai', 'gemini', 'native'] as const;
 export type SchemaProfile = (typeof SCHEMA_PROFILES)[number];
 
 /** Environment variable read when `--schema-profile` is not given. */
@@ -76,7 +78,15 @@ function portable(raw: unknown, profile: SchemaProfile): Node {
     }
   }
   if (raw.default !== undefined) node.description = withDescription(node, `Default ${JSON.stringify(raw.default)}.`);
-  if (profile !== 'default' && isFreeFormObject(node)) {
+  // Gemini takes enums of strings only: the values of another type are said in words (the server checks them).
+  if (Array.isArray(node.enum) && (node.type !== 'string' || node.enum.some((value) => typeof value !== 'string'))) {
+    const values = node.enum.filter((value) => value !== null);
+    if (node.type !== 'string' && !(Array.isArray(node.type) && node.type.includes('string'))) {
+      node.description = withDescription(node, `One of ${values.map((value) => JSON.stringify(value)).join(', ')}.`);
+      delete node.enum;
+    }
+  }
+  if (profile !== 'native' && isFreeFormObject(node)) {
     return {
       type: 'string',
       description: withDescription(node, 'A JSON object, as text.'),
