@@ -165,15 +165,17 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
       );
       return;
     case 'mcp-tools':
-      results.mcpTools = measureMcpTools();
-      console.log('tools/list of @agent-apis/mcp-server: JSON bytes, and tokens estimated as bytes / 4');
+      results.mcpTools = await measureMcpTools();
+      console.log('tools/list over stdio, each server a real process: JSON bytes, and tokens estimated as bytes / 4');
       console.log(
         table(results.mcpTools, {
+          mode: 'mode',
           server: 'server',
           tools: 'tools',
           bytes: 'bytes',
           estimatedTokens: '≈ tokens',
-          ratioToDefault: 'ratio to default',
+          ratioToPeers: 'ratio to the larger peer',
+          error: 'error',
         }),
       );
       return;

@@ -22,6 +22,8 @@ import { checkOpenAPIVersion, denormalize, parseOpenAPIWithSourcemap } from '@us
 import { diff as diffDocuments, type ObjectDiff, Severity, typeofDiff } from '@useoptic/openapi-utilities';
 import { RuleRunner } from '@useoptic/rulesets-base';
 import { BreakingChangesRuleset } from '@useoptic/standard-rulesets';
+import { diffToolLists, type ToolChange } from './mcp-drift.ts';
+import type { McpTool } from './mcp-tools.ts';
 import { HTTP_METHODS, type OpenApiDocument } from './openapi.ts';
 import { applyOverlay, type Overlay, OverlayError } from './overlay.ts';
 import type { ServiceName } from './services.ts';
@@ -302,4 +304,51 @@ export interface ServiceDrift {
   changes: SpecChange[];
   /** The release this drift calls for; undefined when nothing the clients see changed. */
   bump?: Bump;
+}
+
+/**
+ * The tool-list rule: our own tool server's `tools/list` (`packages/mcp-server/tools-list.json`, the pin) against
+ * what the server lists now, with the tool servers' classifier (`diffToolLists`). A change that breaks an agent or
+ * client built against the pin (a tool removed, an argument narrowed or newly required) is `breaking`, so the
+ * release is major; a tool or an optional argument added is an addition (minor); descriptions, hints and output
+ * schemas are other (patch).
+ */
+export function classifyToolListChanges(changes: readonly ToolChange[]): SpecChange[] {
+  const kindOf = (change: ToolChange): ChangeKind =>
+    change.breaking
+      ? 'breaking'
+      : change.detail === 'tool added' || /^new optional|values now also accepted/.test(change.detail)
+        ? 'addition'
+        : 'other';
+  return changes.map((change) => ({
+    kind: kindOf(change),
+    where: `tool ${change.tool} ${change.where}`,
+    detail: change.detail,
+  }));
+}
+
+/** The package the tool-list rule releases, and the changeset a difference calls for (undefined: none). */
+export const TOOL_SERVER_PACKAGE = '@agent-apis/mcp-server';
+
+export function toolListChangeset(pinned: readonly McpTool[], current: readonly McpTool[]): string | undefined {
+  const changes = classifyToolListChanges(diffToolLists(pinned, current));
+  const bump = bumpFor(changes);
+  if (!bump) return undefined;
+  const ordered = [
+    ...changes.filter((change) => change.kind === 'breaking'),
+    ...changes.filter((change) => change.kind === 'addition'),
+    ...changes.filter((change) => change.kind === 'other'),
+  ];
+  const counts = (kind: ChangeKind) => changes.filter((change) => change.kind === kind).length;
+  return [
+    '---',
+    `"${TOOL_SERVER_PACKAGE}": ${bump}`,
+    '---',
+    '',
+    `The tool server's tools/list changed against tools-list.json: ${counts('breaking')} breaking, ${counts('addition')} addition(s), ${counts('other')} other.`,
+    '',
+    ...ordered.slice(0, 30).map((change) => `- ${change.kind}: ${change.where}: ${change.detail}`),
+    ...(ordered.length > 30 ? [`- ... and ${ordered.length - 30} more`] : []),
+    '',
+  ].join('\n');
 }

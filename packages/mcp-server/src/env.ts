@@ -6,10 +6,11 @@
 import { parseArgs } from 'node:util';
 import { MIN_FLEET_SECRET_LENGTH } from '@agent-apis/core/service';
 import { FLEET_SECRET_ENV_VAR } from '@agent-apis/directory';
-import { SERVICES, STORE_RESOURCES } from './catalog.js';
+import { SERVICES, unknownToolsets } from './catalog.js';
 import type { HttpServerOptions } from './http.js';
 import type { ServiceName } from './operation.js';
 import { ALLOW_DANGEROUS_ENV_VAR, ALLOW_WRITES_ENV_VAR, listOf } from './safety.js';
+import { SCHEMA_PROFILE_ENV_VAR, SCHEMA_PROFILES, type SchemaProfile } from './schema-profile.js';
 
 /** Environment variable read when `--services` is not given (comma-separated services). */
 export const SERVICES_ENV_VAR = 'AGENT_APIS_MCP_SERVICES';
@@ -30,11 +31,12 @@ export const REDIS_URL_ENV = REDIS_URL_ENV_VAR;
 export const DEFAULT_HTTP_PORT = 3333;
 
 export const USAGE = `usage: agent-apis-mcp-server [--http] [--host <address>] [--port <n>] [--allow-writes <services>]
-       [--allow-dangerous <service.operationId,...>] [--store-toolsets <resources>|all] [--services <services>]
+       [--allow-dangerous <service.operationId,...>] [--store-toolsets <resources,store.operationId,...>|all]
+       [--services <services>] [--schema-profile default|openai|gemini|native]
        [--max-answer-bytes <n>] [--redis <url>] [--help]
   stdio by default (ends when stdin ends); --http serves streamable HTTP at http://127.0.0.1:${DEFAULT_HTTP_PORT}/mcp
   (loopback unless --host). Read-only by default. Environment: ${ALLOW_WRITES_ENV_VAR}, ${ALLOW_DANGEROUS_ENV_VAR},
-  ${STORE_TOOLSETS_ENV_VAR}, ${SERVICES_ENV_VAR}, ${MAX_ANSWER_BYTES_ENV_VAR}, ${REDIS_URL_ENV_VAR} (with it,
+  ${STORE_TOOLSETS_ENV_VAR}, ${SCHEMA_PROFILE_ENV_VAR}, ${SERVICES_ENV_VAR}, ${MAX_ANSWER_BYTES_ENV_VAR}, ${REDIS_URL_ENV_VAR} (with it,
   ${FLEET_SECRET_ENV_VAR}: at least ${MIN_FLEET_SECRET_LENGTH} characters, the same in every process); the clients' own STORE_LOGIN,
   STORE_AUTH_TOKEN, STORE_ACCESS_TOKEN, STORE_BASE_URL, ENTROPY0_API_KEY, TRUST_BASE_URL, DIRECTORY_BASE_URL.`;
 
@@ -80,6 +82,7 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
         'allow-writes': { type: 'string' },
         'allow-dangerous': { type: 'string' },
         'store-toolsets': { type: 'string' },
+        'schema-profile': { type: 'string' },
         services: { type: 'string' },
         'max-answer-bytes': { type: 'string' },
         redis: { type: 'string' },
@@ -93,8 +96,14 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
   const toolsets = pick('store-toolsets', STORE_TOOLSETS_ENV_VAR);
   const storeToolsets = toolsets === 'all' ? ('all' as const) : toolsets === undefined ? undefined : listOf(toolsets);
   if (Array.isArray(storeToolsets)) {
-    const unknown = storeToolsets.filter((name) => !STORE_RESOURCES.includes(name));
-    if (unknown.length > 0) throw new ConfigError(`unknown store tool set ${unknown.join(', ')}`);
+    const unknown = unknownToolsets(storeToolsets);
+    if (unknown.length > 0) {
+      throw new ConfigError(`unknown store tool set ${unknown.join(', ')} (a resource, or store.<operationId>)`);
+    }
+  }
+  const schemaProfile = pick('schema-profile', SCHEMA_PROFILE_ENV_VAR);
+  if (schemaProfile !== undefined && !SCHEMA_PROFILES.includes(schemaProfile as SchemaProfile)) {
+    throw new ConfigError(`--schema-profile: ${schemaProfile} is not one of ${SCHEMA_PROFILES.join(', ')}`);
   }
   const dangerous = listOf(pick('allow-dangerous', ALLOW_DANGEROUS_ENV_VAR));
   const malformed = dangerous.filter((name) => !/^(directory|store|trust)\.\w+$/.test(name));
@@ -110,6 +119,7 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
     allowWrites: services(pick('allow-writes', ALLOW_WRITES_ENV_VAR), '--allow-writes') ?? [],
     allowDangerous: dangerous,
     storeToolsets,
+    schemaProfile: schemaProfile as SchemaProfile | undefined,
     services: services(pick('services', SERVICES_ENV_VAR), '--services'),
     maxAnswerBytes: positiveInteger(pick('max-answer-bytes', MAX_ANSWER_BYTES_ENV_VAR), '--max-answer-bytes'),
     redisUrl: pick('redis', REDIS_URL_ENV_VAR),

@@ -43,12 +43,15 @@ export function refusal(service: ServiceName, operation: ToolOperation, options:
   }
 }
 
-/** The MCP tool annotations of a class (hints to clients; the server enforces the class itself). */
+/**
+ * The MCP tool annotations of a class (hints to clients; the server enforces the class itself). A hint left out
+ * takes the protocol's default: `destructiveHint: true`, `idempotentHint: false`, `openWorldHint: true`.
+ */
 export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 /**
@@ -56,7 +59,7 @@ export interface ToolAnnotations {
  * idempotent (every call spends); a write is destructive when it deletes or replaces (DELETE, PUT), idempotent for
  * PUT and DELETE; a dangerous operation is always destructive. Every tool reaches a remote API (open world).
  */
-export function annotationsOf(safety: SafetyClass, method: string): ToolAnnotations {
+export function annotationsOf(safety: SafetyClass, method: string): Required<ToolAnnotations> {
   switch (safety) {
     case 'read':
       return { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };

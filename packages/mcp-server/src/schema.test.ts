@@ -4,15 +4,19 @@
  * input and output schemas (the MCP SDK rejects others), arrays with `items` (VS Code), schemas that compile under
  * draft-07 and 2020-12 validators, and the SDK's own `Tool` shape.
  */
+
+import { readFile } from 'node:fs/promises';
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from './catalog.js';
+import { acceptedCounts, FAMILIES, familyProblems, type ListedTool } from './client-families.js';
 import { CLIENT_NAME_LIMIT, CLIENT_PREFIX } from './names.js';
+import { SCHEMA_PROFILES, type SchemaProfile } from './schema-profile.js';
 import { listTools } from './server.js';
 import { connect } from './test-support.js';
-import { ToolCalls } from './tool-calls.js';
+import { ToolCalls, type ToolCallsOptions } from './tool-calls.js';
 
 /** Meta-schema checks, as VS Code and other clients run them: draft-07 and 2020-12. */
 const META_VALIDATORS = [new Ajv({ strict: false, logger: false }), new Ajv2020({ strict: false, logger: false })];
@@ -39,6 +43,7 @@ function clientProblems(tool: ReturnType<typeof listTools>[number]): string[] {
     ['inputSchema', tool.inputSchema],
     ['outputSchema', tool.outputSchema],
   ] as const) {
+    if (label === 'outputSchema' && schema === undefined) continue;
     if (schema?.type !== 'object') problems.push(`${label} is not an object schema`);
     for (const [path, node] of walk(schema)) {
       for (const keyword of ['$ref', '$defs', 'definitions', '$schema', '$id']) {
@@ -78,7 +83,7 @@ describe('tools/list: schemas every client accepts', () => {
     const validator = new Ajv2020({ strict: false, logger: false });
     for (const tool of listTools(new ToolCalls())) {
       expect(() => validator.compile(tool.inputSchema)).not.toThrow();
-      expect(() => validator.compile(tool.outputSchema as object)).not.toThrow();
+      if (tool.outputSchema) expect(() => validator.compile(tool.outputSchema as object)).not.toThrow();
     }
   });
 
@@ -120,5 +125,84 @@ describe('tools/list: schemas every client accepts', () => {
     ]);
     expect(buildCatalog({ storeToolsets: ['products'] }).map((tool) => tool.name)).toContain('store_create_product');
     expect(() => buildCatalog({ storeToolsets: ['nope'] })).toThrow(/unknown store tool set nope/);
+  });
+});
+
+const ACCEPTANCE_MODES: [string, ToolCallsOptions][] = [
+  ['default', {}],
+  ['`--store-toolsets all`', { storeToolsets: 'all' }],
+];
+
+/** The README's acceptance table, computed: per mode and profile, the tools each client family accepts. */
+function acceptanceTable(): string {
+  const lines = [
+    `| Mode | \`--schema-profile\` | Tools | ${FAMILIES.join(' | ')} |`,
+    `| --- | --- | --- | ${FAMILIES.map(() => '---').join(' | ')} |`,
+  ];
+  for (const [mode, options] of ACCEPTANCE_MODES) {
+    for (const profile of SCHEMA_PROFILES) {
+      const tools = listTools(new ToolCalls({ ...options, schemaProfile: profile }));
+      const counts = acceptedCounts(tools);
+      lines.push(
+        `| ${mode} | ${profile} | ${tools.length} | ${FAMILIES.map((family) => counts[family]).join(' | ')} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+describe('schema acceptance per client family', () => {
+  it('the README table is what the checker counts today', async () => {
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const table = /<!-- acceptance -->\n([\s\S]*?)\n<!-- \/acceptance -->/.exec(readme)?.[1];
+    expect(table, 'README.md: the acceptance table between <!-- acceptance --> markers is stale').toBe(
+      acceptanceTable(),
+    );
+  });
+
+  it('the default profile passes every family in the default mode; each profile passes its own family', () => {
+    const all = (profile: SchemaProfile, options: ToolCallsOptions = {}) =>
+      listTools(new ToolCalls({ ...options, schemaProfile: profile }));
+    const tools = all('default');
+    expect(acceptedCounts(tools)).toEqual(Object.fromEntries(FAMILIES.map((family) => [family, tools.length])));
+    const every = all('default', { storeToolsets: 'all' });
+    const totals = SCHEMA_PROFILES.map((profile) =>
+      Object.values(acceptedCounts(all(profile, { storeToolsets: 'all' }))).reduce((sum, count) => sum + count, 0),
+    );
+    expect(Math.max(...totals)).toBe(totals[0]);
+    expect(acceptedCounts(all('openai', { storeToolsets: 'all' }))['OpenAI strict']).toBe(every.length);
+    expect(acceptedCounts(all('gemini', { storeToolsets: 'all' })).Gemini).toBe(every.length);
+  });
+
+  it('each family’s checker refuses what that family refuses', () => {
+    const tool = (inputSchema: object) => ({ name: 't', description: 'd', inputSchema }) as ListedTool;
+    const closed = tool({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false });
+    expect(familyProblems('Gemini', closed)).toEqual(['#: additionalProperties']);
+    expect(familyProblems('OpenAI strict', closed)).toEqual([]);
+    const loose = tool({ type: 'object', properties: { a: { type: 'string', minLength: 1, default: 'x' } } });
+    expect(familyProblems('OpenAI strict', loose)).toEqual(
+      expect.arrayContaining([expect.stringContaining('minLength'), expect.stringContaining('default')]),
+    );
+    const map = tool({ type: 'object', properties: { m: { type: 'object' }, n: { type: ['string', 'null'] } } });
+    expect(familyProblems('Gemini', map)).toEqual(
+      expect.arrayContaining([expect.stringContaining('without properties'), expect.stringContaining('type [')]),
+    );
+    expect(familyProblems('OpenAI strict', map)).toEqual([expect.stringContaining('free-form object')]);
+    expect(familyProblems('Inspector --strict', tool({ type: 'object', properties: { a: true } }))).toEqual([
+      '#/properties/a: a bare true',
+    ]);
+    expect(familyProblems('MCP SDK', tool({ type: 'array' }))).toContain('inputSchema is not an object schema');
+  });
+
+  it('the server takes back what a profile changed: JSON text for an object, null for an absent argument', async () => {
+    const calls = new ToolCalls({ schemaProfile: 'openai' });
+    const search = await calls.call('store_search_operations', { query: 'products', safety: null, limit: null });
+    expect(search.isError).toBeUndefined();
+    const refused = await calls.call('store_call_operation', {
+      operationId: 'getProduct',
+      arguments: JSON.stringify({ id: 'not a number' }),
+      fields: null,
+    });
+    expect(refused.content[0]?.text).toMatch(/^Not sent: .*id/);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * The MCP server: `tools/list` from the catalog (JSON Schemas as generated, no references), `tools/call` through
+ * The MCP server: `tools/list` from the catalog (JSON Schemas as generated, no references, under the schema profile),
+ * instructions saying once what the tools share, `tools/call` through
  * {@link ToolCalls}. One {@link ToolCalls} may back many servers (one per HTTP session), sharing clients and budget.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -10,16 +11,11 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { serverInstructions } from './catalog.js';
 import { ToolCalls, type ToolCallsOptions } from './tool-calls.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 export interface AgentApisServerOptions extends ToolCallsOptions {}
-
-const INSTRUCTIONS =
-  'Tools of the directory (MCP servers, plugins, skills), trust (decide whether to interact with a domain) and store (e-commerce admin) APIs. ' +
-  'Store: find an operation with store_search_operations, then call it with store_call_operation. ' +
-  'Use `fields` to keep answers small; an answer over the size cap comes with a cursor for answer_more. ' +
-  'Writes and dangerous operations are refused unless the server was started allowing them; the refusal says how.';
 
 /** The `tools/list` entries of `calls`. */
 export function listTools(calls: ToolCalls): Tool[] {
@@ -27,7 +23,7 @@ export function listTools(calls: ToolCalls): Tool[] {
     name: tool.name,
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
-    outputSchema: tool.outputSchema as Tool['outputSchema'],
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
     annotations: tool.annotations,
   }));
 }
@@ -37,7 +33,7 @@ export function createAgentApisServer(options: AgentApisServerOptions | ToolCall
   const calls = options instanceof ToolCalls ? options : new ToolCalls(options);
   const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions(calls.tools) },
   );
   const tools = listTools(calls);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));

@@ -5,8 +5,8 @@
  */
 
 import { AnswerPager, DEFAULT_MAX_ANSWER_BYTES, selectFields } from './answer.js';
-import { argumentProblems, callOptions } from './arguments.js';
-import { buildCatalog, type CatalogOptions, OPERATIONS, type ToolEntry } from './catalog.js';
+import { argumentProblems, callOptions, normalizeArguments } from './arguments.js';
+import { buildCatalog, type CatalogOptions, OPERATIONS, STORE_WRITE_TOOL, type ToolEntry } from './catalog.js';
 import { type ClientsOptions, ServiceClients } from './clients.js';
 import type { ServiceName, ToolOperation } from './operation.js';
 import { refusal, type SafetyOptions } from './safety.js';
@@ -42,6 +42,20 @@ function success(answer: object, secrets: readonly string[]): ToolResult {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Why `operation` does not go through this call tool: a read through the write tool, a write or dangerous
+ * operation through the read-only one (naming the tool to use, or the refusal when the server lists no write tool).
+ */
+function wrongCallTool(operation: ToolOperation, writes: boolean, writeToolListed: boolean): string | undefined {
+  const isRead = operation.safety === 'read' || operation.safety === 'spends-quota';
+  if (writes && isRead) return `store.${operation.id} is a read: call it with store_call_operation. Nothing was sent.`;
+  if (writes || isRead) return undefined;
+  if (writeToolListed) {
+    return `store.${operation.id} is a ${operation.safety === 'write' ? 'write' : 'dangerous operation'}: call it with ${STORE_WRITE_TOOL} (store_call_operation is read-only). Nothing was sent.`;
+  }
+  return undefined;
 }
 
 function fieldsOf(args: Record<string, unknown>): string[] | string {
@@ -96,10 +110,15 @@ export class ToolCalls {
               `arguments.operationId: the store API has no operation ${JSON.stringify(args.operationId)}. Find one with store_search_operations.`,
             );
           }
-          const inner = args.arguments ?? {};
+          const misplaced = wrongCallTool(operation, tool.target.writes, this.has(STORE_WRITE_TOOL));
+          if (misplaced) return failure(misplaced);
+          // A client that shows `arguments` as JSON text (schema profiles) sends it as text.
+          const inner = normalizeArguments({ type: 'object' }, args.arguments ?? {});
           if (!isRecord(inner)) return failure('arguments.arguments must be an object of the operation’s arguments.');
-          return await this.#operation('store', operation, inner, args.fields, signal);
+          return await this.#operation('store', operation, inner, args.fields ?? undefined, signal);
         }
+        case 'extra':
+          return success(this.#pager.answer(await tool.target.call(args, signal)), this.#clients.secrets());
         case 'operation': {
           const { fields, ...rest } = args;
           return await this.#operation(tool.target.service, tool.target.operation, rest, fields, signal);
@@ -135,15 +154,16 @@ export class ToolCalls {
   ): Promise<ToolResult> {
     const refused = refusal(service, operation, this.#options);
     if (refused) return failure(refused);
-    const fields = fieldsOf({ fields: rawFields });
+    const fields = fieldsOf({ fields: rawFields ?? undefined });
     if (typeof fields === 'string') return failure(fields);
-    const problems = argumentProblems(operation, args);
+    const checked = normalizeArguments(operation.inputSchema, args) as Record<string, unknown>;
+    const problems = argumentProblems(operation, checked);
     if (problems.length > 0) {
       return failure(
         `Not sent: ${problems.join('; ')}. The input schema of ${service}.${operation.id} is in the tool list (or store_search_operations).`,
       );
     }
-    const data = await this.#send(service, operation, args, signal);
+    const data = await this.#send(service, operation, checked, signal);
     return success(this.#pager.answer(selectFields(data, fields)), this.#clients.secrets());
   }
 
