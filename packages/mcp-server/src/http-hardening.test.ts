@@ -75,7 +75,10 @@ describe('sessions', () => {
   it('gives each session its own pager: a cursor of one session is unknown to another', async () => {
     const products = Array.from({ length: 80 }, (_, id) => ({ product: { id, name: `Product ${id}` } }));
     const fetch = fetchStub(() => jsonResponse(products));
-    await start({ store: { login: 'l-login', authToken: 'l-token-0123', baseUrl: 'http://127.0.0.1:9/v1', fetch } });
+    await start({
+      store: { login: 'l-login', authToken: 'l-token-0123', baseUrl: 'http://127.0.0.1:9/v1', fetch },
+      maxAnswerBytes: 1000,
+    });
     const [one, other] = [await client(), await client()];
     const first = await one.callTool({
       name: 'store_call_operation',
