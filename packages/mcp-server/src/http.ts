@@ -30,7 +30,7 @@ export interface HttpServerOptions extends ToolCallsOptions {
   port?: number | undefined;
   /** Sessions held at once (default 100). */
   maxSessions?: number | undefined;
-  /** Sessions held at once for one peer address (default 16). */
+  /** Sessions held at once for one peer address (default 50: on loopback every local client is one peer). */
   maxSessionsPerPeer?: number | undefined;
   /**
    * A session with no request in flight (an open GET stream does not count) for this long is idle: it may be closed to admit a new one (default
@@ -162,7 +162,7 @@ export async function startHttpServer(
   const sessionOptions: ToolCallsOptions = { ...options, heldBudget };
   const sessions = new Map<string, Session>();
   const maxSessions = options.maxSessions ?? 100;
-  const maxPerPeer = options.maxSessionsPerPeer ?? 16;
+  const maxPerPeer = options.maxSessionsPerPeer ?? 50;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
