@@ -21,19 +21,21 @@ import { startDirectoryStandIn } from '@agent-apis/test-servers/stand-ins/direct
 import { STORE_RECORDS, startStoreStandIn } from '@agent-apis/test-servers/stand-ins/store';
 import { startToolServer } from '@agent-apis/test-servers/tool-server';
 import { SPECS_DIST } from '@agent-apis/test-utils/final-specs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import chromium from '@sparticuz/chromium';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsumerProject, installConsumer } from './consumer-project.ts';
-import { execute, PROCESS_RUNTIMES } from './runtimes.ts';
+import { execute, PROCESS_RUNTIMES, SERVER_RUNTIMES } from './runtimes.ts';
 
 const require = createRequire(import.meta.url);
 const PACKAGES = ['core', 'directory', 'trust', 'store', 'mcp'] as const;
 /**
  * Packed and installed with the others, but not a library for every runtime: `@agent-apis/mcp-server` is a tool
- * server process (stdio, `node:http`) that runs on Node; its own package tests run it.
+ * server process, not imported by the consumer; each process runtime starts its bin over stdio (`SERVER_RUNTIMES`).
  */
 const NODE_ONLY_PACKAGES = ['mcp-server'] as const;
 type PackageName = (typeof PACKAGES)[number];
@@ -123,11 +125,24 @@ function record(runtime: string, version: string, results: Partial<Results>, exp
 const ROW_ORDER = ['Node 22', 'Node 24', 'Bun', 'Deno', 'workerd', 'Chromium', 'tsc nodenext', 'tsc bundler'];
 const rank = (row: Row) => ROW_ORDER.findIndex((prefix) => row.runtime.startsWith(prefix));
 
+/** Runtime name → the result of the packed tool server over stdio under it. */
+const serverCells = new Map<string, string>();
+
 function table(): string {
-  const header = ['runtime', 'version', ...PACKAGES];
-  const lines = [...rows]
+  const header = ['runtime', 'version', ...PACKAGES, 'mcp-server (stdio)'];
+  // A runtime whose package calls were filtered out or failed before recording still gets its server's cell.
+  const named = new Set(rows.map((row) => row.runtime));
+  const serverOnly = [...serverCells.keys()]
+    .filter((runtime) => !named.has(runtime))
+    .map((runtime): Row => ({ runtime, version: '', results: {} }));
+  const lines = [...rows, ...serverOnly]
     .sort((a, b) => rank(a) - rank(b))
-    .map((row) => [row.runtime, row.version, ...PACKAGES.map((name) => row.results[name] ?? '—')]);
+    .map((row) => [
+      row.runtime,
+      row.version,
+      ...PACKAGES.map((name) => row.results[name] ?? '—'),
+      serverCells.get(row.runtime) ?? '—',
+    ]);
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => (line[i] ?? '').length)));
   const format = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
   return [format(header), format(widths.map((width) => '-'.repeat(width))), ...lines.map(format)].join('\n');
@@ -269,6 +284,58 @@ describe('ecosystem: the packed packages in every runtime an agent runs in', () 
       await services.stop();
     }
   });
+
+  it.concurrent.each(SERVER_RUNTIMES)(
+    'serves the packed MCP tool server over stdio on $name: lists tools, calls one against the store stand-in',
+    async (runtime) => {
+      const store = await startStoreStandIn(STORE);
+      const dir = join(project.dir, 'node_modules', '@agent-apis', 'mcp-server');
+      const client = new Client({ name: 'ecosystem-matrix', version: '1.0.0' });
+      const transport = new StdioClientTransport({
+        command: runtime.command,
+        args: [...runtime.serverArgs, join(dir, 'dist', 'cli.js'), '--services', 'store'],
+        cwd: project.dir,
+        env: {
+          ...trapEnv(),
+          PATH: process.env.PATH ?? '',
+          HOME: project.dir,
+          NO_COLOR: '1',
+          DENO_NO_UPDATE_CHECK: '1',
+          DENO_DIR: join(project.dir, '.deno'),
+          STORE_BASE_URL: store.url,
+          STORE_LOGIN: STORE.login,
+          STORE_AUTH_TOKEN: STORE.authToken,
+        },
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      try {
+        await client.connect(transport);
+        const { tools } = await client.listTools();
+        const result = await client.callTool({
+          name: 'store_call_operation',
+          arguments: { operationId: 'listProducts', arguments: { limit: 3 }, fields: ['product.id'] },
+        });
+        const ids = (result.structuredContent as { data?: { product: { id: number } }[] } | undefined)?.data?.map(
+          (entry) => entry.product.id,
+        );
+        const expected = (expectedResults().store as { ids: number[] }).ids;
+        const same = JSON.stringify(ids) === JSON.stringify(expected);
+        serverCells.set(runtime.name, same ? `pass (${tools.length} tools)` : 'FAIL (unexpected answer)');
+        expect(tools.map((tool) => tool.name)).toContain('store_call_operation');
+        expect(ids, JSON.stringify(result)).toEqual(expected);
+      } catch (error) {
+        if (!serverCells.has(runtime.name)) serverCells.set(runtime.name, `FAIL (${String(error).slice(0, 50)})`);
+        throw new Error(`${String(error)}\nserver stderr:\n${stderr.slice(-2000)}`);
+      } finally {
+        await client.close();
+        await store.close();
+      }
+    },
+  );
 
   it.concurrent('loads every entry point of every package in workerd (Miniflare) and runs the calls', async () => {
     const services = await startServices(prisms.trust.url);

@@ -56,6 +56,20 @@ export const PROCESS_RUNTIMES: readonly Runtime[] = [
   },
 ];
 
+/** A runtime that starts the tool server's bin: the arguments before the script. */
+export interface ServerRuntime extends Runtime {
+  serverArgs: string[];
+}
+
+/**
+ * The same runtimes starting `@agent-apis/mcp-server` over stdio. Deno gets what a tool server needs: its settings
+ * from the environment (`--allow-env`) and the network to loopback only.
+ */
+export const SERVER_RUNTIMES: readonly ServerRuntime[] = PROCESS_RUNTIMES.map((runtime) => ({
+  ...runtime,
+  serverArgs: runtime.name === 'Deno' ? [...runtime.args, '--allow-env'] : runtime.args,
+}));
+
 export interface Execution {
   stdout: string;
   stderr: string;

@@ -122,7 +122,9 @@ describe('answers through the server', () => {
         arguments: { operationId: 'listProducts' },
       });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/^AuthenticationError: .*credentials were rejected/);
+      expect(textOf(result)).toMatch(
+        /^store\.listProducts \(GET \/products\.json\) failed: 401 AuthenticationError\. .*credentials were rejected/,
+      );
       expect(textOf(result)).not.toContain(credentials.authToken);
       expect(textOf(result)).not.toContain(credentials.login);
     } finally {
@@ -148,7 +150,7 @@ describe('answers through the server', () => {
       const second = await connected.client.callTool({ name: 'answer_more', arguments: { cursor } });
       for (const result of [first, second]) {
         expect(textOf(result)).not.toContain(credentials.authToken);
-        expect(textOf(result)).toContain('token [redacted]');
+        expect(textOf(result)).toContain('token [REDACTED]');
         expect(textOf(result)).toContain(`by ${credentials.login}`);
       }
     } finally {

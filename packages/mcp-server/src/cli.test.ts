@@ -67,6 +67,25 @@ describe('agent-apis-mcp-server', () => {
     }
   });
 
+  it('refuses --http on a host that is not loopback without a token, naming AGENT_APIS_MCP_TOKEN', async () => {
+    const env = { PATH: process.env.PATH ?? '' };
+    const started = run(process.execPath, [cli, '--http', '--host', '0.0.0.0', '--port', '0'], {
+      env,
+      timeout: 20_000,
+    });
+    await expect(started).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('AGENT_APIS_MCP_TOKEN') });
+    const config = readConfig(['--http', '--host', '0.0.0.0', '--allow-origin', 'https://app.example'], {
+      AGENT_APIS_MCP_TOKEN: 'a-long-random-token',
+      AGENT_APIS_MCP_MAX_HELD_BYTES: '1000000',
+    });
+    expect(config).toMatchObject({
+      token: 'a-long-random-token',
+      allowedOrigins: ['https://app.example'],
+      maxHeldBytes: 1_000_000,
+    });
+    expect(() => readConfig(['--allow-origin', 'app.example/x'], {})).toThrow(/--allow-origin takes origins/);
+  });
+
   it('reads flags over the environment', () => {
     const config = readConfig(['--allow-writes', 'store'], {
       AGENT_APIS_MCP_ALLOW_WRITES: 'trust',

@@ -102,11 +102,16 @@ export class ServiceClients {
    */
   secrets(): string[] {
     const { store, trust } = this.#options;
-    return long([
+    const login = store?.login ?? env('STORE_LOGIN');
+    const tokens = long([
       store?.authToken ?? env('STORE_AUTH_TOKEN'),
       store?.accessToken ?? env('STORE_ACCESS_TOKEN'),
       trust?.apiKey ?? env('ENTROPY0_API_KEY'),
     ]);
+    // The login alone stays visible in data (a shop's login is no secret); beside a token, as a `Basic` header
+    // carries the pair, it is a credential: base64 of `login:token` is scrubbed as one.
+    const pairs = login ? tokens.flatMap((token) => [base64(`${login}:${token}`), base64(`${token}:${login}`)]) : [];
+    return [...tokens, ...pairs];
   }
 
   /** {@link secrets} and the store login: left out of error messages, not out of data (a login is not secret). */
@@ -160,6 +165,12 @@ async function connectRedis(url: string) {
     );
   });
   return client;
+}
+
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 function env(name: string): string | undefined {

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { MIN_FLEET_SECRET_LENGTH } from '@agent-apis/core/service';
 import { FLEET_SECRET_ENV_VAR } from '@agent-apis/directory';
 import { SERVICES, unknownToolsets } from './catalog.js';
-import type { HttpServerOptions } from './http.js';
+import { type HttpServerOptions, isLoopback, TOKEN_ENV_VAR } from './http.js';
 import type { ServiceName } from './operation.js';
 import { ALLOW_DANGEROUS_ENV_VAR, ALLOW_WRITES_ENV_VAR, listOf } from './safety.js';
 import { SCHEMA_PROFILE_ENV_VAR, SCHEMA_PROFILES, type SchemaProfile } from './schema-profile.js';
@@ -20,6 +20,10 @@ export const STORE_TOOLSETS_ENV_VAR = 'AGENT_APIS_MCP_STORE_TOOLSETS';
 export const MAX_ANSWER_BYTES_ENV_VAR = 'AGENT_APIS_MCP_MAX_ANSWER_BYTES';
 /** Environment variable read when `--redis` is not given. */
 export const REDIS_URL_ENV_VAR = 'AGENT_APIS_REDIS_URL';
+/** Environment variable read when `--allow-origin` is not given (comma-separated browser origins). */
+export const ALLOW_ORIGIN_ENV_VAR = 'AGENT_APIS_MCP_ALLOW_ORIGIN';
+/** Environment variable read when `--max-held-bytes` is not given. */
+export const MAX_HELD_BYTES_ENV_VAR = 'AGENT_APIS_MCP_MAX_HELD_BYTES';
 /** @deprecated Use {@link SERVICES_ENV_VAR} (every package names environment variables `*_ENV_VAR`). */
 export const SERVICES_ENV = SERVICES_ENV_VAR;
 /** @deprecated Use {@link STORE_TOOLSETS_ENV_VAR}. */
@@ -33,10 +37,12 @@ export const DEFAULT_HTTP_PORT = 3333;
 export const USAGE = `usage: agent-apis-mcp-server [--http] [--host <address>] [--port <n>] [--allow-writes <services>]
        [--allow-dangerous <service.operationId,...>] [--store-toolsets <resources,store.operationId,...>|all]
        [--services <services>] [--schema-profile default|openai|gemini|native]
-       [--max-answer-bytes <n>] [--redis <url>] [--help]
+       [--max-answer-bytes <n>] [--max-held-bytes <n>] [--redis <url>] [--allow-origin <origins>]
+       [--max-sessions <n>] [--help]
   stdio by default (ends when stdin ends); --http serves streamable HTTP at http://127.0.0.1:${DEFAULT_HTTP_PORT}/mcp
-  (loopback unless --host). Read-only by default. Environment: ${ALLOW_WRITES_ENV_VAR}, ${ALLOW_DANGEROUS_ENV_VAR},
-  ${STORE_TOOLSETS_ENV_VAR}, ${SCHEMA_PROFILE_ENV_VAR}, ${SERVICES_ENV_VAR}, ${MAX_ANSWER_BYTES_ENV_VAR}, ${REDIS_URL_ENV_VAR} (with it,
+  (loopback unless --host; any other host needs ${TOKEN_ENV_VAR}, a bearer token). Read-only by default. Environment: ${ALLOW_WRITES_ENV_VAR}, ${ALLOW_DANGEROUS_ENV_VAR},
+  ${STORE_TOOLSETS_ENV_VAR}, ${SCHEMA_PROFILE_ENV_VAR}, ${SERVICES_ENV_VAR}, ${MAX_ANSWER_BYTES_ENV_VAR}, ${MAX_HELD_BYTES_ENV_VAR},
+  ${ALLOW_ORIGIN_ENV_VAR}, ${TOKEN_ENV_VAR} (--http: required Authorization: Bearer), ${REDIS_URL_ENV_VAR} (with it,
   ${FLEET_SECRET_ENV_VAR}: at least ${MIN_FLEET_SECRET_LENGTH} characters, the same in every process); the clients' own STORE_LOGIN,
   STORE_AUTH_TOKEN, STORE_ACCESS_TOKEN, STORE_BASE_URL, ENTROPY0_API_KEY, TRUST_BASE_URL, DIRECTORY_BASE_URL.`;
 
@@ -86,6 +92,9 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
         services: { type: 'string' },
         'max-answer-bytes': { type: 'string' },
         redis: { type: 'string' },
+        'max-held-bytes': { type: 'string' },
+        'allow-origin': { type: 'string' },
+        'max-sessions': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -110,8 +119,22 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
   if (malformed.length > 0) {
     throw new ConfigError(`--allow-dangerous takes <service>.<operationId> names, not ${malformed.join(', ')}`);
   }
+  const token = env[TOKEN_ENV_VAR] || undefined;
+  const host = values.host as string | undefined;
+  if (values.http && host !== undefined && !isLoopback(host) && !token) {
+    throw new ConfigError(`--host ${host} is not loopback: set ${TOKEN_ENV_VAR} to a bearer token clients must send`);
+  }
+  const origins = listOf(pick('allow-origin', ALLOW_ORIGIN_ENV_VAR));
+  const badOrigins = origins.filter((origin) => !/^https?:\/\/[^/\s]+$/.test(origin));
+  if (badOrigins.length > 0) {
+    throw new ConfigError(`--allow-origin takes origins like https://app.example, not ${badOrigins.join(', ')}`);
+  }
   return {
     transport: values.http ? 'http' : 'stdio',
+    token,
+    allowedOrigins: origins,
+    maxHeldBytes: positiveInteger(pick('max-held-bytes', MAX_HELD_BYTES_ENV_VAR), '--max-held-bytes'),
+    maxSessions: positiveInteger(values['max-sessions'] as string | undefined, '--max-sessions'),
     help: values.help === true,
     host: values.host as string | undefined,
     // --port 0: any free port (printed on stderr).

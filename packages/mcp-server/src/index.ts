@@ -1,7 +1,14 @@
 /**
  * @agent-apis/mcp-server: the directory, store and trust APIs as one MCP tool server, safe by default.
  */
-export { AnswerPager, DEFAULT_MAX_ANSWER_BYTES, selectFields } from './answer.js';
+export {
+  AnswerPager,
+  DEFAULT_MAX_ANSWER_BYTES,
+  DEFAULT_MAX_HELD_BYTES,
+  DEFAULT_MAX_HELD_BYTES_TOTAL,
+  HeldBudget,
+  selectFields,
+} from './answer.js';
 export {
   buildCatalog,
   type CatalogOptions,
@@ -15,9 +22,11 @@ export {
 } from './catalog.js';
 export { type ClientsOptions, type FleetRedis, ServiceClients } from './clients.js';
 export {
+  ALLOW_ORIGIN_ENV_VAR,
   DEFAULT_HTTP_PORT,
   MAX_ANSWER_BYTES_ENV,
   MAX_ANSWER_BYTES_ENV_VAR,
+  MAX_HELD_BYTES_ENV_VAR,
   REDIS_URL_ENV,
   REDIS_URL_ENV_VAR,
   SERVICES_ENV,
@@ -25,7 +34,13 @@ export {
   STORE_TOOLSETS_ENV,
   STORE_TOOLSETS_ENV_VAR,
 } from './env.js';
-export { CREDENTIAL_HEADERS, type HttpServerOptions, type RunningHttpServer, startHttpServer } from './http.js';
+export {
+  CREDENTIAL_HEADERS,
+  type HttpServerOptions,
+  type RunningHttpServer,
+  startHttpServer,
+  TOKEN_ENV_VAR,
+} from './http.js';
 export { CLIENT_NAME_LIMIT, CLIENT_PREFIX, MAX_TOOL_NAME, operationToolName } from './names.js';
 export type { JsonSchema, SafetyClass, ServiceName, ToolOperation } from './operation.js';
 export {

@@ -4,18 +4,22 @@
  * through the service's client, select `fields`, cap the answer. Failures become tool errors.
  */
 
-import { AnswerPager, DEFAULT_MAX_ANSWER_BYTES, selectFields } from './answer.js';
+import { AnswerPager, DEFAULT_MAX_ANSWER_BYTES, type HeldBudget, selectFields } from './answer.js';
 import { argumentProblems, callOptions, normalizeArguments } from './arguments.js';
 import { buildCatalog, type CatalogOptions, OPERATIONS, STORE_WRITE_TOOL, type ToolEntry } from './catalog.js';
 import { type ClientsOptions, ServiceClients } from './clients.js';
 import type { ServiceName, ToolOperation } from './operation.js';
 import { refusal, type SafetyOptions } from './safety.js';
 import { searchOperations } from './search.js';
-import { describeFailure, scrub } from './tool-errors.js';
+import { describeFailure, scrubValue } from './tool-errors.js';
 
 export interface ToolCallsOptions extends SafetyOptions, CatalogOptions, ClientsOptions {
   /** Cap on one answer's JSON text in bytes; larger answers are paged with a cursor (default 24 000). */
   maxAnswerBytes?: number | undefined;
+  /** Bytes held for `answer_more` by one session (one `ToolCalls`) at most, oldest dropped first (default 4 MiB). */
+  maxHeldBytes?: number | undefined;
+  /** The server's budget for held answers, shared by its sessions (the HTTP transport passes one). */
+  heldBudget?: HeldBudget | undefined;
 }
 
 /** A tool result as MCP carries it. */
@@ -30,14 +34,13 @@ function failure(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** A result carrying `answer`, with every secret scrubbed from its JSON (a hostile API could echo one back). */
+/**
+ * A result carrying `answer`, scrubbed again of every secret (a hostile API could echo one back); the data was
+ * scrubbed whole before it was paged, so no cut splits a credential.
+ */
 function success(answer: object, secrets: readonly string[]): ToolResult {
-  // Scrubbed as they appear inside JSON strings, so the text stays a JSON document.
-  const text = scrub(
-    JSON.stringify(answer),
-    secrets.map((secret) => JSON.stringify(secret).slice(1, -1)),
-  );
-  return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
+  const clean = scrubValue(answer, secrets) as Record<string, unknown>;
+  return { content: [{ type: 'text', text: JSON.stringify(clean) }], structuredContent: clean };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -79,7 +82,15 @@ export class ToolCalls {
     this.tools = buildCatalog(options);
     this.#byName = new Map(this.tools.map((tool) => [tool.name, tool]));
     this.#clients = clients;
-    this.#pager = new AnswerPager(options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES);
+    this.#pager = new AnswerPager(options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, Date.now, {
+      maxHeldBytes: options.maxHeldBytes,
+      budget: options.heldBudget,
+    });
+  }
+
+  /** Lets go of every answer held for `answer_more` (the session ended). */
+  release(): void {
+    this.#pager.clear();
   }
 
   /** Whether the server lists a tool named `name`. */
@@ -96,10 +107,9 @@ export class ToolCalls {
     try {
       switch (tool.target.kind) {
         case 'more': {
-          const answer = typeof args.cursor === 'string' ? this.#pager.more(args.cursor) : undefined;
-          return answer
-            ? success(answer, this.#clients.secrets())
-            : failure('Unknown or expired cursor: call the tool that returned it again (cursors last 10 minutes).');
+          const cursor = typeof args.cursor === 'string' ? args.cursor : '';
+          const answer = this.#pager.more(cursor);
+          return answer ? success(answer, this.#clients.secrets()) : failure(this.#pager.missing(cursor));
         }
         case 'search':
           return this.#search(args);
@@ -125,7 +135,8 @@ export class ToolCalls {
         }
       }
     } catch (error) {
-      return failure(describeFailure(error, this.#clients.errorSecrets()));
+      const service = tool.target.kind === 'operation' ? tool.target.service : 'store';
+      return failure(describeFailure(error, this.#clients.errorSecrets(), service));
     }
   }
 
@@ -164,7 +175,8 @@ export class ToolCalls {
       );
     }
     const data = await this.#send(service, operation, checked, signal);
-    return success(this.#pager.answer(selectFields(data, fields)), this.#clients.secrets());
+    const secrets = this.#clients.secrets();
+    return success(this.#pager.answer(scrubValue(selectFields(data, fields), secrets)), secrets);
   }
 
   async #send(service: ServiceName, operation: ToolOperation, args: Record<string, unknown>, signal?: AbortSignal) {
