@@ -5,7 +5,7 @@
  */
 import { directoryOperations, storeOperations, trustOperations } from './gen/operations.gen.js';
 import { operationToolName } from './names.js';
-import type { JsonSchema, ServiceName, ToolOperation } from './operation.js';
+import type { ServiceName, SpecSchema, ToolOperation } from './operation.js';
 import { annotationsOf, type ToolAnnotations } from './safety.js';
 
 export const OPERATIONS: Readonly<Record<ServiceName, readonly ToolOperation[]>> = {
@@ -30,20 +30,20 @@ export type ToolTarget =
 export interface ToolEntry {
   name: string;
   description: string;
-  inputSchema: JsonSchema;
-  outputSchema: JsonSchema;
+  inputSchema: SpecSchema;
+  outputSchema: SpecSchema;
   annotations: ToolAnnotations;
   target: ToolTarget;
 }
 
-const FIELDS: JsonSchema = {
+const FIELDS: SpecSchema = {
   type: 'array',
   items: { type: 'string' },
   description: 'Keep only these dotted field paths of the answer (e.g. ["id","name"]); lists are walked through.',
 };
 
 /** Every tool answers an object: `data`, or a `part` of a long answer, and a `cursor` when more follows. */
-export const OUTPUT_SCHEMA: JsonSchema = {
+export const OUTPUT_SCHEMA: SpecSchema = {
   type: 'object',
   properties: {
     data: { description: 'The answer (with `fields`, only those fields).' },
@@ -63,7 +63,7 @@ const CLASS_NOTE: Record<ToolOperation['safety'], string> = {
 };
 
 function operationTool(service: ServiceName, operation: ToolOperation): ToolEntry {
-  const input = operation.inputSchema as { properties?: Record<string, JsonSchema> };
+  const input = operation.inputSchema as { properties?: Record<string, SpecSchema> };
   return {
     name: operationToolName(service, operation.id),
     description: `${operation.summary} (${operation.method} ${operation.path}) ${CLASS_NOTE[operation.safety]}`,

@@ -27,7 +27,7 @@ export {
 } from './env.js';
 export { CREDENTIAL_HEADERS, type HttpServerOptions, type RunningHttpServer, startHttpServer } from './http.js';
 export { CLIENT_NAME_LIMIT, CLIENT_PREFIX, MAX_TOOL_NAME, operationToolName } from './names.js';
-export type { JsonSchema, SafetyClass, ServiceName, ToolOperation } from './operation.js';
+export type { SafetyClass, ServiceName, SpecSchema, ToolOperation } from './operation.js';
 export {
   ALLOW_DANGEROUS_ENV,
   ALLOW_DANGEROUS_ENV_VAR,
