@@ -7,7 +7,7 @@ import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import type { ServiceName } from '@agent-apis/specs/services';
 import { finalSpecFile, readFinalSpec } from '@agent-apis/test-utils/final-specs';
 
-export type { InputSource, JsonSchema } from '@agent-apis/codegen/manifest';
+export type { InputSource, SpecSchema } from '@agent-apis/codegen/manifest';
 
 export type ContractParameter = ManifestParameter;
 

@@ -5,7 +5,7 @@
  * what every MCP client accepts. The schema itself is read into the manifest by {@link inlineSchema}.
  */
 import { VALUE_KEYWORDS } from '@agent-apis/core/call';
-import type { JsonSchema, Manifest, ManifestOperation } from '@agent-apis/core/service';
+import type { Manifest, ManifestOperation, SpecSchema } from '@agent-apis/core/service';
 import { type OpenApiDocument, resolveRef, type Schema } from '@agent-apis/specs/openapi';
 
 /** How deep `$ref`s are followed inside one schema; past it a schema becomes `{}` (any value). */
@@ -33,7 +33,7 @@ export function shortText(text: unknown): string | undefined {
  * becomes `{}`), `nullable` folded into `type`, composition kept as `anyOf`/`oneOf`/`allOf` of inlined schemas,
  * vendor keywords and examples dropped.
  */
-export function inlineSchema(document: OpenApiDocument, raw: unknown, seen: readonly string[] = []): JsonSchema {
+export function inlineSchema(document: OpenApiDocument, raw: unknown, seen: readonly string[] = []): SpecSchema {
   if (!raw || typeof raw !== 'object') return {};
   const ref = (raw as { $ref?: unknown }).$ref;
   if (typeof ref === 'string') {
@@ -41,7 +41,7 @@ export function inlineSchema(document: OpenApiDocument, raw: unknown, seen: read
     return inlineSchema(document, resolveRef<Schema>(document, raw as Schema), [...seen, ref]);
   }
   const schema = raw as Record<string, unknown>;
-  const out: JsonSchema = {};
+  const out: SpecSchema = {};
   for (const [key, value] of Object.entries(schema)) if (KEPT_KEYWORDS.has(key)) out[key] = value;
   if (typeof schema.format === 'string' && JSON_SCHEMA_FORMATS.has(schema.format)) out.format = schema.format;
   const description = shortText(schema.description);

@@ -7,7 +7,13 @@
 
 export { type BoundedBytes, boundedBytes, boundedResponse, readBoundedBody } from './internal/call/body-reader.js';
 export { DEFAULT_MAX_RESPONSE_BYTES } from './internal/call/env.js';
-export { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
+export {
+  apiErrorFromResponse,
+  connectionError,
+  createRequestContext,
+  rateLimitBanError,
+  timeoutError,
+} from './internal/call/error-response.js';
 export {
   findViolation,
   findViolations,

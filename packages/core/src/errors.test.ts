@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { boundedBytes } from './internal/call/body-reader.js';
-import { apiErrorFromResponse, createRequestContext } from './internal/call/error-response.js';
+import {
+  apiErrorFromResponse,
+  connectionError,
+  createRequestContext,
+  timeoutError,
+} from './internal/call/error-response.js';
 import {
   AgentApiError,
   APIConnectionError,
@@ -103,6 +108,8 @@ describe('apiErrorFromResponse', () => {
     const response = new Response('slow down', { status: 429, headers: { 'retry-after': '7' } });
     const error = await apiErrorFromResponse(response, productContext());
     expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.retryAfter).toBe(7_000);
+    // The deprecated alias reads the same value.
     expect((error as RateLimitError).retryAfterMs).toBe(7_000);
   });
 });
@@ -180,10 +187,10 @@ describe('APIError messages that say what to do', () => {
   });
 });
 
-describe('connection errors', () => {
+describe('connection errors, as the call path builds them', () => {
   it('APIConnectionError keeps a redacted cause and names the operation', () => {
     const cause = new TypeError('fetch failed', { cause: new Error('reset while sending Bearer tok-abcdef123') });
-    const error = new APIConnectionError(productContext(), { cause });
+    const error = connectionError(productContext(), cause);
     expect(error.message).toMatch(
       /^Connection error on getProduct \(GET \/v1\/products\/\{id\}\.json\) to [\w.-]+:\d+: fetch failed$/,
     );
@@ -199,7 +206,7 @@ describe('connection errors', () => {
       secrets: [],
     };
     const cause = Object.assign(new Error('connect refused, Bearer tok-abcdef123456'), { code: 'ECONNREFUSED' });
-    const error = new APIConnectionError(context, { cause });
+    const error = connectionError(context, cause);
     expect(error).toBeInstanceOf(AgentApiError);
     expect(error.cause).toBeUndefined();
     expect(error.code).toBe('ECONNREFUSED');
@@ -218,7 +225,8 @@ describe('connection errors', () => {
   });
 
   it('APIConnectionTimeoutError is an APIConnectionError that states the timeout', () => {
-    const error = new APIConnectionTimeoutError(productContext(), 1500);
+    const error = timeoutError(productContext(), 1500);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error.timeoutMs).toBe(1500);
     expect(error.message).toBe('Request timed out after 1500 ms on getProduct (GET /v1/products/{id}.json)');

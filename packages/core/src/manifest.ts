@@ -7,8 +7,11 @@
  */
 import type { Operation } from './operations.js';
 
-/** A JSON Schema (or OpenAPI schema) object. */
-export type JsonSchema = { [keyword: string]: unknown };
+/**
+ * A schema object as the spec writes it (JSON Schema or OpenAPI, may hold `$ref`s). Not the argument checker's
+ * subset, which is `JsonSchema` of `@agent-apis/core/call`.
+ */
+export type SpecSchema = { [keyword: string]: unknown };
 
 /** The contract's safety class (`x-safety`): read changes nothing; write an ordinary record; dangerous the rest. */
 export type SafetyClass = 'read' | 'write' | 'dangerous';
@@ -18,7 +21,7 @@ export interface ManifestParameter {
   readonly name: string;
   readonly in: 'path' | 'query' | 'header' | 'cookie';
   readonly required: boolean;
-  readonly schema: JsonSchema;
+  readonly schema: SpecSchema;
   readonly description?: string;
 }
 
@@ -80,13 +83,13 @@ export interface ManifestOperation extends Operation {
   /** Every parameter the operation takes (path item's and its own), in declaration order. */
   readonly parameters: readonly ManifestParameter[];
   /** `{ <path and query parameters>, body? }` as one self-contained JSON Schema (no `$ref`). */
-  readonly inputSchema: JsonSchema;
+  readonly inputSchema: SpecSchema;
   /** The JSON request body: required or not, its schema as written, the first published example. */
-  readonly body?: { readonly required: boolean; readonly schema: JsonSchema; readonly example?: { value: unknown } };
+  readonly body?: { readonly required: boolean; readonly schema: SpecSchema; readonly example?: { value: unknown } };
   /** The lowest 2xx status the operation declares. */
   readonly successStatus: number;
   /** Schema of the success answer's JSON body, as written. */
-  readonly successSchema?: JsonSchema;
+  readonly successSchema?: SpecSchema;
   /** Whether the success answer publishes an example. */
   readonly successHasExample: boolean;
   /** Declared 4xx/5xx statuses, ascending. */

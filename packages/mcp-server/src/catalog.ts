@@ -7,7 +7,7 @@
  */
 import { directoryOperations, storeOperations, trustOperations } from './gen/operations.gen.js';
 import { operationToolName } from './names.js';
-import type { JsonSchema, ServiceName, ToolOperation } from './operation.js';
+import type { SpecSchema, ServiceName, ToolOperation } from './operation.js';
 import { annotationsOf, type SafetyOptions, type ToolAnnotations } from './safety.js';
 import { profileSchema, type SchemaProfile } from './schema-profile.js';
 
@@ -36,21 +36,21 @@ export interface ToolEntry {
   name: string;
   description: string;
   /** The schema listed (under the server's schema profile). */
-  inputSchema: JsonSchema;
+  inputSchema: SpecSchema;
   /** Only where it says something about the answer. */
-  outputSchema?: JsonSchema | undefined;
+  outputSchema?: SpecSchema | undefined;
   annotations: ToolAnnotations;
   target: ToolTarget;
 }
 
 /** `fields`, on every tool that answers API data; what it does is said once, in the instructions. */
-const FIELDS: JsonSchema = { type: 'array', items: { type: 'string' } };
+const FIELDS: SpecSchema = { type: 'array', items: { type: 'string' } };
 
 /**
  * The envelope every tool answers in: `data`, or a `part` of a long answer, and a `cursor` when more follows. Not
  * listed per tool (it says nothing of the data); the instructions describe it.
  */
-export const OUTPUT_SCHEMA: JsonSchema = {
+export const OUTPUT_SCHEMA: SpecSchema = {
   type: 'object',
   properties: {
     data: { description: 'The answer (with `fields`, only those fields).' },
@@ -85,8 +85,8 @@ export function listedAnnotations(full: ToolAnnotations): ToolAnnotations {
  * The listed input schema of an operation: its own, with `body` described once in the instructions rather than on
  * every tool, and `fields` where there is an answer to select from (a delete answers nothing worth selecting).
  */
-function listedInput(operation: ToolOperation, profile: SchemaProfile): JsonSchema {
-  const properties = { ...(operation.inputSchema.properties as Record<string, JsonSchema> | undefined) };
+function listedInput(operation: ToolOperation, profile: SchemaProfile): SpecSchema {
+  const properties = { ...(operation.inputSchema.properties as Record<string, SpecSchema> | undefined) };
   if (properties.body) {
     const { description: _shared, ...body } = properties.body;
     properties.body = body;
@@ -108,7 +108,7 @@ function operationTool(service: ServiceName, operation: ToolOperation, profile: 
 const LOCAL_READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 
 /** What the search answers (its `data`): the operations found. */
-const SEARCH_OUTPUT: JsonSchema = {
+const SEARCH_OUTPUT: SpecSchema = {
   type: 'object',
   properties: {
     data: {

@@ -42,7 +42,7 @@ export {
   TOKEN_ENV_VAR,
 } from './http.js';
 export { CLIENT_NAME_LIMIT, CLIENT_PREFIX, MAX_TOOL_NAME, operationToolName } from './names.js';
-export type { JsonSchema, SafetyClass, ServiceName, ToolOperation } from './operation.js';
+export type { SafetyClass, ServiceName, SpecSchema, ToolOperation } from './operation.js';
 export {
   ALLOW_DANGEROUS_ENV,
   ALLOW_DANGEROUS_ENV_VAR,

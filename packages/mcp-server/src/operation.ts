@@ -1,7 +1,7 @@
 /** One operation of the generated table, as the server offers it (emitted by `@agent-apis/codegen/tools`). */
 import type { ManifestOperation } from '@agent-apis/core/service';
 
-export type { JsonSchema } from '@agent-apis/core/service';
+export type { SpecSchema } from '@agent-apis/core/service';
 
 /** The APIs the server serves. */
 export type ServiceName = 'directory' | 'store' | 'trust';

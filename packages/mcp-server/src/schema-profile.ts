@@ -15,7 +15,7 @@
  * A free-form object sent as JSON text is parsed back by the server before the check ({@link normalizeArguments}
  * in `arguments.ts`), and so is `null` for an optional argument that does not take `null` (dropped).
  */
-import type { JsonSchema } from './operation.js';
+import type { SpecSchema } from './operation.js';
 
 export const SCHEMA_PROFILES = ['default', 'openai', 'gemini', 'native'] as const;
 export type SchemaProfile = (typeof SCHEMA_PROFILES)[number];
@@ -141,7 +141,7 @@ export function strictConversion(raw: unknown): Node {
 }
 
 /** The listed form of an input schema under `profile`. */
-export function profileSchema(schema: JsonSchema, profile: SchemaProfile = 'default'): JsonSchema {
+export function profileSchema(schema: SpecSchema, profile: SchemaProfile = 'default'): SpecSchema {
   const listed = portable(schema, profile);
-  return (profile === 'openai' ? strictConversion(listed) : listed) as JsonSchema;
+  return (profile === 'openai' ? strictConversion(listed) : listed) as SpecSchema;
 }

@@ -10,8 +10,6 @@
  */
 import {
   AgentApiError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
   APIUserAbortError,
   type RequestContext,
   RequestValidationError,
@@ -21,11 +19,13 @@ import {
 import {
   apiErrorFromResponse,
   boundedResponse,
+  connectionError,
   createRequestContext,
   DEFAULT_MAX_RESPONSE_BYTES,
   findViolation,
   type JsonSchema,
   startDeadline,
+  timeoutError,
   timerDelay,
 } from '@agent-apis/core/call';
 import { checkBaseUrl, checkedHeaders, DEFAULT_TIMEOUT_MS, onAbort, raceWithSignal } from '@agent-apis/core/service';
@@ -360,7 +360,7 @@ export class ToolServerClient<Name extends string = string> {
         : undefined;
       const stopDeadline = startDeadline(timeout, () => {
         stopWatching?.();
-        reject(new APIConnectionTimeoutError(this.#context('initialize'), timeout));
+        reject(timeoutError(this.#context('initialize'), timeout));
       });
       session.then(
         (client) => {
@@ -443,7 +443,7 @@ export class ToolServerClient<Name extends string = string> {
         );
         throw cause;
       }
-      throw new APIConnectionError(this.#context(operationOf(init)), { cause });
+      throw connectionError(this.#context(operationOf(init)), cause);
     }
     const maxBytes = this.#connection.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     // An error answer is read as any other: under the cap, and no longer than its call.
@@ -487,11 +487,11 @@ export class ToolServerClient<Name extends string = string> {
       if (options.signal?.aborted) throw new APIUserAbortError(context);
       if (error instanceof McpError) {
         if (error.code === ErrorCode.RequestTimeout) {
-          throw new APIConnectionTimeoutError(context, this.#requestOptions(options).timeout);
+          throw timeoutError(context, this.#requestOptions(options).timeout);
         }
         if (error.code !== ErrorCode.ConnectionClosed) throw ToolError.fromRpcError(operation, error, context.secrets);
       }
-      throw new APIConnectionError(context, { cause: error });
+      throw connectionError(context, error);
     } finally {
       if (this.#sending === call) this.#sending = undefined;
       if (call.id !== undefined) this.#calls.delete(call.id);

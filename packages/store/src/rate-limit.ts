@@ -4,7 +4,7 @@
  */
 // Through core's entries, not its index: Node loads every module an index names, and the first call waits for them.
 import type { ClientOptions, Logger, RateLimitUpdate, RateLimitWindow } from '@agent-apis/core';
-import { LOG_ENV_VAR, RateLimitBanError } from '@agent-apis/core';
+import { LOG_ENV_VAR, type RateLimitBanError } from '@agent-apis/core';
 import type { CreateFetchOptions } from '@agent-apis/core/call';
 import {
   createLogger,
@@ -12,6 +12,7 @@ import {
   parseLogLevel,
   RateLimiter,
   type RateLimitGate,
+  rateLimitBanError,
   rateLimitHooks,
   sharedRateLimiter,
 } from '@agent-apis/core/call';
@@ -141,14 +142,14 @@ export function storeBanGuard(
     else bans.set(key, until);
     // The transport has read the body already; a body still open (another caller of the hook) is let go.
     if (!response.bodyUsed) response.body?.cancel().catch(() => undefined);
-    throw new RateLimitBanError(new Date(until));
+    throw rateLimitBanError(new Date(until));
   };
   // Neither hook is an `async` function: without a limiter to wait on they return nothing, and the call goes on
   // without a step.
   return {
     beforeRequest: (request, context) => {
       const until = bans.get(key);
-      if (until !== undefined && until > now()) throw new RateLimitBanError(new Date(until));
+      if (until !== undefined && until > now()) throw rateLimitBanError(new Date(until));
       return limiter?.beforeRequest?.(request, context);
     },
     afterResponse: (response, request, context) => {

@@ -4,14 +4,11 @@
  * handles one class however its decision was to come. Loaded only when such a wait times out.
  */
 
-import { APIConnectionTimeoutError } from '@agent-apis/core';
-import { createRequestContext } from '@agent-apis/core/call';
+import type { APIConnectionTimeoutError } from '@agent-apis/core';
+import { createRequestContext, timeoutError } from '@agent-apis/core/call';
 
 /** An {@link APIConnectionTimeoutError} of `POST /v1/decide` on `baseUrl` after `waitedMs`. */
 export function decideTimeoutError(baseUrl: string, waitedMs: number): APIConnectionTimeoutError {
   const request = new Request(`${baseUrl}/v1/decide`, { method: 'POST' });
-  return new APIConnectionTimeoutError(
-    createRequestContext(request, { id: 'decide', route: 'POST /v1/decide' }),
-    waitedMs,
-  );
+  return timeoutError(createRequestContext(request, { id: 'decide', route: 'POST /v1/decide' }), waitedMs);
 }

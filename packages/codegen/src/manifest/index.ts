@@ -15,12 +15,12 @@ import { describeManifest } from './read.ts';
 export type {
   ErrorBodyShape,
   InputSource,
-  JsonSchema,
   Manifest,
   ManifestOperation,
   ManifestParameter,
   ResourceMethod,
   SafetyClass,
+  SpecSchema,
 } from '@agent-apis/core/service';
 export { describeManifest } from './read.ts';
 

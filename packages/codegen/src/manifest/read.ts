@@ -5,11 +5,11 @@
 import type { QueryConstraint } from '@agent-apis/core';
 import type {
   ErrorBodyShape,
-  JsonSchema,
   Manifest,
   ManifestOperation,
   ManifestParameter,
   SafetyClass,
+  SpecSchema,
 } from '@agent-apis/core/service';
 import {
   effectiveParameters,
@@ -28,7 +28,7 @@ import { pathInputSources } from './sources.ts';
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 interface Content {
-  schema?: JsonSchema;
+  schema?: SpecSchema;
   example?: unknown;
   examples?: Record<string, unknown>;
 }
@@ -115,8 +115,8 @@ function safetyOf(operation: Record<string, unknown>, where: string): SafetyClas
 }
 
 /** The tool arguments: path and query parameters plus `body`, as one self-contained object schema. */
-function inputSchemaOf(document: OpenApiDocument, ref: OperationRef, where: string): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
+function inputSchemaOf(document: OpenApiDocument, ref: OperationRef, where: string): SpecSchema {
+  const properties: Record<string, SpecSchema> = {};
   const required: string[] = [];
   for (const parameter of effectiveParameters(document, ref)) {
     if (parameter.in !== 'path' && parameter.in !== 'query') continue;
@@ -138,7 +138,7 @@ function inputSchemaOf(document: OpenApiDocument, ref: OperationRef, where: stri
     properties.body = { ...inlineSchema(document, media[1].schema), description: 'The JSON request body.' };
     if (body?.required === true) required.push('body');
   }
-  const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
+  const schema: SpecSchema = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) schema.required = required;
   return schema;
 }
@@ -163,7 +163,7 @@ export function errorBodyShape(document: OpenApiDocument): ErrorBodyShape | unde
 
 function messageIn(
   document: OpenApiDocument,
-  raw: JsonSchema,
+  raw: SpecSchema,
   prefix: string,
   depth: number,
 ): ErrorBodyShape | undefined {
@@ -176,7 +176,7 @@ function messageIn(
   if (isString('error')) return { message: `${prefix}/error`, ...code };
   if (depth >= 1) return undefined;
   for (const [name, property] of Object.entries(properties)) {
-    const inner = messageIn(document, property as JsonSchema, `${prefix}/${pointerToken(name)}`, depth + 1);
+    const inner = messageIn(document, property as SpecSchema, `${prefix}/${pointerToken(name)}`, depth + 1);
     if (inner) return inner;
   }
   return undefined;
@@ -237,7 +237,7 @@ export function describeManifest(
       successContent?.example !== undefined ||
       Object.keys(successContent?.examples ?? {}).length > 0 ||
       (successContent?.schema !== undefined &&
-        resolveRef<JsonSchema>(document, successContent.schema as never).example !== undefined);
+        resolveRef<SpecSchema>(document, successContent.schema as never).example !== undefined);
     const cursor = operation['x-contract-cursor'] as { parameter?: unknown; source?: unknown } | undefined;
     if (cursor !== undefined && typeof cursor.parameter !== 'string') {
       throw new Error(`${named}: x-contract-cursor names no parameter`);

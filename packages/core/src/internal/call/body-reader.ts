@@ -198,5 +198,9 @@ export function boundedResponse(
 
 /** The error of a body past `maxBytes`, naming its source with the URL's credentials masked. */
 function tooLargeError(url: string, maxBytes: number): ResponseTooLargeError {
-  return new ResponseTooLargeError(url && redactUrl(url), maxBytes);
+  const where = url ? ` from ${redactUrl(url)}` : '';
+  return new ResponseTooLargeError(
+    `Response body${where} is larger than the ${maxBytes}-byte cap (maxResponseBytes); reading stopped`,
+    maxBytes,
+  );
 }

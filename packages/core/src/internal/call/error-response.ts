@@ -9,9 +9,13 @@ import { onAbort } from './abort.js';
 import { type ReadBounds, readBoundedBody } from './body-reader.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './env.js';
 import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
   type APIError,
+  type ConnectionErrorFields,
   type ErrorResponse,
   errorClassForStatus,
+  RateLimitBanError,
   type RequestContext,
   ResponseTooLargeError,
 } from './errors.js';
@@ -64,14 +68,75 @@ export async function apiErrorFromResponse(
 ): Promise<APIError> {
   const text = await readErrorText(response, options);
   const errorClass = errorClassForStatus(response.status);
+  const headers = new Headers(redactHeaders(response.headers, context.secrets));
   const redacted: ErrorResponse = {
     status: response.status,
     statusText: response.statusText,
-    headers: new Headers(redactHeaders(response.headers, context.secrets)),
+    headers,
     body: parseBody(text, context.secrets),
-    retryAfter: retryAfterMs(response.headers),
   };
-  return new errorClass(context, redacted, errorMessage(context, redacted));
+  return new errorClass(errorMessage(context, redacted), {
+    status: response.status,
+    headers,
+    body: redacted.body,
+    operation: context.operation,
+    route: context.route,
+    request: context.request,
+    requestId: headers.get('x-request-id') ?? undefined,
+    retryAfter: retryAfterMs(headers),
+  });
+}
+
+/**
+ * The error of a request that got no answer (DNS, TLS, a reset, …): its cause masked with the context's secrets (left
+ * out when the context cannot mask it; its system code still shows), the host and port it was for, and the first
+ * system error code (`ECONNREFUSED`, …) along the cause chain.
+ */
+export function connectionError(context: RequestContext, cause?: unknown): APIConnectionError {
+  const kept = cause === undefined ? undefined : context.redactCause?.(cause);
+  const fields = connectionFields(context, systemErrorCode(cause));
+  const where = fields.host ? ` to ${fields.host}:${fields.port}` : '';
+  const reason = fields.code ? `: ${fields.code}` : kept instanceof Error && kept.message ? `: ${kept.message}` : '';
+  return new APIConnectionError(`Connection error on ${operationLabel(context)}${where}${reason}`, fields, {
+    cause: kept,
+  });
+}
+
+/** The error of a call refused because the API banned the credentials until `resetAt`. */
+export function rateLimitBanError(resetAt: Date): RateLimitBanError {
+  return new RateLimitBanError(
+    `The API banned these credentials for exceeding its rate limit until ${resetAt.toISOString()}; no request is sent before then`,
+    resetAt,
+  );
+}
+
+/** The error of a call whose timeout (every attempt and wait included) elapsed. */
+export function timeoutError(context: RequestContext, timeoutMs: number): APIConnectionTimeoutError {
+  return new APIConnectionTimeoutError(`Request timed out after ${timeoutMs} ms on ${operationLabel(context)}`, {
+    ...connectionFields(context, undefined),
+    timeoutMs,
+  });
+}
+
+function connectionFields(context: RequestContext, code: string | undefined): ConnectionErrorFields {
+  const { operation, route, request } = context;
+  try {
+    const url = new URL(request.url);
+    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    return { operation, route, request, host: url.hostname, port, code };
+  } catch {
+    return { operation, route, request, host: undefined, port: undefined, code };
+  }
+}
+
+/** The first `code` such as `ECONNREFUSED` along an error's cause chain (undici nests it one level down). */
+function systemErrorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 let decoder: TextDecoder | undefined;

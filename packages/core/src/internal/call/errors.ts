@@ -157,7 +157,7 @@ export interface RequestContext {
   redactCause?: ((cause: unknown) => unknown) | undefined;
 }
 
-/** The parts of an HTTP response an {@link APIError} is built from (already redacted). */
+/** The parts of an HTTP response the call path words an {@link APIError} from (already redacted). */
 export interface ErrorResponse {
   /** HTTP status code. */
   status: number;
@@ -167,11 +167,6 @@ export interface ErrorResponse {
   headers: Headers;
   /** Parsed JSON body, the text body, or undefined when empty. */
   body: unknown;
-  /**
-   * The wait the server asked for, in ms (`retry-after-ms` / `Retry-After`), read from the headers by the call path
-   * (`apiErrorFromResponse`); without it the error has no `retryAfter`.
-   */
-  retryAfter?: number | undefined;
 }
 
 /** The server answered with a non-success status. Subclasses exist for the common statuses. */
@@ -195,23 +190,21 @@ export class APIError extends AgentApiError {
   declare readonly retryAfter: number | undefined;
 
   /**
-   * Prefer `apiErrorFromResponse` (core's call path), which picks the subclass, redacts, and words the message
-   * (reason phrase, the body's own message or field problems, a base-URL hint); without `message` it names status,
-   * operation and URL.
+   * Keeps what it is given. The call path builds it with `apiErrorFromResponse` (`@agent-apis/core/call`), which
+   * picks the subclass, redacts the answer, reads `x-request-id` and the wait asked for, and words the message
+   * (status and reason phrase, operation, URL, the body's own message or field problems, a base-URL hint).
    */
-  constructor(context: RequestContext, response: ErrorResponse, message?: string) {
-    // The URL as sent (credentials masked), so a wrong base URL or id shows at a glance.
-    super(message ?? `${response.status} on ${operationLabel(context)} at ${context.request.url}`);
-    this.status = response.status;
-    this.headers = response.headers;
-    this.body = response.body;
-    this.operation = context.operation;
-    this.route = context.route;
-    this.request = context.request;
-    this.requestId = response.headers.get('x-request-id') ?? undefined;
-    this.retryAfter = response.retryAfter;
+  constructor(message: string, fields: APIErrorFields) {
+    super(message);
+    Object.assign(this, fields);
   }
 }
+
+/** What an {@link APIError} keeps, already redacted: see its properties. */
+export type APIErrorFields = Pick<
+  APIError,
+  'status' | 'headers' | 'body' | 'operation' | 'route' | 'request' | 'requestId' | 'retryAfter'
+>;
 
 /** 400 Bad Request. */
 export class BadRequestError extends APIError {
@@ -241,11 +234,8 @@ export class UnprocessableEntityError extends APIError {
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
   /** @deprecated The same as {@link APIError.retryAfter}; read that. */
-  declare readonly retryAfterMs: number | undefined;
-
-  constructor(context: RequestContext, response: ErrorResponse, message?: string) {
-    super(context, response, message);
-    this.retryAfterMs = this.retryAfter;
+  get retryAfterMs(): number | undefined {
+    return this.retryAfter;
   }
 }
 /** Any 5xx status. */
@@ -285,43 +275,21 @@ export class APIConnectionError extends AgentApiError {
   /** The system error code found in the cause chain, e.g. `ECONNREFUSED`, `ENOTFOUND`. */
   declare readonly code: string | undefined;
 
-  /** `cause` is redacted with the context's secrets before it is kept. */
-  constructor(context: RequestContext, options: { cause?: unknown; message?: string } = {}) {
-    // Without a way to mask it, the cause is left out rather than kept as it came (its code still shows).
-    const cause = options.cause === undefined ? undefined : context.redactCause?.(options.cause);
-    const { host, port } = hostAndPort(context.request.url);
-    const code = systemErrorCode(options.cause);
-    const where = host ? ` to ${host}:${port}` : '';
-    const reason = code ? `: ${code}` : cause instanceof Error && cause.message ? `: ${cause.message}` : '';
-    super(options.message ?? `Connection error on ${operationLabel(context)}${where}${reason}`, { cause });
-    this.operation = context.operation;
-    this.route = context.route;
-    this.request = context.request;
-    this.host = host;
-    this.port = port;
-    this.code = code;
+  /**
+   * Keeps what it is given; `options.cause` must already be redacted. The call path builds it with
+   * `connectionError` (`@agent-apis/core/call`), which masks the cause and finds the host, port and system code.
+   */
+  constructor(message: string, fields: ConnectionErrorFields, options?: ErrorOptions) {
+    super(message, options);
+    Object.assign(this, fields);
   }
 }
 
-function hostAndPort(url: string): { host?: string; port?: number } {
-  try {
-    const parsed = new URL(url);
-    const port = parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
-    return { host: parsed.hostname, port };
-  } catch {
-    return {};
-  }
-}
-
-/** The first `code` such as `ECONNREFUSED` along an error's cause chain (undici nests it one level down). */
-function systemErrorCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+/** What an {@link APIConnectionError} keeps: see its properties. */
+export type ConnectionErrorFields = Pick<
+  APIConnectionError,
+  'operation' | 'route' | 'request' | 'host' | 'port' | 'code'
+>;
 
 /** The response body exceeded the client's `maxResponseBytes`; reading stopped there. Never retried. */
 export class ResponseTooLargeError extends AgentApiError {
@@ -329,10 +297,9 @@ export class ResponseTooLargeError extends AgentApiError {
   /** The cap that was exceeded, in bytes. */
   declare readonly maxBytes: number;
 
-  /** `url` is shown as given: the call path (`body-reader.ts`) masks its credentials first. */
-  constructor(url: string, maxBytes: number) {
-    const where = url ? ` from ${url}` : '';
-    super(`Response body${where} is larger than the ${maxBytes}-byte cap (maxResponseBytes); reading stopped`);
+  /** Keeps what it is given; the call path (`body-reader.ts`) words the message, the URL's credentials masked. */
+  constructor(message: string, maxBytes: number) {
+    super(message);
     this.maxBytes = maxBytes;
   }
 }
@@ -343,10 +310,9 @@ export class RateLimitBanError extends AgentApiError {
   /** When the ban ends. */
   declare readonly resetAt: Date;
 
-  constructor(resetAt: Date) {
-    super(
-      `The API banned these credentials for exceeding its rate limit until ${resetAt.toISOString()}; no request is sent before then`,
-    );
+  /** Keeps what it is given; the store's limiter builds it with `rateLimitBanError` (`@agent-apis/core/call`). */
+  constructor(message: string, resetAt: Date) {
+    super(message);
     this.resetAt = resetAt;
   }
 }
@@ -357,9 +323,9 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   /** The call's timeout that elapsed (every attempt and wait included), in ms. */
   declare readonly timeoutMs: number;
 
-  constructor(context: RequestContext, timeoutMs: number) {
-    super(context, { message: `Request timed out after ${timeoutMs} ms on ${operationLabel(context)}` });
-    this.timeoutMs = timeoutMs;
+  /** Keeps what it is given; the call path builds it with `timeoutError` (`@agent-apis/core/call`). */
+  constructor(message: string, fields: ConnectionErrorFields & { timeoutMs: number }) {
+    super(message, fields, { cause: undefined });
   }
 }
 

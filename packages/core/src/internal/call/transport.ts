@@ -14,7 +14,7 @@ import { AttemptBounds } from './attempt.js';
 import { NULL_BODY_STATUSES, readBoundedBody } from './body-reader.js';
 import type { CachePlan, PlanningCache as HttpCache } from './cache-plan.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
-import { apiErrorFromResponse, createRequestContext } from './error-response.js';
+import { apiErrorFromResponse, connectionError, createRequestContext, timeoutError } from './error-response.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -321,7 +321,7 @@ async function sendAttempt(call: CallState, attempt: number): Promise<AttemptOut
     } catch (error) {
       bounds.end();
       if (call.callerSignal?.aborted) throw call.aborted();
-      if (bounds.timedOut) throw new APIConnectionTimeoutError(call.context(), call.timeoutMs);
+      if (bounds.timedOut) throw timeoutError(call.context(), call.timeoutMs);
       throw error;
     }
   }
@@ -466,8 +466,8 @@ async function failureError(call: CallState, outcome: AttemptOutcome, reason: st
     return apiErrorFromResponse(bufferedToResponse(outcome.buffered), call.context(), { maxBytes });
   }
   if (outcome.failure === 'too-large') return outcome.cause;
-  if (outcome.failure === 'timeout') return new APIConnectionTimeoutError(call.context(), call.timeoutMs);
-  return new APIConnectionError(call.context(), { cause: outcome.cause });
+  if (outcome.failure === 'timeout') return timeoutError(call.context(), call.timeoutMs);
+  return connectionError(call.context(), outcome.cause);
 }
 
 /** Logs the retry, tells `onRetry`, and waits `delayMs`; the caller's abort ends the wait ({@link APIUserAbortError}). */
