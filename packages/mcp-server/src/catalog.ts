@@ -25,7 +25,8 @@ export type ToolTarget =
   | { kind: 'operation'; service: ServiceName; operation: ToolOperation }
   | { kind: 'search' }
   | { kind: 'call' }
-  | { kind: 'more' };
+  | { kind: 'more' }
+  | { kind: 'code'; tool: 'describe' | 'execute' };
 
 export interface ToolEntry {
   name: string;

@@ -8,12 +8,13 @@ import { AnswerPager, DEFAULT_MAX_ANSWER_BYTES, selectFields } from './answer.js
 import { argumentProblems, callOptions } from './arguments.js';
 import { buildCatalog, type CatalogOptions, OPERATIONS, type ToolEntry } from './catalog.js';
 import { type ClientsOptions, ServiceClients } from './clients.js';
+import { CodeMode, type CodeModeOptions, codeModeCatalog } from './code/code-mode.js';
 import type { ServiceName, ToolOperation } from './operation.js';
 import { refusal, type SafetyOptions } from './safety.js';
 import { searchOperations } from './search.js';
 import { describeFailure, scrub } from './tool-errors.js';
 
-export interface ToolCallsOptions extends SafetyOptions, CatalogOptions, ClientsOptions {
+export interface ToolCallsOptions extends SafetyOptions, CatalogOptions, ClientsOptions, CodeModeOptions {
   /** Cap on one answer's JSON text in bytes; larger answers are paged with a cursor (default 24 000). */
   maxAnswerBytes?: number | undefined;
 }
@@ -59,13 +60,15 @@ export class ToolCalls {
   readonly #options: ToolCallsOptions;
   readonly #clients: ServiceClients;
   readonly #pager: AnswerPager;
+  readonly #code: CodeMode;
 
   constructor(options: ToolCallsOptions = {}, clients: ServiceClients = new ServiceClients(options)) {
     this.#options = options;
-    this.tools = buildCatalog(options);
+    this.tools = options.codeMode ? codeModeCatalog(buildCatalog(options), options) : buildCatalog(options);
     this.#byName = new Map(this.tools.map((tool) => [tool.name, tool]));
     this.#clients = clients;
     this.#pager = new AnswerPager(options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES);
+    this.#code = new CodeMode(options, { send: (...call) => this.#sendChecked(...call) });
   }
 
   /** Whether the server lists a tool named `name`. */
@@ -104,6 +107,12 @@ export class ToolCalls {
           const { fields, ...rest } = args;
           return await this.#operation(tool.target.service, tool.target.operation, rest, fields, signal);
         }
+        case 'code': {
+          const answer = await this.#code.call(tool.target.tool, args, signal);
+          return 'error' in answer
+            ? failure(scrub(answer.error, this.#clients.errorSecrets()))
+            : success(this.#pager.answer(answer.data), this.#clients.secrets());
+        }
       }
     } catch (error) {
       return failure(describeFailure(error, this.#clients.errorSecrets()));
@@ -133,18 +142,39 @@ export class ToolCalls {
     rawFields: unknown,
     signal: AbortSignal | undefined,
   ): Promise<ToolResult> {
-    const refused = refusal(service, operation, this.#options);
+    const refused = this.#refused(service, operation, args);
     if (refused) return failure(refused);
     const fields = fieldsOf({ fields: rawFields });
     if (typeof fields === 'string') return failure(fields);
-    const problems = argumentProblems(operation, args);
-    if (problems.length > 0) {
-      return failure(
-        `Not sent: ${problems.join('; ')}. The input schema of ${service}.${operation.id} is in the tool list (or store_search_operations).`,
-      );
-    }
     const data = await this.#send(service, operation, args, signal);
     return success(this.#pager.answer(selectFields(data, fields)), this.#clients.secrets());
+  }
+
+  /** Why `operation` with `args` is not sent: its safety class, or its arguments; `undefined` when it may be. */
+  #refused(service: ServiceName, operation: ToolOperation, args: Record<string, unknown>): string | undefined {
+    const refused = refusal(service, operation, this.#options);
+    if (refused) return refused;
+    const problems = argumentProblems(operation, args);
+    if (problems.length === 0) return undefined;
+    return `Not sent: ${problems.join('; ')}. The input schema of ${service}.${operation.id} is in the tool list (or store_search_operations).`;
+  }
+
+  /** One call of a code-mode script, through the same checks and clients: the answer's JSON, secrets scrubbed. */
+  async #sendChecked(
+    service: ServiceName,
+    operation: ToolOperation,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ) {
+    const refused = this.#refused(service, operation, args);
+    if (refused) throw new Error(refused);
+    let data: unknown;
+    try {
+      data = await this.#send(service, operation, args, signal);
+    } catch (error) {
+      throw new Error(describeFailure(error, this.#clients.errorSecrets()));
+    }
+    return success({ data }, this.#clients.secrets()).content[0]?.text ?? '{}';
   }
 
   async #send(service: ServiceName, operation: ToolOperation, args: Record<string, unknown>, signal?: AbortSignal) {
