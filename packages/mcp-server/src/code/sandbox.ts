@@ -6,12 +6,23 @@
  * own prototypes reaches the host. An API call returns a promise inside the sandbox; the host settles it when the
  * call ends, then runs the sandbox's pending jobs.
  */
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type {
+  QuickJSContext,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSSyncVariant,
+  QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
 
 export interface SandboxLimits {
   /** Wall time of the whole run, API calls included (default 30 s). */
   timeMs: number;
-  /** Heap of the sandbox (default 32 MiB). */
+  /**
+   * Time the script itself may run, API calls not counted (default 2 s). The sandbox runs on the server's thread,
+   * so this bounds how long a busy script holds every other session up.
+   */
+  cpuMs: number;
+  /** Memory of the sandbox, at least 16 MiB (default 32 MiB). */
   memoryBytes: number;
   /** API calls one run may make (default 50). */
   maxCalls: number;
@@ -23,14 +34,18 @@ export interface SandboxLimits {
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   timeMs: 30_000,
+  cpuMs: 2_000,
   memoryBytes: 32 * 1024 * 1024,
   maxCalls: 50,
   maxLogBytes: 16 * 1024,
   maxResultBytes: 1_000_000,
 };
 
-/** The sandbox's stack, well under what the host's own stack can take. */
-const MAX_STACK_BYTES = 512 * 1024;
+/**
+ * The sandbox's stack: QuickJS's frames run on the host's native stack, so this must stop deep recursion well before
+ * the host's own stack runs out (512 KiB did not, and left the instance broken).
+ */
+const MAX_STACK_BYTES = 128 * 1024;
 /** Longest JSON text of one call's arguments taken from the sandbox. */
 const MAX_ARGUMENT_BYTES = 256 * 1024;
 /** Longest error message taken from the sandbox. */
@@ -57,25 +72,51 @@ export type SandboxOutcome =
   | { ok: true; resultJson: string; logs: string[]; calls: number }
   | { ok: false; error: string; logs: string[]; calls: number };
 
-let modulePromise: Promise<QuickJSWASMModule> | undefined;
+/** The WebAssembly page size; the sandbox's memory is a whole number of pages. */
+const PAGE_BYTES = 64 * 1024;
+/** The smallest memory the QuickJS build starts with (its `INITIAL_MEMORY`, 16 MiB). */
+const MIN_MEMORY_BYTES = 16 * 1024 * 1024;
 
-/** The QuickJS module, loaded once at the first run (a server without code mode never loads it). */
-function quickjs(): Promise<QuickJSWASMModule> {
-  modulePromise ??= (async () => {
-    const [core, variant] = await Promise.all([
+interface Engine {
+  core: typeof import('quickjs-emscripten-core');
+  variant: QuickJSSyncVariant;
+  wasm: WebAssembly.Module;
+}
+
+let enginePromise: Promise<Engine> | undefined;
+
+/** QuickJS's code and compiled WebAssembly, loaded once at the first run (a server without code mode never loads it). */
+function engine(): Promise<Engine> {
+  enginePromise ??= (async () => {
+    const [core, variant, { readFile }] = await Promise.all([
       import('quickjs-emscripten-core'),
       import('@jitl/quickjs-wasmfile-release-sync'),
+      import('node:fs/promises'),
     ]);
-    // The package's types are its CommonJS ones; under `import` its default export is the variant itself.
-    return core.newQuickJSWASMModuleFromVariant(
-      variant.default as unknown as Parameters<typeof core.newQuickJSWASMModuleFromVariant>[0],
+    const wasm = await WebAssembly.compile(
+      await readFile(new URL(import.meta.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'))),
     );
+    // The package's types are its CommonJS ones; under `import` its default export is the variant itself.
+    return { core, variant: variant.default as unknown as Engine['variant'], wasm };
   })();
   // A failed load is tried again at the next run.
-  modulePromise.catch(() => {
-    modulePromise = undefined;
+  enginePromise.catch(() => {
+    enginePromise = undefined;
   });
-  return modulePromise;
+  return enginePromise;
+}
+
+/**
+ * A QuickJS instance of its own for one run, in a memory that cannot grow past `memoryBytes`. QuickJS's own memory
+ * limit does not hold in this build (it counts allocations, not bytes, where `malloc_usable_size` is missing, as under
+ * Emscripten), so the bound is the WebAssembly memory itself: past it an allocation fails and the script gets
+ * QuickJS's "out of memory" error.
+ */
+async function instance(memoryBytes: number): Promise<QuickJSWASMModule> {
+  const { core, variant, wasm } = await engine();
+  const pages = Math.max(MIN_MEMORY_BYTES, memoryBytes) / PAGE_BYTES;
+  const wasmMemory = new WebAssembly.Memory({ initial: MIN_MEMORY_BYTES / PAGE_BYTES, maximum: Math.ceil(pages) });
+  return core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmModule: wasm, wasmMemory }));
 }
 
 /**
@@ -87,6 +128,7 @@ const PRELUDE = `(() => {
   const host = globalThis.__host, write = globalThis.__log;
   delete globalThis.__host; delete globalThis.__log;
   const parse = JSON.parse, stringify = JSON.stringify, pending = new Map();
+  const AsyncFunction = (async () => {}).constructor;
   for (const [service, ids] of Object.entries(parse(globalThis.__namespaces))) {
     const namespace = Object.create(null);
     for (const id of ids) {
@@ -107,6 +149,7 @@ const PRELUDE = `(() => {
       pending.delete(ticket);
       if (ok) waiting.resolve(parse(text).data); else waiting.reject(new Error(text));
     },
+    start(code) { return new AsyncFunction(code)(); },
     encode(value) { const text = stringify(value); return text === undefined ? 'null' : text; },
   };
 })()`;
@@ -139,8 +182,8 @@ function take(context: QuickJSContext, handle: QuickJSHandle): unknown {
 
 /** Runs `run.code` as the body of an async function; never throws. */
 export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
-  const module = await quickjs();
   const { limits } = run;
+  const module = await instance(limits.memoryBytes);
   const deadline = Date.now() + limits.timeMs;
   const abort = new AbortController();
   const onAbort = () => abort.abort(run.signal?.reason);
@@ -156,7 +199,21 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
   const runtime: QuickJSRuntime = module.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(MAX_STACK_BYTES);
-  runtime.setInterruptHandler(() => Date.now() > deadline || abort.signal.aborted);
+  // Time spent running the script so far, and when the current slice began (a slice: one entry into the VM).
+  let cpuUsed = 0;
+  let sliceStart = 0;
+  const overCpu = () => cpuUsed + (Date.now() - sliceStart) > limits.cpuMs;
+  runtime.setInterruptHandler(() => Date.now() > deadline || overCpu() || abort.signal.aborted);
+  /** Runs `enter` (one entry into the VM), counting its time against `cpuMs`. */
+  const slice = <T>(enter: () => T): T => {
+    sliceStart = Date.now();
+    try {
+      return enter();
+    } finally {
+      cpuUsed += Date.now() - sliceStart;
+      sliceStart = Date.now();
+    }
+  };
   const context: QuickJSContext = runtime.newContext();
   const handles: QuickJSHandle[] = [];
   const hold = (handle: QuickJSHandle) => {
@@ -177,7 +234,10 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
     if (abort.signal.aborted) {
       return run.signal?.aborted ? 'the request was cancelled' : `the time limit of ${limits.timeMs} ms was reached`;
     }
-    return Date.now() > deadline ? `the time limit of ${limits.timeMs} ms was reached` : undefined;
+    if (Date.now() > deadline) return `the time limit of ${limits.timeMs} ms was reached`;
+    return cpuUsed > limits.cpuMs
+      ? `the CPU time limit of ${limits.cpuMs} ms was reached (API calls not counted)`
+      : undefined;
   };
 
   try {
@@ -224,13 +284,15 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
     context.setProp(context.global, '__namespaces', namespaces);
     namespaces.dispose();
 
-    const bridge = unwrap(context.evalCode(PRELUDE, 'prelude.js'));
+    const bridge = unwrap(slice(() => context.evalCode(PRELUDE, 'prelude.js')));
     const settle = hold(context.getProp(bridge, 'settle'));
     const encode = hold(context.getProp(bridge, 'encode'));
-    const promise = unwrap(context.evalCode(`(async () => {\n${run.code}\n})()`, 'script.js'));
+    const start = hold(context.getProp(bridge, 'start'));
+    const code = hold(context.newString(run.code));
+    const promise = unwrap(slice(() => context.callFunction(start, context.undefined, code)));
 
     for (;;) {
-      const jobs = runtime.executePendingJobs();
+      const jobs = slice(() => runtime.executePendingJobs());
       if ('error' in jobs && jobs.error) {
         const dumped = take(context, jobs.error);
         throw new RunFailure(ended() ?? errorText(dumped));
@@ -240,7 +302,7 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
       const state = context.getPromiseState(promise);
       if (state.type === 'fulfilled') {
         const value = hold(state.value);
-        const text = unwrap(context.callFunction(encode, context.undefined, value));
+        const text = unwrap(slice(() => context.callFunction(encode, context.undefined, value)));
         const resultJson = context.getString(text);
         if (resultJson.length > limits.maxResultBytes) {
           throw new RunFailure(
@@ -269,7 +331,7 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
       }
       for (const { ticket, ok, text } of settled.splice(0)) {
         const args = [context.newNumber(ticket), ok ? context.true : context.false, context.newString(text)];
-        const result = context.callFunction(settle, context.undefined, ...args);
+        const result = slice(() => context.callFunction(settle, context.undefined, ...args));
         args[0]?.dispose();
         args[2]?.dispose();
         const value = unwrap(result);
@@ -285,7 +347,11 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
     // Calls still in flight are cancelled; their answers are dropped.
     abort.abort(new Error('the run ended'));
     for (const handle of handles.reverse()) if (handle.alive) handle.dispose();
-    context.dispose();
-    runtime.dispose();
+    try {
+      context.dispose();
+      runtime.dispose();
+    } catch {
+      // The instance is this run's alone and is dropped with it.
+    }
   }
 }
