@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { MIN_FLEET_SECRET_LENGTH } from '@agent-apis/core/service';
 import { FLEET_SECRET_ENV_VAR } from '@agent-apis/directory';
 import { SERVICES, STORE_RESOURCES } from './catalog.js';
+import { CODE_MODE_ENV_VAR } from './code/code-mode.js';
 import type { HttpServerOptions } from './http.js';
 import type { ServiceName } from './operation.js';
 import { ALLOW_DANGEROUS_ENV_VAR, ALLOW_WRITES_ENV_VAR, listOf } from './safety.js';
@@ -31,7 +32,7 @@ export const DEFAULT_HTTP_PORT = 3333;
 
 export const USAGE = `usage: agent-apis-mcp-server [--http] [--host <address>] [--port <n>] [--allow-writes <services>]
        [--allow-dangerous <service.operationId,...>] [--store-toolsets <resources>|all] [--services <services>]
-       [--max-answer-bytes <n>] [--redis <url>] [--help]
+       [--max-answer-bytes <n>] [--redis <url>] [--code-mode] [--help]
   stdio by default (ends when stdin ends); --http serves streamable HTTP at http://127.0.0.1:${DEFAULT_HTTP_PORT}/mcp
   (loopback unless --host). Read-only by default. Environment: ${ALLOW_WRITES_ENV_VAR}, ${ALLOW_DANGEROUS_ENV_VAR},
   ${STORE_TOOLSETS_ENV_VAR}, ${SERVICES_ENV_VAR}, ${MAX_ANSWER_BYTES_ENV_VAR}, ${REDIS_URL_ENV_VAR} (with it,
@@ -84,6 +85,7 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
         'max-answer-bytes': { type: 'string' },
         redis: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        'code-mode': { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -113,5 +115,7 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
     services: services(pick('services', SERVICES_ENV_VAR), '--services'),
     maxAnswerBytes: positiveInteger(pick('max-answer-bytes', MAX_ANSWER_BYTES_ENV_VAR), '--max-answer-bytes'),
     redisUrl: pick('redis', REDIS_URL_ENV_VAR),
+    // Code mode (src/code/): describe_operations and execute instead of one tool per operation.
+    codeMode: values['code-mode'] === true || /^(1|true)$/i.test(env[CODE_MODE_ENV_VAR] ?? ''),
   };
 }

@@ -14,6 +14,8 @@ export {
   type ToolEntry,
 } from './catalog.js';
 export { type ClientsOptions, type FleetRedis, ServiceClients } from './clients.js';
+export { CODE_MODE_ENV_VAR, type CodeModeOptions, DESCRIBE_TOOL, EXECUTE_TOOL } from './code/code-mode.js';
+export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './code/sandbox.js';
 export {
   DEFAULT_HTTP_PORT,
   MAX_ANSWER_BYTES_ENV,

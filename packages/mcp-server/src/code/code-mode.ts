@@ -74,7 +74,11 @@ export function codeModeTools(options: CatalogOptions & SafetyOptions): ToolEntr
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', description: 'Words or operation names, e.g. "list products", "trust decide".' },
+          query: {
+            type: 'string',
+            description:
+              'Words or operation names; one comma-separated part per operation, e.g. "list products, trust decide".',
+          },
           limit: { type: 'integer', minimum: 1, maximum: 30, default: 8 },
         },
         additionalProperties: false,
@@ -140,13 +144,19 @@ export class CodeMode {
     }
     const serviceOf = new Map<ToolOperation, ServiceName>();
     for (const service of this.#served) for (const operation of OPERATIONS[service]) serviceOf.set(operation, service);
-    // A query naming an API (`trust decide`) prefers that API's operations.
-    const named = this.#served.filter((service) => new RegExp(`\\b${service}\\b`, 'i').test(query));
-    const pool = [...serviceOf.keys()].filter(
-      (operation) => named.length === 0 || named.includes(serviceOf.get(operation) as ServiceName),
-    );
-    const found = searchOperations(pool, query, { limit: (limit as number | undefined) ?? 8 });
-    if (found.length === 0) {
+    // Each comma-separated part is searched on its own (one part per operation the task needs); a part naming an
+    // API (`trust decide`) searches that API's operations.
+    const parts = query.split(/[,;\n]/).filter((part) => part.trim() !== '');
+    const each = Math.max(1, Math.ceil(((limit as number | undefined) ?? 8) / parts.length));
+    const found = new Set<ToolOperation>();
+    for (const part of parts) {
+      const named = this.#served.filter((service) => new RegExp(`\\b${service}\\b`, 'i').test(part));
+      const pool = [...serviceOf.keys()].filter(
+        (operation) => named.length === 0 || named.includes(serviceOf.get(operation) as ServiceName),
+      );
+      for (const operation of searchOperations(pool, part, { limit: each })) found.add(operation);
+    }
+    if (found.size === 0) {
       return {
         error: `No operation matches ${JSON.stringify(query)}; call describe_operations without a query for every name.`,
       };
@@ -154,7 +164,7 @@ export class CodeMode {
     return {
       data: {
         declarations: declare(
-          found.map((operation) => ({ service: serviceOf.get(operation) as ServiceName, operation })),
+          [...found].map((operation) => ({ service: serviceOf.get(operation) as ServiceName, operation })),
         ),
       },
     };

@@ -42,7 +42,7 @@ function result(outcome: SandboxOutcome): unknown {
 describe('a script in the sandbox', () => {
   it('awaits API calls, in parallel too, each answer going back to its own caller', async () => {
     // Answers come back in the reverse order of the calls.
-    const slow: SandboxCall = async (service, id, argsJson) => {
+    const slow: SandboxCall = async (_service, id, argsJson) => {
       const { n } = JSON.parse(argsJson) as { n: number };
       await new Promise((resolve) => setTimeout(resolve, (4 - n) * 20));
       return JSON.stringify({ data: { id, n } });
