@@ -129,7 +129,7 @@ describe('five tasks in code mode give the answers direct tools give', () => {
   };
 
   it.each(CODE_TASKS.map((task) => [task.name, task] as const))('%s', async (_name, task) => {
-    const described = await call(code, 'describe_operations', { query: task.describe, limit: 10 });
+    const described = await call(code, 'describe_operations', { query: task.describe, limit: task.uses.length });
     const { declarations } = (described.structuredContent as { data: { declarations: string } }).data;
     for (const used of task.uses) expect(declarations).toContain(`function ${used.split('.')[1]}(`);
     const { text, answer } = await execute(task.code);

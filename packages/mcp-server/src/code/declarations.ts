@@ -1,7 +1,7 @@
 /**
  * Compact TypeScript declarations of operations, from the input schemas of the operation table: what the describe
  * tool hands a model before it writes a script for `execute`. One `declare namespace` per API, one function per
- * operation, its summary, route and class in a one-line comment.
+ * operation, its summary and safety class in a one-line comment.
  */
 import type { JsonSchema, ServiceName, ToolOperation } from '../operation.js';
 
@@ -10,8 +10,14 @@ const MAX_DEPTH = 5;
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
+/** A literal type; strings in single quotes (no escaping when the declarations travel inside JSON). */
+function literal(value: unknown): string {
+  if (typeof value !== 'string') return JSON.stringify(value);
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
 function key(name: string): string {
-  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+  return IDENTIFIER.test(name) ? name : literal(name);
 }
 
 /** The TypeScript type of `schema`, on one line. */
@@ -19,8 +25,8 @@ export function typeOf(schema: JsonSchema | boolean | undefined, depth = 0): str
   if (schema === undefined || schema === true) return 'any';
   if (schema === false) return 'never';
   if (depth > MAX_DEPTH) return 'any';
-  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ') || 'never';
-  if ('const' in schema) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return schema.enum.map(literal).join(' | ') || 'never';
+  if ('const' in schema) return literal(schema.const);
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const list = schema[keyword];
     if (Array.isArray(list)) return union(list.map((entry) => typeOf(entry as JsonSchema, depth + 1)));
@@ -85,7 +91,7 @@ export function declareOperation(operation: ToolOperation): string {
   const required = ((input.required ?? []) as string[]).length > 0;
   const empty = Object.keys((input.properties ?? {}) as object).length === 0;
   const params = empty ? '' : `args${required ? '' : '?'}: ${typeOf(input)}`;
-  return `  /** ${operation.summary} ${operation.method} ${operation.path}; ${operation.safety} */\n  function ${operation.id}(${params}): Promise<any>;`;
+  return `  /** ${operation.summary} (${operation.safety}) */\n  function ${operation.id}(${params}): Promise<any>;`;
 }
 
 /** Declarations of `operations`, grouped by API in the order given. */
