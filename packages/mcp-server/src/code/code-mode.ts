@@ -5,6 +5,7 @@
  * server's own dispatch (the {@link CodeModeHost}): safety classes, argument checks, the shared clients and budget.
  */
 import { type CatalogOptions, MORE_TOOL, OPERATIONS, OUTPUT_SCHEMA, SERVICES, type ToolEntry } from '../catalog.js';
+import { snakeCase } from '../names.js';
 import type { ServiceName, ToolOperation } from '../operation.js';
 import { annotationsOf, type SafetyOptions, type ToolAnnotations } from '../safety.js';
 import { searchOperations } from '../search.js';
@@ -45,6 +46,29 @@ export type CodeModeAnswer = { data: unknown } | { error: string };
 
 /** Longest script accepted. */
 const MAX_CODE_CHARS = 100_000;
+
+function words(text: string): string[] {
+  return snakeCase(text)
+    .split('_')
+    .filter((word) => word.length > 1)
+    .map((word) => word.replace(/s$/, ''));
+}
+
+/**
+ * `candidates` with the operations whose id is closest to `part` first: most of its words in the id, then the
+ * fewest other words (`list orders` is `listOrders` before `listAppBillingCycleOrders`), then as found.
+ */
+function closest(candidates: readonly ToolOperation[], part: string): ToolOperation[] {
+  const terms = new Set(words(part));
+  return candidates
+    .map((operation, index) => {
+      const id = [...new Set(words(operation.id))];
+      const hits = id.filter((word) => terms.has(word)).length;
+      return { operation, index, hits, extra: id.length - hits };
+    })
+    .sort((a, b) => b.hits - a.hits || a.extra - b.extra || a.index - b.index)
+    .map((entry) => entry.operation);
+}
 
 /** Whether a server with `options` may send anything but reads: then `execute` is not read-only. */
 function mayWrite(options: SafetyOptions): boolean {
@@ -154,7 +178,9 @@ export class CodeMode {
       const pool = [...serviceOf.keys()].filter(
         (operation) => named.length === 0 || named.includes(serviceOf.get(operation) as ServiceName),
       );
-      for (const operation of searchOperations(pool, part, { limit: each })) found.add(operation);
+      for (const operation of closest(searchOperations(pool, part, { limit: 50 }), part).slice(0, each)) {
+        found.add(operation);
+      }
     }
     if (found.size === 0) {
       return {
