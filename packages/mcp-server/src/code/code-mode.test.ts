@@ -3,6 +3,7 @@
  * declarations, the dispatch every script call goes through (refusals, argument checks), paging of a script's
  * result, and five multi-step tasks whose answers match what direct tools give.
  */
+import { jsonFetch } from '@agent-apis/test-utils/fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from '../answer.js';
 import { readConfig } from '../env.js';
@@ -111,6 +112,31 @@ describe('code mode', () => {
       expect(names).toEqual((whole.answer as { data: { result: string[] } }).data.result);
     } finally {
       await small.close();
+    }
+  });
+
+  it('scrubs a credential a hostile API echoes before the answer enters the sandbox', async () => {
+    const authToken = 'echoed-token-0123456789';
+    const echoing = await connect({
+      codeMode: true,
+      services: ['store'],
+      store: {
+        baseUrl: 'https://store.example/v1',
+        login: 'a-login',
+        authToken,
+        fetch: jsonFetch([{ product: { id: 1, name: `token ${authToken}` } }]),
+      },
+    });
+    try {
+      // Reversed in the sandbox, the token would pass a scrub of the output: it must not get in at all.
+      const { text } = await execute(
+        "return (await store.listProducts({}))[0].product.name.split('').reverse().join('');",
+        echoing,
+      );
+      expect(text).not.toContain([...authToken].reverse().join(''));
+      expect(text).toContain([...'[redacted]'].reverse().join(''));
+    } finally {
+      await echoing.close();
     }
   });
 
