@@ -1,6 +1,6 @@
 /**
  * `pnpm bench`: runs every section (or those named on the command line: overhead, bundle, build, contract,
- * rate-limit, trust-guard, types, workers, mcp-tools), prints a table per section and the targets, and writes
+ * rate-limit, trust-guard, types, workers, mcp-tools, code-mode), prints a table per section and the targets, and writes
  * `bench/.work/results.json` (a partial run `bench/.work/results-partial.json`). It never writes a tracked file: `bench/results.json` is the
  * record of the run BENCHMARKS.md quotes, replaced by hand (and formatted) when a new run is quoted.
  * Needs the packages built (`pnpm build`); the build section rebuilds in a scratch copy.
@@ -10,6 +10,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { measureBuilds } from './build.ts';
 import { measureBundles } from './bundle.ts';
+import { measureCodeMode } from './code-mode.ts';
 import { COLD_START_RUNS, measureColdStart } from './cold-start.ts';
 import { measureContractSuite } from './contract.ts';
 import { measureMcpTools } from './mcp-tools.ts';
@@ -34,6 +35,7 @@ const SECTIONS = [
   'types',
   'workers',
   'mcp-tools',
+  'code-mode',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -179,6 +181,26 @@ async function runSection(section: Section, results: SectionResults): Promise<vo
         }),
       );
       return;
+    case 'code-mode': {
+      results.codeMode = await measureCodeMode();
+      const { rows, toolsListBytes, maxCodeCalls, totalBytesRatio } = results.codeMode;
+      console.log('five tasks over the stand-ins: tool calls and bytes of tool results handed to the agent');
+      console.log(
+        table(rows, {
+          task: 'task',
+          directCalls: 'direct calls',
+          directBytes: 'direct bytes',
+          codeCalls: 'code calls',
+          codeBytes: 'code bytes',
+          bytesRatio: 'code / direct',
+        }),
+      );
+      console.log(
+        `code mode: at most ${maxCodeCalls} calls per task (goal ≤ 2), ${totalBytesRatio} of the bytes (goal ≤ 0.2); ` +
+          `tools/list ${toolsListBytes.code} bytes (default server ${toolsListBytes.direct})`,
+      );
+      return;
+    }
     case 'types':
       results.types = await measureTypeChecks();
       console.log(

@@ -2,6 +2,7 @@
 
 import type { BuildRow } from './build.ts';
 import type { BundleRow } from './bundle.ts';
+import type { CodeModeResult } from './code-mode.ts';
 import type { ContractResult } from './contract.ts';
 import type { McpToolsRow } from './mcp-tools.ts';
 import { ratio } from './measure.ts';
@@ -21,6 +22,7 @@ export interface SectionResults {
   types?: TypeCheckRow[];
   workers?: WorkersRow[];
   mcpTools?: McpToolsRow[];
+  codeMode?: CodeModeResult;
 }
 
 export interface TargetCheck {

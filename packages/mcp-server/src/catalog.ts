@@ -30,7 +30,8 @@ export type ToolTarget =
   | { kind: 'search' }
   | { kind: 'call'; writes: boolean }
   | { kind: 'more' }
-  | { kind: 'extra'; call: (args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown> };
+  | { kind: 'extra'; call: (args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown> }
+  | { kind: 'code'; tool: 'describe' | 'execute' };
 
 export interface ToolEntry {
   name: string;

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { MIN_FLEET_SECRET_LENGTH } from '@agent-apis/core/service';
 import { FLEET_SECRET_ENV_VAR } from '@agent-apis/directory';
 import { SERVICES, unknownToolsets } from './catalog.js';
+import { CODE_MODE_ENV_VAR } from './code/code-mode.js';
 import { type HttpServerOptions, isLoopback, TOKEN_ENV_VAR } from './http.js';
 import type { ServiceName } from './operation.js';
 import { ALLOW_DANGEROUS_ENV_VAR, ALLOW_WRITES_ENV_VAR, listOf } from './safety.js';
@@ -36,12 +37,12 @@ export const DEFAULT_HTTP_PORT = 3333;
 
 export const USAGE = `usage: agent-apis-mcp-server [--http] [--host <address>] [--port <n>] [--allow-writes <services>]
        [--allow-dangerous <service.operationId,...>] [--store-toolsets <resources,store.operationId,...>|all]
-       [--services <services>] [--schema-profile default|openai|gemini|native]
+       [--services <services>] [--schema-profile default|openai|gemini|native] [--code-mode]
        [--max-answer-bytes <n>] [--max-held-bytes <n>] [--redis <url>] [--allow-origin <origins>]
        [--max-sessions <n>] [--help]
   stdio by default (ends when stdin ends); --http serves streamable HTTP at http://127.0.0.1:${DEFAULT_HTTP_PORT}/mcp
   (loopback unless --host; any other host needs ${TOKEN_ENV_VAR}, a bearer token). Read-only by default. Environment: ${ALLOW_WRITES_ENV_VAR}, ${ALLOW_DANGEROUS_ENV_VAR},
-  ${STORE_TOOLSETS_ENV_VAR}, ${SCHEMA_PROFILE_ENV_VAR}, ${SERVICES_ENV_VAR}, ${MAX_ANSWER_BYTES_ENV_VAR}, ${MAX_HELD_BYTES_ENV_VAR},
+  ${STORE_TOOLSETS_ENV_VAR}, ${SCHEMA_PROFILE_ENV_VAR}, ${CODE_MODE_ENV_VAR}, ${SERVICES_ENV_VAR}, ${MAX_ANSWER_BYTES_ENV_VAR}, ${MAX_HELD_BYTES_ENV_VAR},
   ${ALLOW_ORIGIN_ENV_VAR}, ${TOKEN_ENV_VAR} (--http: required Authorization: Bearer), ${REDIS_URL_ENV_VAR} (with it,
   ${FLEET_SECRET_ENV_VAR}: at least ${MIN_FLEET_SECRET_LENGTH} characters, the same in every process); the clients' own STORE_LOGIN,
   STORE_AUTH_TOKEN, STORE_ACCESS_TOKEN, STORE_BASE_URL, ENTROPY0_API_KEY, TRUST_BASE_URL, DIRECTORY_BASE_URL.`;
@@ -96,6 +97,7 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
         'allow-origin': { type: 'string' },
         'max-sessions': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        'code-mode': { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -146,5 +148,7 @@ export function readConfig(argv: readonly string[], env: Record<string, string |
     services: services(pick('services', SERVICES_ENV_VAR), '--services'),
     maxAnswerBytes: positiveInteger(pick('max-answer-bytes', MAX_ANSWER_BYTES_ENV_VAR), '--max-answer-bytes'),
     redisUrl: pick('redis', REDIS_URL_ENV_VAR),
+    // Code mode (src/code/): describe_operations and execute instead of one tool per operation.
+    codeMode: values['code-mode'] === true || /^(1|true)$/i.test(env[CODE_MODE_ENV_VAR] ?? ''),
   };
 }

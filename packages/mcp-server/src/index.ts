@@ -21,6 +21,8 @@ export {
   type ToolEntry,
 } from './catalog.js';
 export { type ClientsOptions, type FleetRedis, ServiceClients } from './clients.js';
+export { CODE_MODE_ENV_VAR, type CodeModeOptions, DESCRIBE_TOOL, EXECUTE_TOOL } from './code/code-mode.js';
+export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './code/sandbox.js';
 export {
   ALLOW_ORIGIN_ENV_VAR,
   DEFAULT_HTTP_PORT,

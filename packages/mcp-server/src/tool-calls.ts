@@ -8,12 +8,13 @@ import { AnswerPager, DEFAULT_MAX_ANSWER_BYTES, type HeldBudget, selectFields } 
 import { argumentProblems, callOptions, normalizeArguments } from './arguments.js';
 import { buildCatalog, type CatalogOptions, OPERATIONS, STORE_WRITE_TOOL, type ToolEntry } from './catalog.js';
 import { type ClientsOptions, ServiceClients } from './clients.js';
+import { CodeMode, type CodeModeOptions, codeModeCatalog } from './code/code-mode.js';
 import type { ServiceName, ToolOperation } from './operation.js';
 import { refusal, type SafetyOptions } from './safety.js';
 import { searchOperations } from './search.js';
-import { describeFailure, scrubValue } from './tool-errors.js';
+import { describeFailure, scrub, scrubValue } from './tool-errors.js';
 
-export interface ToolCallsOptions extends SafetyOptions, CatalogOptions, ClientsOptions {
+export interface ToolCallsOptions extends SafetyOptions, CatalogOptions, ClientsOptions, CodeModeOptions {
   /** Cap on one answer's JSON text in bytes; larger answers are paged with a cursor (default 24 000). */
   maxAnswerBytes?: number | undefined;
   /** Bytes held for `answer_more` by one session (one `ToolCalls`) at most, oldest dropped first (default 4 MiB). */
@@ -76,16 +77,18 @@ export class ToolCalls {
   readonly #options: ToolCallsOptions;
   readonly #clients: ServiceClients;
   readonly #pager: AnswerPager;
+  readonly #code: CodeMode;
 
   constructor(options: ToolCallsOptions = {}, clients: ServiceClients = new ServiceClients(options)) {
     this.#options = options;
-    this.tools = buildCatalog(options);
+    this.tools = options.codeMode ? codeModeCatalog(buildCatalog(options), options) : buildCatalog(options);
     this.#byName = new Map(this.tools.map((tool) => [tool.name, tool]));
     this.#clients = clients;
     this.#pager = new AnswerPager(options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, Date.now, {
       maxHeldBytes: options.maxHeldBytes,
       budget: options.heldBudget,
     });
+    this.#code = new CodeMode(options, { send: (...call) => this.#sendChecked(...call) });
   }
 
   /** Lets go of every answer held for `answer_more` (the session ended). */
@@ -133,6 +136,13 @@ export class ToolCalls {
           const { fields, ...rest } = args;
           return await this.#operation(tool.target.service, tool.target.operation, rest, fields, signal);
         }
+        case 'code': {
+          const answer = await this.#code.call(tool.target.tool, args, signal);
+          const secrets = this.#clients.secrets();
+          return 'error' in answer
+            ? failure(scrub(answer.error, this.#clients.errorSecrets()))
+            : success(this.#pager.answer(scrubValue(answer.data, secrets)), secrets);
+        }
       }
     } catch (error) {
       const service = tool.target.kind === 'operation' ? tool.target.service : 'store';
@@ -163,20 +173,41 @@ export class ToolCalls {
     rawFields: unknown,
     signal: AbortSignal | undefined,
   ): Promise<ToolResult> {
-    const refused = refusal(service, operation, this.#options);
+    const checked = normalizeArguments(operation.inputSchema, args) as Record<string, unknown>;
+    const refused = this.#refused(service, operation, checked);
     if (refused) return failure(refused);
     const fields = fieldsOf({ fields: rawFields ?? undefined });
     if (typeof fields === 'string') return failure(fields);
-    const checked = normalizeArguments(operation.inputSchema, args) as Record<string, unknown>;
-    const problems = argumentProblems(operation, checked);
-    if (problems.length > 0) {
-      return failure(
-        `Not sent: ${problems.join('; ')}. The input schema of ${service}.${operation.id} is in the tool list (or store_search_operations).`,
-      );
-    }
     const data = await this.#send(service, operation, checked, signal);
     const secrets = this.#clients.secrets();
     return success(this.#pager.answer(scrubValue(selectFields(data, fields), secrets)), secrets);
+  }
+
+  /** Why `operation` with `args` is not sent: its safety class, or its arguments; `undefined` when it may be. */
+  #refused(service: ServiceName, operation: ToolOperation, args: Record<string, unknown>): string | undefined {
+    const refused = refusal(service, operation, this.#options);
+    if (refused) return refused;
+    const problems = argumentProblems(operation, args);
+    if (problems.length === 0) return undefined;
+    return `Not sent: ${problems.join('; ')}. The input schema of ${service}.${operation.id} is in the tool list (or store_search_operations).`;
+  }
+
+  /** One call of a code-mode script, through the same checks and clients: the answer's JSON, secrets scrubbed. */
+  async #sendChecked(
+    service: ServiceName,
+    operation: ToolOperation,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ) {
+    const refused = this.#refused(service, operation, args);
+    if (refused) throw new Error(refused);
+    let data: unknown;
+    try {
+      data = await this.#send(service, operation, args, signal);
+    } catch (error) {
+      throw new Error(describeFailure(error, this.#clients.errorSecrets(), service));
+    }
+    return success({ data }, this.#clients.secrets()).content[0]?.text ?? '{}';
   }
 
   async #send(service: ServiceName, operation: ToolOperation, args: Record<string, unknown>, signal?: AbortSignal) {
