@@ -3,7 +3,7 @@
  * tool hands a model before it writes a script for `execute`. One `declare namespace` per API, one function per
  * operation, its summary and safety class in a one-line comment.
  */
-import type { JsonSchema, ServiceName, ToolOperation } from '../operation.js';
+import type { ServiceName, SpecSchema, ToolOperation } from '../operation.js';
 
 /** Nesting kept before a type becomes `any` (the schemas are self-contained, so depth is the only bound). */
 const MAX_DEPTH = 5;
@@ -21,7 +21,7 @@ function key(name: string): string {
 }
 
 /** The TypeScript type of `schema`, on one line. */
-export function typeOf(schema: JsonSchema | boolean | undefined, depth = 0): string {
+export function typeOf(schema: SpecSchema | boolean | undefined, depth = 0): string {
   if (schema === undefined || schema === true) return 'any';
   if (schema === false) return 'never';
   if (depth > MAX_DEPTH) return 'any';
@@ -29,10 +29,10 @@ export function typeOf(schema: JsonSchema | boolean | undefined, depth = 0): str
   if ('const' in schema) return literal(schema.const);
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const list = schema[keyword];
-    if (Array.isArray(list)) return union(list.map((entry) => typeOf(entry as JsonSchema, depth + 1)));
+    if (Array.isArray(list)) return union(list.map((entry) => typeOf(entry as SpecSchema, depth + 1)));
   }
   if (Array.isArray(schema.allOf)) {
-    return schema.allOf.map((entry) => wrap(typeOf(entry as JsonSchema, depth + 1))).join(' & ') || 'any';
+    return schema.allOf.map((entry) => wrap(typeOf(entry as SpecSchema, depth + 1))).join(' & ') || 'any';
   }
   const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string | undefined];
   return union(types.map((type) => single(schema, type, depth)));
@@ -47,7 +47,7 @@ function wrap(type: string): string {
   return type.includes('|') || type.includes('&') ? `(${type})` : type;
 }
 
-function single(schema: JsonSchema, type: string | undefined, depth: number): string {
+function single(schema: SpecSchema, type: string | undefined, depth: number): string {
   switch (type) {
     case 'string':
       return 'string';
@@ -59,7 +59,7 @@ function single(schema: JsonSchema, type: string | undefined, depth: number): st
     case 'null':
       return 'null';
     case 'array':
-      return `${wrap(typeOf(schema.items as JsonSchema | undefined, depth + 1))}[]`;
+      return `${wrap(typeOf(schema.items as SpecSchema | undefined, depth + 1))}[]`;
     case 'object':
     case undefined: {
       if (type === undefined && !schema.properties && schema.additionalProperties === undefined) return 'any';
@@ -70,15 +70,15 @@ function single(schema: JsonSchema, type: string | undefined, depth: number): st
   }
 }
 
-function objectType(schema: JsonSchema, depth: number): string {
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+function objectType(schema: SpecSchema, depth: number): string {
+  const properties = (schema.properties ?? {}) as Record<string, SpecSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   const members = Object.entries(properties).map(
     ([name, property]) => `${key(name)}${required.has(name) ? '' : '?'}: ${typeOf(property, depth + 1)}`,
   );
   const extra = schema.additionalProperties;
   if (extra !== undefined && extra !== false) {
-    members.push(`[key: string]: ${extra === true ? 'any' : typeOf(extra as JsonSchema, depth + 1)}`);
+    members.push(`[key: string]: ${extra === true ? 'any' : typeOf(extra as SpecSchema, depth + 1)}`);
   } else if (members.length === 0) {
     return extra === false ? '{}' : 'Record<string, any>';
   }
@@ -87,7 +87,7 @@ function objectType(schema: JsonSchema, depth: number): string {
 
 /** One operation as a declared function (with its one-line comment). */
 export function declareOperation(operation: ToolOperation): string {
-  const input = operation.inputSchema as JsonSchema;
+  const input = operation.inputSchema as SpecSchema;
   const required = ((input.required ?? []) as string[]).length > 0;
   const empty = Object.keys((input.properties ?? {}) as object).length === 0;
   const params = empty ? '' : `args${required ? '' : '?'}: ${typeOf(input)}`;
