@@ -53,6 +53,9 @@ export interface ProbeOptions {
 /** An id no record has: the largest int32 (the store's ids are int32), or a string no key takes. */
 const MISSING_INTEGER = 2_147_483_647;
 const MISSING_STRING = 'no-such-record-40';
+/** Whether a request path carries one of the ids `documented_404` sends on purpose. */
+export const isUnknownIdProbe = (path: string) =>
+  path.includes(String(MISSING_INTEGER)) || path.includes(MISSING_STRING);
 
 type Schema = Record<string, unknown>;
 const schemaOf = (spec: ContractSpec, schema: unknown): Schema =>
