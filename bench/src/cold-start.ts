@@ -8,6 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { modulesLoaded } from '@agent-apis/test-utils/module-loads';
 import { startCannedServer } from './canned-server.ts';
 import { median, ratio, round } from './measure.ts';
 import { BENCH_DIR } from './paths.ts';
@@ -89,30 +90,17 @@ function coldVariants(): ColdVariant[] {
   ];
 }
 
-/** Runs `script` as an ES module in a fresh Node process: the number it printed last. */
-async function printedNumber(script: string): Promise<number> {
+/** Milliseconds from just before the import to the parsed first answer, measured in a fresh process. */
+async function coldRun(origin: string, variant: ColdVariant): Promise<number> {
+  const script = `const origin = ${JSON.stringify(origin)};\nconst started = performance.now();\n${variant.code}\nconsole.log(performance.now() - started);`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: BENCH_DIR });
   return Number(stdout.trim().split('\n').at(-1));
 }
 
-/** Milliseconds from just before the import to the parsed first answer, measured in a fresh process. */
-function coldRun(origin: string, variant: ColdVariant): Promise<number> {
-  return printedNumber(
-    `const origin = ${JSON.stringify(origin)};\nconst started = performance.now();\n${variant.code}\nconsole.log(performance.now() - started);`,
-  );
-}
-
-/**
- * The module files (`file:` URLs: the packages' and their dependencies', not Node's built-ins) that the import and
- * the first call make Node load, recorded by a synchronous `load` hook registered before the import.
- */
-function modulesLoadedBy(origin: string, variant: ColdVariant): Promise<number> {
-  return printedNumber(`import { registerHooks } from 'node:module';
-let modules = 0;
-registerHooks({ load(url, context, next) { if (url.startsWith('file:')) modules++; return next(url, context); } });
-const origin = ${JSON.stringify(origin)};
-${variant.code}
-console.log(modules);`);
+/** The module files (`file:` URLs: the packages' and their dependencies') the import and the first call make Node load. */
+async function modulesLoadedBy(origin: string, variant: ColdVariant): Promise<number> {
+  const segments = await modulesLoaded(BENCH_DIR, `const origin = ${JSON.stringify(origin)};\n${variant.code}`);
+  return segments.flat().length;
 }
 
 export interface ColdStartRow {

@@ -88,7 +88,10 @@ export async function installConsumer(work: string, extras: ConsumerExtras = {})
     const peers = await catalogSpecifiers([...MSW_PEERS, ...(extras.packages ?? [])]);
     await run('npm', ['install', '--no-audit', '--no-fund', ...tarballs.values(), ...peers], {
       cwd: dir,
-      env: installEnv(registry, trap.url, work),
+      env: {
+        ...loopbackOnlyEnv(registry, trap.url, join(work, 'user.npmrc')),
+        npm_config_cache: join(work, 'npm-cache'),
+      },
       timeoutMs: 180_000,
     });
     const entryPoints = new Map<string, string[]>();
@@ -109,7 +112,11 @@ export async function installConsumer(work: string, extras: ConsumerExtras = {})
   }
 }
 
-function installEnv(registry: Registry, trapUrl: string, work: string): NodeJS.ProcessEnv {
+/**
+ * The environment of an npm command that may reach `registry` only: every proxy points at the outbound trap (loopback
+ * excepted), the user config is `userConfig`, nothing of the workspace's environment leaks in.
+ */
+export function loopbackOnlyEnv(registry: Registry, trapUrl: string, userConfig: string): NodeJS.ProcessEnv {
   const proxies = [
     'HTTP_PROXY',
     'HTTPS_PROXY',
@@ -125,7 +132,6 @@ function installEnv(registry: Registry, trapUrl: string, work: string): NodeJS.P
     no_proxy: noProxy,
     npm_config_noproxy: noProxy,
     npm_config_registry: registry.url,
-    npm_config_userconfig: join(work, 'user.npmrc'),
-    npm_config_cache: join(work, 'npm-cache'),
+    npm_config_userconfig: userConfig,
   });
 }

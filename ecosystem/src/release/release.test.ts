@@ -39,6 +39,7 @@ import {
   workspacePackages,
 } from '@agent-apis/test-utils/workspace';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loopbackOnlyEnv } from '../consumer-project.ts';
 
 const changesetBin = join(dirname(createRequire(import.meta.url).resolve('@changesets/cli/package.json')), 'bin.js');
 
@@ -207,23 +208,6 @@ async function copyRepository(dir: string): Promise<void> {
  * variable, for npm), a user config of its own, and every HTTP(S) proxy pointing at the outbound trap, loopback
  * excepted.
  */
-function loopbackOnlyEnv(registry: Registry, trapUrl: string, userConfig: string): NodeJS.ProcessEnv {
-  const proxies = Object.fromEntries(
-    ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'npm_config_proxy', 'npm_config_https_proxy'].map(
-      (name) => [name, trapUrl],
-    ),
-  );
-  const noProxy = '127.0.0.1,localhost';
-  return isolatedEnv({
-    ...proxies,
-    NO_PROXY: noProxy,
-    no_proxy: noProxy,
-    npm_config_noproxy: noProxy,
-    npm_config_registry: registry.url,
-    npm_config_userconfig: userConfig,
-  });
-}
-
 describe('a release published to a local registry and installed by version', { timeout: FILE_TIMEOUT_MS }, () => {
   let work: string;
   let registry: Registry;

@@ -2,7 +2,7 @@
  * Which modules a piece of code makes Node load: the script runs in a fresh Node process whose module loads are
  * recorded by a synchronous `load` hook, so a test can say what an import or a first call pulls in.
  */
-import { spawn } from 'node:child_process';
+import { runScript } from './processes.ts';
 
 /**
  * Longest the script may run before its process is killed: under the packages' 30 s test timeout, so a hung script
@@ -20,7 +20,11 @@ const SCRIPT_DEADLINE_MS = 20_000;
  * With `jsonAnswer`, the script finds `origin` in scope: a loopback server that answers every request with 200 and
  * that JSON body, started before the script (its start is a segment of its own, the first) and closed after it.
  */
-export function modulesLoaded(cwd: string, script: string, options: { jsonAnswer?: string } = {}): Promise<string[][]> {
+export async function modulesLoaded(
+  cwd: string,
+  script: string,
+  options: { jsonAnswer?: string } = {},
+): Promise<string[][]> {
   const { jsonAnswer } = options;
   const serve =
     jsonAnswer === undefined
@@ -51,35 +55,13 @@ ${serve.before}
 ${script}
 ${serve.after}
 `;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const deadline = setTimeout(() => child.kill('SIGKILL'), SCRIPT_DEADLINE_MS);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(deadline);
-      const last = stdout.trim().split('\n').at(-1) ?? '';
-      if (code !== 0) {
-        reject(new Error(`the script exited with ${code}: ${stderr.trim()}`));
-        return;
-      }
-      try {
-        resolve(JSON.parse(last) as string[][]);
-      } catch {
-        reject(new Error(`the script printed no module list: ${stdout.trim()}`));
-      }
-    });
+  const run = await runScript<string[][]>(['--input-type=module', '-e', program], {
+    cwd,
+    deadlineMs: SCRIPT_DEADLINE_MS,
   });
+  if (run.code !== 0) throw new Error(`the script exited with ${run.code}: ${run.stderr.trim()}`);
+  if (!run.result) throw new Error(`the script printed no module list: ${run.stdout.trim()}`);
+  return run.result;
 }
 
 /** The `file:` URLs of `urls` under `packages/<name>/dist/`, as `<name>/<file>` (e.g. `core/index.js`). */

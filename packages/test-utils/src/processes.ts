@@ -1,7 +1,7 @@
 /**
- * Child processes and ports for the servers tests start: a free loopback port, a server of this process listening on
- * one, waiting for a process to exit, and a Node server started as its own process with its output in a log file
- * (Prism, Verdaccio).
+ * Child processes and ports for tests: a free loopback port, a server of this process listening on one, a Node script
+ * run to its end, waiting for a process to exit, and a Node server started as its own process with its output in a
+ * log file (Prism, Verdaccio).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -44,6 +44,54 @@ export async function listenOnLoopback(server: Server & { closeAllConnections?: 
         server.close(() => resolve());
       }),
   };
+}
+
+/** How a Node script ended: its exit code (null when killed), its output, and its last line of output as JSON. */
+export interface ScriptRun<Result> {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The last line of standard output, parsed (undefined when it is not JSON). */
+  result: Result | undefined;
+}
+
+/**
+ * Runs `node <args>` (in `cwd`) to its end; `onLine` sees each line of standard output as it comes. A script still
+ * running after `deadlineMs` is killed, so a failed test leaves no process behind.
+ */
+export function runScript<Result>(
+  args: readonly string[],
+  options: { deadlineMs: number; cwd?: string; onLine?: (line: string) => void },
+): Promise<ScriptRun<Result>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let pending = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) options.onLine?.(line);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const deadline = setTimeout(() => child.kill('SIGKILL'), options.deadlineMs);
+    deadline.unref();
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(deadline);
+      let result: Result | undefined;
+      try {
+        result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Result;
+      } catch {
+        result = undefined;
+      }
+      resolve({ code, stdout, stderr, result });
+    });
+  });
 }
 
 /** Resolves when `child` has exited, killing it after `timeoutMs`. */

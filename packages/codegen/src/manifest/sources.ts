@@ -19,6 +19,7 @@
 
 import type { InputSource } from '@agent-apis/core/service';
 import {
+  effectiveParameters,
   listOperations,
   type OpenApiDocument,
   type OperationRef,
@@ -29,9 +30,7 @@ import {
 type Schema = Record<string, unknown>;
 
 function pathParameters(document: OpenApiDocument, ref: OperationRef): Parameter[] {
-  return [...(ref.pathItem.parameters ?? []), ...(ref.operation.parameters ?? [])]
-    .map((p) => resolveRef<Parameter>(document, p))
-    .filter((p) => p.in === 'path');
+  return effectiveParameters(document, ref).filter((p) => p.in === 'path');
 }
 
 /** `mcpServer` → `mcp server`, `customer_additional_field` → `customer additional field`. */
