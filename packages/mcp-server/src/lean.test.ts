@@ -47,4 +47,21 @@ describe('a lean tools/list', () => {
     expect(() => readConfig(['--schema-profile', 'claude'], {})).toThrow(ConfigError);
     expect(() => readConfig(['--store-toolsets', 'store.nope'], {})).toThrow(/unknown store tool set store\.nope/);
   });
+
+  it('lists tools another module registers (a code mode) and answers them through the same pager', async () => {
+    const calls = new ToolCalls({
+      extraTools: [
+        {
+          name: 'execute',
+          description: 'Runs a script.',
+          inputSchema: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
+          annotations: { readOnlyHint: true },
+          target: { kind: 'extra', call: async (args) => ({ echoed: args.code }) },
+        },
+      ],
+    });
+    expect(calls.tools.map((tool) => tool.name).slice(-2)).toEqual(['execute', 'answer_more']);
+    const result = await calls.call('execute', { code: '1 + 1' });
+    expect(result.structuredContent).toEqual({ data: { echoed: '1 + 1' } });
+  });
 });
