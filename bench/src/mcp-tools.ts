@@ -123,3 +123,44 @@ export async function measureMcpTools(): Promise<McpToolsRow[]> {
     return largest > 0 && row.bytes > 0 ? { ...row, ratioToPeers: Math.round((row.bytes / largest) * 100) / 100 } : row;
   });
 }
+
+/** Issue 39's targets for `tools/list`. */
+const MAX_DEFAULT_BYTES = 20_000;
+const MAX_DIRECTORY_RATIO_TO_PEERS = 1.5;
+
+/** The targets, each against the smaller peer (the stricter reading) of the same run. */
+export function mcpToolsTargets(rows: readonly McpToolsRow[] | undefined) {
+  const ours = (mode: string) => rows?.find((row) => row.mode === mode && row.server === '@agent-apis/mcp-server');
+  const smallestPeer = (mode: string) => {
+    const peers = (rows ?? []).filter(
+      (row) => row.mode === mode && row.server !== '@agent-apis/mcp-server' && row.bytes > 0,
+    );
+    return peers.length > 0 ? Math.min(...peers.map((row) => row.bytes)) : undefined;
+  };
+  const check = (target: string, measured: string | undefined, met: boolean | undefined) =>
+    measured === undefined || met === undefined
+      ? { target, measured: '-', met: 'not measured' as const }
+      : { target, measured, met };
+  const byDefault = ours('default (all three APIs)');
+  const all = ours('store, one tool per operation');
+  const allPeer = smallestPeer('store, one tool per operation');
+  const directory = ours('directory');
+  const directoryPeer = smallestPeer('directory');
+  return [
+    check(
+      `tools/list, default mode ≤ ${MAX_DEFAULT_BYTES / 1000} KB`,
+      byDefault && `${byDefault.bytes} B`,
+      byDefault && byDefault.bytes <= MAX_DEFAULT_BYTES,
+    ),
+    check(
+      'tools/list, every store operation a tool ≤ a one-tool-per-operation generator (smaller peer)',
+      all && allPeer ? `${all.bytes} B / ${allPeer} B` : undefined,
+      all && allPeer ? all.bytes <= allPeer : undefined,
+    ),
+    check(
+      `tools/list, directory ≤ ${MAX_DIRECTORY_RATIO_TO_PEERS}× the peers' (smaller peer)`,
+      directory && directoryPeer ? `${Math.round((directory.bytes / directoryPeer) * 100) / 100}×` : undefined,
+      directory && directoryPeer ? directory.bytes / directoryPeer <= MAX_DIRECTORY_RATIO_TO_PEERS : undefined,
+    ),
+  ];
+}

@@ -4,7 +4,7 @@ import type { BuildRow } from './build.ts';
 import type { BundleRow } from './bundle.ts';
 import type { CodeModeResult } from './code-mode.ts';
 import type { ContractResult } from './contract.ts';
-import type { McpToolsRow } from './mcp-tools.ts';
+import { type McpToolsRow, mcpToolsTargets } from './mcp-tools.ts';
 import { ratio } from './measure.ts';
 import type { OverheadRow } from './overhead.ts';
 import type { RateLimitResult } from './rate-limit.ts';
@@ -218,5 +218,6 @@ export function evaluateTargets(results: SectionResults): TargetCheck[] {
         killed.decisionsRight,
     ),
   );
+  checks.push(...mcpToolsTargets(results.mcpTools));
   return checks;
 }

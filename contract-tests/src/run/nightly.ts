@@ -36,6 +36,11 @@ const steps: Step[] = [
   { name: 'build', command: [...pnpm, 'exec', 'turbo', 'run', 'build'] },
   // After generate: it reads the synced tool lists in specs/dist.
   { name: 'tool-server drift (mcp:diff)', command: [...pnpm, 'mcp:diff'] },
+  // Our own tools/list against packages/mcp-server/tools-list.json: a breaking change writes a major changeset.
+  {
+    name: 'own tool list (tools:drift)',
+    command: [...pnpm, '--filter', '@agent-apis/mcp-server', 'tools:drift', '--changeset'],
+  },
   {
     name: 'contract (mock)',
     command: [...pnpm, 'exec', 'turbo', 'run', 'contract'],

@@ -18,7 +18,7 @@ const client = new Client({ name: 'my-agent', version: '1.0.0' });
 await client.connect(transport);
 
 const created = await client.callTool({
-  name: 'store_call_operation',
+  name: 'store_call_write_operation',
   arguments: {
     operationId: 'createProduct',
     arguments: { body: { product: { name: 'Mug', price: 9.5 } } },
@@ -29,7 +29,7 @@ const { product } = (created.structuredContent as { data: { product: { id: numbe
 console.log('created', product.name);
 
 const deleted = await client.callTool({
-  name: 'store_call_operation',
+  name: 'store_call_write_operation',
   arguments: { operationId: 'deleteProduct', arguments: { id: product.id } },
 });
 console.log('deleted', !deleted.isError);

@@ -178,12 +178,11 @@ function callTool(profile: SchemaProfile, writes: boolean): ToolEntry {
       },
       profile,
     ),
-    // The read tool reaches reads only; the write tool any write the server allows (the worst case: a delete).
-    annotations: listedAnnotations(
-      writes
-        ? { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
-        : annotationsOf('read', 'GET'),
-    ),
+    // The read tool reaches reads only; the write tool any write the server allows (the worst case: a delete),
+    // said explicitly on this one tool.
+    annotations: writes
+      ? { readOnlyHint: false, destructiveHint: true }
+      : listedAnnotations(annotationsOf('read', 'GET')),
     target: { kind: 'call', writes },
   };
 }

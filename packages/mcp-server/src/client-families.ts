@@ -1,7 +1,8 @@
 /**
  * Which client families accept a tool as listed (used by `schema.test.ts`, which writes the README's table):
  *
- * - MCP SDK: the SDK's own `Tool` schema, object input and output schemas, and schemas its validator compiles.
+ * - MCP SDK: the SDK's own `Tool` schema, object input and output schemas, valid JSON Schemas (an output schema
+ *   compiled, as the SDK's client does to check answers).
  * - OpenAI strict, after the conversion agent SDKs apply (every property required, optional ones nullable,
  *   `additionalProperties: false` on every object): no keyword outside the strict subset (`default`,
  *   `minLength`/`maxLength`, `oneOf`/`allOf`, `not`, … are refused), no free-form object, no open
@@ -62,10 +63,14 @@ function mcpSdk(tool: ListedTool): string[] {
   ] as const) {
     if (schema === undefined) continue;
     if (schema.type !== 'object') problems.push(`${label} is not an object schema`);
-    try {
-      validator.compile(schema);
-    } catch (error) {
-      problems.push(`${label} does not compile: ${(error as Error).message}`);
+    // The SDK's client compiles output schemas (it validates answers against them); input schemas it passes on.
+    if (label === 'inputSchema' && !validator.validateSchema(schema)) problems.push(`${label} is not a valid schema`);
+    if (label === 'outputSchema') {
+      try {
+        validator.compile(schema);
+      } catch (error) {
+        problems.push(`${label} does not compile: ${(error as Error).message}`);
+      }
     }
   }
   return problems;

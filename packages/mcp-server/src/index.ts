@@ -18,6 +18,8 @@ export {
   STORE_CALL_TOOL,
   STORE_RESOURCES,
   STORE_SEARCH_TOOL,
+  STORE_WRITE_TOOL,
+  serverInstructions,
   type ToolEntry,
 } from './catalog.js';
 export { type ClientsOptions, type FleetRedis, ServiceClients } from './clients.js';
@@ -55,6 +57,7 @@ export {
   type SafetyOptions,
   type ToolAnnotations,
 } from './safety.js';
+export { SCHEMA_PROFILE_ENV_VAR, SCHEMA_PROFILES, type SchemaProfile } from './schema-profile.js';
 export { type AgentApisServerOptions, createAgentApisServer, listTools } from './server.js';
 export { ToolCalls, type ToolCallsOptions, type ToolResult } from './tool-calls.js';
 export { SERVER_NAME, SERVER_VERSION } from './version.js';

@@ -2,7 +2,9 @@ import { fetchStub, jsonResponse } from '@agent-apis/test-utils/fetch';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPERATIONS } from './catalog.js';
 import { annotationsOf, refusal } from './safety.js';
+import { listTools } from './server.js';
 import { type Connected, connect, textOf } from './test-support.js';
+import { ToolCalls } from './tool-calls.js';
 
 const credentials = { login: 'shop-login', authToken: 'shop-token-0123456789' };
 let connected: Connected | undefined;
@@ -43,8 +45,14 @@ describe('safety at dispatch', () => {
       store: { ...credentials, baseUrl: 'http://127.0.0.1:9/v1', fetch },
       allowWrites: ['store'],
     });
-    const result = await connected.client.callTool({
+    const misrouted = await connected.client.callTool({
       name: 'store_call_operation',
+      arguments: { operationId: 'createProduct', arguments: { body: { product: { name: 'Mug', price: 9 } } } },
+    });
+    expect(textOf(misrouted)).toContain('call it with store_call_write_operation');
+    expect(fetch).not.toHaveBeenCalled();
+    const result = await connected.client.callTool({
+      name: 'store_call_write_operation',
       arguments: { operationId: 'createProduct', arguments: { body: { product: { name: 'Mug', price: 9 } } } },
     });
     expect(result.isError).toBeFalsy();
@@ -62,7 +70,7 @@ describe('safety at dispatch', () => {
       store: { ...credentials, baseUrl: 'http://127.0.0.1:9/v1', fetch },
       allowWrites: ['store'],
     });
-    const refused = await connected.client.callTool({ name: 'store_call_operation', arguments: args });
+    const refused = await connected.client.callTool({ name: 'store_call_write_operation', arguments: args });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toContain('--allow-dangerous=store.createHook');
     expect(fetch).not.toHaveBeenCalled();
@@ -71,9 +79,24 @@ describe('safety at dispatch', () => {
       store: { ...credentials, baseUrl: 'http://127.0.0.1:9/v1', fetch },
       allowDangerous: ['store.createHook'],
     });
-    const allowed = await connected.client.callTool({ name: 'store_call_operation', arguments: args });
+    const allowed = await connected.client.callTool({ name: 'store_call_write_operation', arguments: args });
     expect(textOf(allowed)).not.toContain('Refused');
     expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('the read call tool is read-only; the write call tool is listed only when store writes are allowed', () => {
+    const annotations = (options: object) =>
+      new Map(listTools(new ToolCalls(options)).map((tool) => [tool.name, tool.annotations]));
+    const readOnly = annotations({});
+    expect(readOnly.get('store_call_operation')).toEqual({ readOnlyHint: true });
+    expect(readOnly.has('store_call_write_operation')).toBe(false);
+    expect([...readOnly.values()].every((hints) => hints?.readOnlyHint === true)).toBe(true);
+    for (const options of [{ allowWrites: ['store'] }, { allowDangerous: ['store.createHook'] }]) {
+      const writes = annotations(options);
+      expect(writes.get('store_call_operation')).toEqual({ readOnlyHint: true });
+      expect(writes.get('store_call_write_operation')).toEqual({ readOnlyHint: false, destructiveHint: true });
+    }
+    expect(annotations({ allowWrites: ['directory'] }).has('store_call_write_operation')).toBe(false);
   });
 
   it('classes every operation from the contract, trust’s decide as a quota-spending read', () => {
@@ -102,12 +125,11 @@ describe('safety at dispatch', () => {
     connected = await connect({ storeToolsets: ['products'] });
     const { tools } = await connected.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect(byName.get('trust_decide')?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: false });
-    expect(byName.get('directory_search')?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    expect(byName.get('store_delete_product')?.annotations).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: true,
-    });
-    expect(byName.get('store_list_products')?.annotations).toMatchObject({ readOnlyHint: true });
+    // Listed hints leave out the protocol's defaults (readOnlyHint false, destructiveHint true, openWorldHint true).
+    expect(byName.get('trust_decide')?.annotations).toEqual({ readOnlyHint: true });
+    expect(byName.get('directory_search')?.annotations).toEqual({ readOnlyHint: true });
+    expect(byName.get('store_delete_product')?.annotations).toEqual({ idempotentHint: true });
+    expect(byName.get('store_create_product')?.annotations).toEqual({ destructiveHint: false });
+    expect(byName.get('store_list_products')?.annotations).toEqual({ readOnlyHint: true });
   });
 });

@@ -55,7 +55,7 @@ describe('an agent session against the stand-ins', () => {
       const countBefore = mocks.store.counts()['/products'];
       expect((before.structuredContent as { data: unknown[] }).data.length).toBeGreaterThan(0);
 
-      const created = await call('store_call_operation', {
+      const created = await call('store_call_write_operation', {
         operationId: 'createProduct',
         arguments: { body: { product: { name: 'Transcript mug', price: 12.5 } } },
         fields: ['product.id', 'product.name', 'product.price'],
@@ -64,7 +64,7 @@ describe('an agent session against the stand-ins', () => {
       const id = (created.structuredContent as { data: { product: { id: number } } }).data.product.id;
       expect(mocks.store.counts()['/products']).toBe((countBefore ?? 0) + 1);
 
-      const deleted = await call('store_call_operation', { operationId: 'deleteProduct', arguments: { id } });
+      const deleted = await call('store_call_write_operation', { operationId: 'deleteProduct', arguments: { id } });
       expect(deleted.isError, textOf(deleted)).toBeFalsy();
       expect(mocks.store.counts()['/products']).toBe(countBefore);
     } finally {

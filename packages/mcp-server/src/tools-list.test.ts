@@ -5,6 +5,7 @@
  * it with `pnpm --filter @agent-apis/mcp-server tools:snapshot`.
  */
 import { readFile } from 'node:fs/promises';
+import { toolListChangeset } from '@agent-apis/specs/drift-classify';
 import { diffToolLists } from '@agent-apis/specs/mcp-drift';
 import type { McpTool } from '@agent-apis/specs/mcp-tools';
 import { describe, expect, it } from 'vitest';
@@ -36,5 +37,7 @@ describe('tools/list snapshot', () => {
       .filter((change) => change.breaking)
       .map((change) => change.tool);
     expect(breaking.sort()).toEqual(['directory_get_stats', 'directory_search']);
+    // The nightly's classifier (tools:drift) asks for a major release of the server for it.
+    expect(toolListChangeset(current, changed)?.split('\n')[1]).toBe('"@agent-apis/mcp-server": major');
   });
 });
