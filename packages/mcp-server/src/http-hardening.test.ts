@@ -118,6 +118,18 @@ describe('requests', () => {
     await start({ maxBodyBytes: 10_000 });
     const response = await post({ ...initialize, padding: 'p'.repeat(20_000) });
     expect(response.status).toBe(413);
+    // Chunked, with no length to check first: refused once the cap is passed.
+    const { request } = await import('node:http');
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const sent = request(server!.url, { method: 'POST', headers: accept }, (answer) => {
+        answer.resume();
+        resolve(answer.statusCode ?? 0);
+      });
+      sent.on('error', reject);
+      for (let i = 0; i < 20; i++) sent.write('p'.repeat(1000));
+      sent.end();
+    });
+    expect(chunked).toBe(413);
   });
 
   it('refuses a foreign Origin; allows loopback origins and the allow-list', async () => {
