@@ -1,7 +1,8 @@
 /**
  * The ecosystem matrix: the packed packages installed into a throwaway consumer project (`consumer-project.ts`),
  * then the same real calls (directory search + lookup, trust decide + guard, store list + get + a 404, one MCP
- * tool call) made from Node 22.12 (the `engines` floor), Node 24, Bun and Deno, from a
+ * tool call) made from Node 22.12 (the `engines` floor), Node 24, Bun and Deno (each also starting the packed tool
+ * server, `@agent-apis/mcp-server`, over stdio: list its tools, call one against the store stand-in), from a
  * Cloudflare Worker in workerd (Miniflare) that imports every entry point of every package, and from a page in a
  * real headless Chromium calling the directory on another origin (CORS). The consumer is also type-checked under
  * `nodenext` and `bundler` with the strictest flags. Every runtime gets its own loopback stand-ins (the trust

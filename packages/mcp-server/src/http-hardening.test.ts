@@ -53,15 +53,15 @@ describe('sessions', () => {
     expect((await live.listTools()).tools.length).toBeGreaterThan(5);
   });
 
-  it('closes the oldest idle session to admit a new one, and caps the sessions of one peer', async () => {
+  it('closes the session idle longest to admit a new one, not the oldest', async () => {
     await start({ maxSessions: 2, maxSessionsPerPeer: 2, sessionIdleMs: 0 });
     const first = await client();
     const second = await client();
-    await second.listTools();
+    await first.listTools();
     await client();
-    // The oldest idle session went to admit the third; the second, used later, is still there.
-    await expect(first.listTools()).rejects.toThrow();
-    expect((await second.listTools()).tools.length).toBeGreaterThan(5);
+    // The session idle longest (the second: the first was used since) went to admit the third, not the oldest.
+    await expect(second.listTools()).rejects.toThrow();
+    expect((await first.listTools()).tools.length).toBeGreaterThan(5);
   });
 
   it('refuses a peer over its own cap while others have room', async () => {
@@ -118,6 +118,18 @@ describe('requests', () => {
     await start({ maxBodyBytes: 10_000 });
     const response = await post({ ...initialize, padding: 'p'.repeat(20_000) });
     expect(response.status).toBe(413);
+    // Chunked, with no length to check first: refused once the cap is passed.
+    const { request } = await import('node:http');
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const sent = request(server!.url, { method: 'POST', headers: accept }, (answer) => {
+        answer.resume();
+        resolve(answer.statusCode ?? 0);
+      });
+      sent.on('error', reject);
+      for (let i = 0; i < 20; i++) sent.write('p'.repeat(1000));
+      sent.end();
+    });
+    expect(chunked).toBe(413);
   });
 
   it('refuses a foreign Origin; allows loopback origins and the allow-list', async () => {

@@ -297,8 +297,13 @@ export async function startHttpServer(
         await transport.handleRequest(request, response, body);
       })().catch((error: unknown) => {
         const status = (error as { status?: number }).status ?? 500;
+        // The rest of a body over the cap is not read: the connection closes with the answer.
+        if (status === 413) response.shouldKeepAlive = false;
         if (!response.headersSent)
-          reply(jsonRpcError(status, status === 500 ? 'Internal error' : (error as Error).message));
+          reply(
+            jsonRpcError(status, status === 500 ? 'Internal error' : (error as Error).message),
+            status === 413 ? { connection: 'close' } : {},
+          );
         else response.end();
       });
     },

@@ -145,7 +145,8 @@ export class ToolCalls {
         }
       }
     } catch (error) {
-      const service = tool.target.kind === 'operation' ? tool.target.service : 'store';
+      const { target } = tool;
+      const service = target.kind === 'operation' ? target.service : target.kind === 'call' ? 'store' : undefined;
       return failure(describeFailure(error, this.#clients.errorSecrets(), service));
     }
   }
