@@ -6,6 +6,9 @@
  */
 import type { Operation, OperationCallOptions, OperationClient, WithResponse } from './operations.js';
 
+/** The executor of every ApiPromise's base promise: one function, not a closure per call. */
+const settleAsPlaceholder = (resolve: (value: never) => void) => resolve(undefined as never);
+
 /** A call's answer: a promise of its data that can also hand out the response it came from. */
 export class ApiPromise<T> extends Promise<T> {
   readonly #answer: Promise<WithResponse<T>>;
@@ -13,7 +16,7 @@ export class ApiPromise<T> extends Promise<T> {
   /** `answer` is the call in flight; the request has already started. */
   constructor(answer: Promise<WithResponse<T>>) {
     // The base promise is a placeholder: `then` (which `await`, `catch` and `finally` go through) reads `answer`.
-    super((resolve) => resolve(undefined as T));
+    super(settleAsPlaceholder);
     this.#answer = answer;
   }
 

@@ -8,33 +8,26 @@ import { isAbortSignal } from './client-checks.js';
 import { ConfigurationError, RequestValidationError } from './errors.js';
 import { type ValueRules, valueViolation } from './json-value.js';
 
-/** The value at a dotted path of `root`, or undefined where a step is missing. */
-function valueAt(root: unknown, path: string): unknown {
-  let current = root;
-  for (const step of path.split('.')) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[step];
-  }
-  return current;
-}
-
 function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   return Array.isArray(value) ? 'an array' : String(value);
 }
 
-/**
- * What is wrong with `value` under `constraint`, quoting the value. A row's constraint is already a schema of the one
- * checker (type, enum, range), read as it stands; only the row's `unknown` type means "any type".
- */
-function valueProblem(constraint: QueryConstraint, value: unknown): string | undefined {
-  const schema = (constraint.type === 'unknown' ? { ...constraint, type: undefined } : constraint) as ValueRules;
-  const reason = valueViolation(schema, value);
+/** What is wrong with `value` under `rules` (a row's constraint, as the one checker reads it), quoting the value. */
+function valueProblem(rules: ValueRules, value: unknown): string | undefined {
+  const reason = valueViolation(rules, value);
   return reason && `${reason}, got ${describeValue(value)}`;
 }
 
+/**
+ * A row's constraint as a schema of the one checker (type, enum, range), read as it stands; only the row's `unknown`
+ * type means "any type".
+ */
+function rulesOf(constraint: QueryConstraint): ValueRules {
+  return (constraint.type === 'unknown' ? { ...constraint, type: undefined } : constraint) as ValueRules;
+}
+
 const NONE: readonly string[] = [];
-const NO_CONSTRAINTS: Readonly<Record<string, QueryConstraint>> = {};
 
 /** The per-call options, every key of {@link RequestOptions}: never parameters, and never sent as such. */
 const CALL_OPTIONS: ReadonlySet<string> = new Set(
@@ -48,19 +41,95 @@ function templateVariables(path: string): string[] {
   return path.includes('{') ? [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name as string) : [];
 }
 
+/** A query parameter's check, worked out once per row. */
+interface QueryCheck {
+  readonly name: string;
+  readonly required: boolean;
+  readonly rules: ValueRules;
+}
+
+/** A body property that must be present whenever the object holding it is (`product.name`). */
+interface BodyFieldCheck {
+  readonly field: string;
+  /** Steps from the body to the object holding the property (none: the body itself). */
+  readonly holder: readonly string[];
+  readonly key: string;
+}
+
+/**
+ * What the input check reads of one row, worked out at its first call and kept with it (rows are constants): the
+ * names a call may use, the rules of each parameter, the body's required properties split into steps. A call then
+ * walks only its own keys and the row's parameters.
+ */
+interface InputPlan {
+  /** Path parameters the row declares, in template order (each required). */
+  readonly pathParams: readonly string[];
+  /** Their rules, by name (a parameter without a declared type has none). */
+  readonly pathRules: ReadonlyMap<string, ValueRules>;
+  /** Every name a call's `path` may hold: the declared parameters and the template's variables. */
+  readonly pathNames: ReadonlySet<string>;
+  readonly query: readonly QueryCheck[];
+  readonly queryNames: ReadonlySet<string>;
+  readonly bodyRequired: boolean;
+  /** The method when it carries no body (GET, HEAD), else undefined. */
+  readonly bodilessMethod: string | undefined;
+  readonly bodyFields: readonly BodyFieldCheck[];
+}
+
+let plans: WeakMap<OperationShape, InputPlan> | undefined;
+
+function inputPlan(shape: OperationShape): InputPlan {
+  plans ??= new WeakMap();
+  let plan = plans.get(shape);
+  if (!plan) {
+    plan = planOf(shape);
+    plans.set(shape, plan);
+  }
+  return plan;
+}
+
+function planOf(shape: OperationShape): InputPlan {
+  const pathParams = shape.pathParams ?? NONE;
+  const pathRules = new Map<string, ValueRules>();
+  for (const name of pathParams) {
+    const constraint = shape.pathTypes?.[name];
+    if (constraint) pathRules.set(name, rulesOf(constraint));
+  }
+  const query = Object.entries(shape.query ?? {}).map(([name, constraint]) => ({
+    name,
+    required: Boolean(constraint.required),
+    rules: rulesOf(constraint),
+  }));
+  const method = shape.method.toUpperCase();
+  return {
+    pathParams,
+    pathRules,
+    // The template's variables count too: a row whose path rules were lifted (a raw check) still names them there.
+    pathNames: new Set([...pathParams, ...templateVariables(shape.path)]),
+    query,
+    queryNames: new Set(query.map((check) => check.name)),
+    bodyRequired: Boolean(shape.bodyRequired),
+    bodilessMethod: method === 'GET' || method === 'HEAD' ? method : undefined,
+    bodyFields: (shape.requiredBodyFields ?? NONE).map((field) => {
+      const steps = field.split('.');
+      return { field, key: steps.pop() as string, holder: steps };
+    }),
+  };
+}
+
 /** Why `name` is not a parameter of the operation: a per-call option in the wrong place, or unknown. */
-function unknownParameter(
-  operationId: string,
-  where: 'path' | 'query',
-  name: string,
-  known: readonly string[],
-): string {
+function unknownParameter(operationId: string, where: 'path' | 'query', name: string, known: Iterable<string>): string {
   if (CALL_OPTIONS.has(name)) {
     return `is a per-call option, not a ${where} parameter: pass it among the call's options (for a resource method, the argument after its parameters), where it is never sent`;
   }
+  const names = [...known];
   const takes =
-    known.length === 0 ? 'none' : known.length > 12 ? `${known.slice(0, 12).join(', ')}, …` : known.join(', ');
+    names.length === 0 ? 'none' : names.length > 12 ? `${names.slice(0, 12).join(', ')}, …` : names.join(', ');
   return `is not a ${where} parameter of ${operationId} (it takes: ${takes})`;
+}
+
+function fail(operation: string, field: string, reason: string): never {
+  throw new RequestValidationError({ operation, field, reason });
 }
 
 /**
@@ -69,28 +138,25 @@ function unknownParameter(
  * parameter (a per-call `timeout` put among the parameters went out as `?timeout=…`, and applied no timeout).
  * Keys whose value is `undefined` are left alone, as they would send nothing.
  */
-function rejectUnknownKeys(
-  operationId: string,
-  shape: OperationShape,
-  input: OperationInput,
-  fail: (field: string, reason: string) => never,
-): void {
-  for (const [name, value] of Object.entries(input)) {
-    if (value !== undefined && !CALL_KEYS.has(name)) {
-      fail(name, `is not an option of a call to ${operationId} (it takes: ${[...CALL_KEYS].join(', ')})`);
+function rejectUnknownKeys(operationId: string, plan: InputPlan, input: OperationInput): void {
+  for (const name of Object.keys(input)) {
+    if (!CALL_KEYS.has(name) && (input as Record<string, unknown>)[name] !== undefined) {
+      fail(operationId, name, `is not an option of a call to ${operationId} (it takes: ${[...CALL_KEYS].join(', ')})`);
     }
   }
-  // The template's variables count too: a row whose path rules were lifted (a raw check) still names them there.
-  const pathParams = [...new Set([...(shape.pathParams ?? NONE), ...templateVariables(shape.path)])];
-  for (const [name, value] of Object.entries(input.path ?? {})) {
-    if (value !== undefined && !pathParams.includes(name)) {
-      fail(`path.${name}`, unknownParameter(operationId, 'path', name, pathParams));
+  const { path, query } = input;
+  if (path) {
+    for (const name of Object.keys(path)) {
+      if (!plan.pathNames.has(name) && path[name] !== undefined) {
+        fail(operationId, `path.${name}`, unknownParameter(operationId, 'path', name, plan.pathNames));
+      }
     }
   }
-  const query = shape.query ?? NO_CONSTRAINTS;
-  for (const [name, value] of Object.entries(input.query ?? {})) {
-    if (value !== undefined && !Object.hasOwn(query, name)) {
-      fail(`query.${name}`, unknownParameter(operationId, 'query', name, Object.keys(query)));
+  if (query) {
+    for (const name of Object.keys(query)) {
+      if (!plan.queryNames.has(name) && query[name] !== undefined) {
+        fail(operationId, `query.${name}`, unknownParameter(operationId, 'query', name, plan.queryNames));
+      }
     }
   }
 }
@@ -101,48 +167,50 @@ function rejectUnknownKeys(
  * enum and range (both by the one argument checker's value rules, `json-value.ts`), required ones present, a
  * body where one is required, and the body's required properties wherever the object holding them is present; no
  * key the operation does not declare (a per-call option among the parameters included). Throws a
- * {@link RequestValidationError} naming the first offending field.
+ * {@link RequestValidationError} naming the first offending field. What it reads of the row is worked out at the
+ * row's first call ({@link InputPlan}).
  */
 export function validateOperationInput(operationId: string, shape: OperationShape, input: OperationInput = {}): void {
-  const fail = (field: string, reason: string): never => {
-    throw new RequestValidationError({ operation: operationId, field, reason });
-  };
-  rejectUnknownKeys(operationId, shape, input, fail);
-  for (const name of shape.pathParams ?? NONE) {
-    const value = input.path?.[name];
-    if (value === undefined || value === null || value === '') fail(`path.${name}`, 'is required');
+  const plan = inputPlan(shape);
+  rejectUnknownKeys(operationId, plan, input);
+  const { path, query, body } = input;
+  for (const name of plan.pathParams) {
+    const value = path?.[name];
+    if (value === undefined || value === null || value === '') fail(operationId, `path.${name}`, 'is required');
     else if (typeof value !== 'string' && typeof value !== 'number') {
-      fail(`path.${name}`, `must be a string or a number, got ${describeValue(value)}`);
+      fail(operationId, `path.${name}`, `must be a string or a number, got ${describeValue(value)}`);
     } else if (value === '.' || value === '..') {
       // Encoding leaves dots alone, so these would become dot segments and address another resource.
-      fail(`path.${name}`, `must not be "." or "..", got ${describeValue(value)}`);
+      fail(operationId, `path.${name}`, `must not be "." or "..", got ${describeValue(value)}`);
     } else {
-      const constraint = shape.pathTypes?.[name];
-      const problem = constraint && valueProblem(constraint, value);
-      if (problem) fail(`path.${name}`, problem);
+      const rules = plan.pathRules.get(name);
+      const problem = rules && valueProblem(rules, value);
+      if (problem) fail(operationId, `path.${name}`, problem);
     }
   }
-  for (const [name, constraint] of Object.entries(shape.query ?? NO_CONSTRAINTS)) {
-    const value = input.query?.[name];
+  for (const check of plan.query) {
+    const value = query?.[check.name];
     if (value === undefined || value === null) {
-      if (constraint.required) fail(`query.${name}`, 'is required');
+      if (check.required) fail(operationId, `query.${check.name}`, 'is required');
       continue;
     }
-    const problem = valueProblem(constraint, value);
-    if (problem) fail(`query.${name}`, problem);
+    const problem = valueProblem(check.rules, value);
+    if (problem) fail(operationId, `query.${check.name}`, problem);
   }
-  if (shape.bodyRequired && input.body === undefined) fail('body', 'is required');
+  if (plan.bodyRequired && body === undefined) fail(operationId, 'body', 'is required');
   // fetch refuses a body on these methods: said here, before anything is sent, rather than as a failed connection.
-  const method = shape.method.toUpperCase();
-  if (input.body !== undefined && (method === 'GET' || method === 'HEAD')) {
-    fail('body', `must not be given: a ${method} request carries no body`);
+  if (body !== undefined && plan.bodilessMethod) {
+    fail(operationId, 'body', `must not be given: a ${plan.bodilessMethod} request carries no body`);
   }
-  for (const field of shape.requiredBodyFields ?? NONE) {
-    const dot = field.lastIndexOf('.');
-    const holder = dot < 0 ? input.body : valueAt(input.body, field.slice(0, dot));
+  for (const { field, holder: steps, key } of plan.bodyFields) {
+    let holder: unknown = body;
+    for (const step of steps) {
+      if (holder === null || typeof holder !== 'object') break;
+      holder = (holder as Record<string, unknown>)[step];
+    }
     if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) continue;
-    const value = (holder as Record<string, unknown>)[field.slice(dot + 1)];
-    if (value === undefined || value === null) fail(`body.${field}`, 'is required');
+    const value = (holder as Record<string, unknown>)[key];
+    if (value === undefined || value === null) fail(operationId, `body.${field}`, 'is required');
   }
 }
 
@@ -157,22 +225,31 @@ export function validateRequestOptions(
   operationId: string,
   options: unknown,
 ): asserts options is { timeout?: unknown; maxRetries?: unknown; signal?: unknown; headers?: unknown } {
-  const { signal, headers } = (options ?? {}) as { signal?: unknown; headers?: unknown };
-  const [field, shape, value] =
-    options === null || typeof options !== 'object' || Array.isArray(options)
-      ? ['options', 'an object', options]
-      : signal != null && !isAbortSignal(signal)
-        ? ['signal', 'an AbortSignal', signal]
-        : headers !== undefined && !isHeadersShape(headers)
-          ? ['headers', 'a Headers, [name, value] pairs or a record', headers]
-          : [];
-  const problem = field
-    ? {
-        field,
-        reason: `must be ${shape}, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
-      }
-    : limitProblem(options as { timeout?: unknown; maxRetries?: unknown });
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    refuseOption(operationId, 'options', 'an object', options);
+  }
+  const { signal, headers, timeout, maxRetries, maxRetryAfter, maxResponseBytes } = options as Record<string, unknown>;
+  if (signal != null && !isAbortSignal(signal)) refuseOption(operationId, 'signal', 'an AbortSignal', signal);
+  if (headers !== undefined && !isHeadersShape(headers)) {
+    refuseOption(operationId, 'headers', 'a Headers, [name, value] pairs or a record', headers);
+  }
+  // Most calls set no limit of their own: nothing to weigh then.
+  if (
+    timeout === undefined &&
+    maxRetries === undefined &&
+    maxRetryAfter === undefined &&
+    maxResponseBytes === undefined
+  ) {
+    return;
+  }
+  const problem = limitProblem({ timeout, maxRetries, maxRetryAfter, maxResponseBytes });
   if (problem) throw new RequestValidationError({ operation: operationId, ...problem });
+}
+
+/** Refuses an option of the wrong kind, naming the kind it got (never quoting the value). */
+function refuseOption(operation: string, field: string, shape: string, value: unknown): never {
+  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+  throw new RequestValidationError({ operation, field, reason: `must be ${shape}, got ${got}` });
 }
 
 /** A `Headers`, an array of pairs, or a plain record. */
@@ -191,6 +268,12 @@ export function validateClientLimits(client: string, options: Parameters<typeof 
   if (problem) throw new ConfigurationError(`${client} ${problem.field} ${problem.reason}`);
 }
 
+function millisecondsProblem(field: string, value: unknown): { field: string; reason: string } | undefined {
+  return value !== undefined && !(typeof value === 'number' && value >= 0)
+    ? { field, reason: `must be a number of milliseconds ≥ 0 (Infinity for none), got ${String(value)}` }
+    : undefined;
+}
+
 /** What is wrong with the limits given (`timeout`, `maxRetries`, …), if anything: the field and the reason. */
 export function limitProblem(options: {
   timeout?: unknown;
@@ -199,14 +282,8 @@ export function limitProblem(options: {
   maxResponseBytes?: unknown;
 }): { field: string; reason: string } | undefined {
   const { timeout, maxRetries, maxRetryAfter, maxResponseBytes } = options;
-  for (const [field, value] of [
-    ['timeout', timeout],
-    ['maxRetryAfter', maxRetryAfter],
-  ] as const) {
-    if (value !== undefined && !(typeof value === 'number' && value >= 0)) {
-      return { field, reason: `must be a number of milliseconds ≥ 0 (Infinity for none), got ${String(value)}` };
-    }
-  }
+  const timeProblem = millisecondsProblem('timeout', timeout) ?? millisecondsProblem('maxRetryAfter', maxRetryAfter);
+  if (timeProblem) return timeProblem;
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
     return { field: 'maxRetries', reason: `must be a whole number ≥ 0, got ${String(maxRetries)}` };
   }

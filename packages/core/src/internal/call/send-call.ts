@@ -62,7 +62,7 @@ export async function sendCall(
     body = jsonBody(options.body, operation.id);
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   }
-  const route = routeOf(operation);
+  const route = routeFor(operation);
   const sent = await transport.sendBuffered({
     method: operation.method,
     url: settings.baseUrl + expandPath(operation.path, options.path) + serializeQuery(operation.query, options.query),
@@ -75,6 +75,19 @@ export async function sendCall(
     expectJson: operation.successJson !== false,
   });
   return { data: parseBuffered(sent, operation, route), response: sent.response };
+}
+
+let routes: WeakMap<Operation, string> | undefined;
+
+/** `METHOD /path` of a row, worked out once per row (rows are constants). */
+function routeFor(operation: Operation): string {
+  routes ??= new WeakMap();
+  let route = routes.get(operation);
+  if (route === undefined) {
+    route = routeOf(operation);
+    routes.set(operation, route);
+  }
+  return route;
 }
 
 /**
