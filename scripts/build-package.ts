@@ -22,7 +22,7 @@ import { dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { type ChunkingContext, type OutputChunk, type Plugin, RUNTIME_MODULE_ID, rolldown } from 'rolldown';
 import { LAYOUTS, SMALL_MODULE_CHARS } from './layout.ts';
-import { reachableModules } from './tarball-size.ts';
+import { binTargets, exportTargets, reachableModules } from './tarball-size.ts';
 
 const run = promisify(execFile);
 
@@ -80,20 +80,6 @@ function policyOf(manifest: Manifest, entries: Record<string, string>, packageDi
     seams: new Set(Object.keys(row.seams).map(id)),
     node,
   };
-}
-
-/** Every string target of an `exports` map (conditions and subpaths flattened). */
-function exportTargets(exports: unknown): string[] {
-  if (typeof exports === 'string') return [exports];
-  if (exports === null || typeof exports !== 'object') return [];
-  return Object.values(exports).flatMap(exportTargets);
-}
-
-/** Every path of a `bin` field (one path, or a map of command names to paths). */
-function binTargets(bin: unknown): string[] {
-  if (typeof bin === 'string') return [bin];
-  if (bin === null || typeof bin !== 'object') return [];
-  return Object.values(bin).filter((target): target is string => typeof target === 'string');
 }
 
 const BUILT_MODULE = /^\.\/dist\/(.+)\.js$/;

@@ -35,7 +35,7 @@ function tarFiles(tar: Uint8Array): Map<string, string> {
 }
 
 /** Every string target of an `exports` map (conditions and subpaths flattened). */
-function exportTargets(exports: unknown): string[] {
+export function exportTargets(exports: unknown): string[] {
   if (typeof exports === 'string') return [exports];
   if (exports === null || typeof exports !== 'object') return [];
   return Object.values(exports).flatMap(exportTargets);
@@ -45,7 +45,7 @@ function exportTargets(exports: unknown): string[] {
 const RELATIVE_IMPORT = /(?:from\s*|import\s*\(\s*|import\s*)['"`](\.{1,2}\/[^'"`]+)['"`]/g;
 
 /** Every target of a `bin` field (a path, or a map of command names to paths). */
-function binTargets(bin: unknown): string[] {
+export function binTargets(bin: unknown): string[] {
   if (typeof bin === 'string') return [bin];
   if (bin === null || typeof bin !== 'object') return [];
   return Object.values(bin).filter((target): target is string => typeof target === 'string');

@@ -10,14 +10,11 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, type Metafile, type Plugin } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { rolldown } from 'rolldown';
 import { BENCH_DIR, WORK_DIR } from './paths.ts';
 
-export type Bundler = 'rolldown' | 'esbuild' | typeof ESBUILD_ROOT_CUT;
-
-/** The label of the esbuild rows bundled with the service roots' re-exports of core's classes cut (see {@link cutRootReExports}). */
-export const ESBUILD_ROOT_CUT = 'esbuild, root re-exports cut';
+export type Bundler = 'rolldown' | 'esbuild';
 
 export interface BundleRow {
   bundler: Bundler;
@@ -169,50 +166,8 @@ function caseFields(bundleCase: BundleCase): Pick<BundleRow, 'package' | 'import
   return { package: bundleCase.package, import: bundleCase.import, measures: bundleCase.measures };
 }
 
-/**
- * A stand-in for core's root (`@agent-apis/core`) as a service root imports it, to re-export its error classes and
- * `HttpCache`: each class becomes an empty one and `HttpCache` and every other value `undefined`, so the row still
- * shows what the re-export of the names costs. A case that uses an error class from a root fails to build under it;
- * the one-operation cases use none.
- */
-async function rootStub(): Promise<string> {
-  const root = await import('@agent-apis/core');
-  return Object.entries(root)
-    .map(([name, value]) =>
-      typeof value === 'function' && name !== 'HttpCache'
-        ? `export class ${name} {}`
-        : `export const ${name} = undefined;`,
-    )
-    .join('\n');
-}
-
-/**
- * A what-if of the API, not a way to ship: the service roots (`packages/<service>/dist/index.js`) re-export nothing of
- * core's error classes or `HttpCache`; every other import of them stays. esbuild keeps at import every module that a
- * module loaded at import reaches through its imports, as soon as any chunk uses it; the call path throws the error
- * classes and the directory's cache builds an `HttpCache`, so the root's re-exports are what put them at import. The
- * difference between this row and the plain esbuild one is what those re-exports cost a one-operation import, give
- * or take how esbuild cuts the rest into chunks (each chunk is gzipped alone; a change of the lazy modules' imports
- * alone has moved the plain figure by about 100 B).
- */
-function cutRootReExports(): Plugin {
-  return {
-    name: 'cut-root-re-exports',
-    setup(esbuild) {
-      esbuild.onResolve({ filter: /^@agent-apis\/core$/ }, (args) =>
-        /packages\/[^/]+\/dist\/index\.js$/.test(args.importer) ? { path: args.path, namespace: 'cut' } : undefined,
-      );
-      esbuild.onLoad({ filter: /.*/, namespace: 'cut' }, async () => ({
-        contents: await rootStub(),
-        loader: 'js',
-      }));
-    },
-  };
-}
-
-async function measureCase(bundleCase: BundleCase, cutReExports = false): Promise<BundleRow> {
+async function measureCase(bundleCase: BundleCase): Promise<BundleRow> {
   const result = await build({
-    plugins: cutReExports ? [cutRootReExports()] : [],
     stdin: { contents: bundleCase.code, resolveDir: BENCH_DIR, sourcefile: 'entry.js', loader: 'js' },
     bundle: true,
     minify: true,
@@ -251,7 +206,7 @@ async function measureCase(bundleCase: BundleCase, cutReExports = false): Promis
     }
   }
   return {
-    bundler: cutReExports ? ESBUILD_ROOT_CUT : 'esbuild',
+    bundler: 'esbuild',
     ...caseFields(bundleCase),
     initialMinBytes,
     initialGzipBytes,
@@ -265,7 +220,6 @@ export async function measureBundles(): Promise<BundleRow[]> {
   for (const [index, bundleCase] of CASES.entries()) {
     rows.push(await measureWithRolldown(bundleCase, index));
     rows.push(await measureCase(bundleCase));
-    if (isOneOperationOfOurs(bundleCase)) rows.push(await measureCase(bundleCase, true));
   }
   return rows;
 }

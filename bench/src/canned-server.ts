@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
+import { listenOnLoopback } from '@agent-apis/test-utils/processes';
 import { finalSpec } from './paths.ts';
 
 interface JsonExampleHolder {
@@ -87,7 +88,7 @@ export function inMemoryFetch(): typeof fetch {
   };
 }
 
-function serve(): void {
+async function serve(): Promise<void> {
   const bodies = cannedBodies();
   const server = createServer((request, response) => {
     request.resume();
@@ -97,10 +98,7 @@ function serve(): void {
     });
   });
   server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    if (typeof address === 'object' && address) console.log(`listening ${address.port}`);
-  });
+  console.log(`listening ${(await listenOnLoopback(server)).port}`);
 }
 
 /** A running canned server process. */
@@ -124,4 +122,4 @@ export async function startCannedServer(): Promise<CannedServer> {
   return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
-if (import.meta.main) serve();
+if (import.meta.main) await serve();

@@ -8,10 +8,10 @@
 
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { DirectoryClient } from '@agent-apis/directory';
 import { StoreClient } from '@agent-apis/store';
+import { listenOnLoopback } from '@agent-apis/test-utils/processes';
 import { DEFAULT_INTERACTION, DEFAULT_POLICY, TrustClient } from '@agent-apis/trust';
 import createOpenapiFetchClient from 'openapi-fetch';
 import type { paths as DirectoryPaths } from '../generated/directory.d.ts';
@@ -60,8 +60,6 @@ export interface OverheadRow {
   ratioToRaw: number;
   /** The same paired median against the group's openapi-fetch variant, for the clients. */
   ratioToOpenapiFetch?: number;
-  /** A cold start's one-file reference (see `cold-start.ts`): shown beside the client, not held to its targets. */
-  oneFile?: true;
 }
 
 /** Every variant, each sending through `send` (the global fetch, or the in-memory one). */
@@ -309,9 +307,8 @@ async function measureLargeResponse() {
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(answer.length) });
     response.end(answer);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}/v1`;
+  const loopback = await listenOnLoopback(server);
+  const baseUrl = `${loopback.origin}/v1`;
   try {
     const accepted = await largeCallInChildProcess(baseUrl, 'listProducts');
     const refused = await largeCallInChildProcess(baseUrl, 'listOrders');
@@ -334,8 +331,7 @@ async function measureLargeResponse() {
       plainFetchPeakGrowthMiB: plain.peakMiB,
     };
   } finally {
-    server.closeAllConnections();
-    server.close();
+    await loopback.close();
   }
 }
 

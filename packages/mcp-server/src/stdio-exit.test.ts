@@ -5,11 +5,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { findRedisServer, REDIS_MISSING, type RedisServer, startRedisServer } from '@agent-apis/test-utils/redis';
+import { describeWithRedis } from '@agent-apis/test-utils/redis';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SERVER_NAME } from './version.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -114,28 +113,14 @@ describe('over stdio without Redis, or with Redis down', () => {
   });
 });
 
-const redisPath = findRedisServer();
-
-describe.skipIf(!redisPath)(`over stdio with --redis${redisPath ? '' : ` (skipped: ${REDIS_MISSING})`}`, () => {
-  let redis: RedisServer;
-  let observer: ReturnType<typeof createClient>;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    observer = createClient({ url: redis.url });
-    await observer.connect();
-  });
-  afterAll(async () => {
-    if (observer?.isOpen) observer.destroy();
-    await redis?.stop();
-  });
-
+describeWithRedis('over stdio with --redis', (redis) => {
   /** The server's connections as Redis lists them (it names them after itself). */
   async function serverConnections(): Promise<number> {
-    const list = await observer.sendCommand<string>(['CLIENT', 'LIST']);
+    const list = await redis.client.sendCommand<string>(['CLIENT', 'LIST']);
     return list.split('\n').filter((line) => line.includes(`name=${SERVER_NAME}`)).length;
   }
 
-  const redisEnv = () => baseEnv({ AGENT_APIS_REDIS_URL: redis.url, AGENT_APIS_FLEET_SECRET: FLEET_SECRET });
+  const redisEnv = () => baseEnv({ AGENT_APIS_REDIS_URL: redis.server.url, AGENT_APIS_FLEET_SECRET: FLEET_SECRET });
 
   it('exits when stdin ends, and Redis sees its connection closed', async () => {
     const child = await serving([], redisEnv());
@@ -150,7 +135,7 @@ describe.skipIf(!redisPath)(`over stdio with --redis${redisPath ? '' : ` (skippe
   });
 
   it('exits cleanly on SIGTERM, closing Redis', async () => {
-    const child = await serving(['--redis', redis.url], redisEnv());
+    const child = await serving(['--redis', redis.server.url], redisEnv());
     try {
       child.kill('SIGTERM');
       expect(await ended(child)).toEqual({ code: 0, signal: null });

@@ -1,4 +1,6 @@
 /** Test helpers of this package: an MCP SDK client connected in memory to a server built from options. */
+import type { OpenApiDocument } from '@agent-apis/specs/openapi';
+import { type JsonSchema, sampleValue as sample } from '@agent-apis/test-servers/sample-value';
 import { startDirectoryStandIn } from '@agent-apis/test-servers/stand-ins/directory';
 import type { StandIn } from '@agent-apis/test-servers/stand-ins/server';
 import {
@@ -77,28 +79,4 @@ export async function startMocks(storeOptions: Partial<StoreStandInOptions> = {}
 }
 
 /** A value satisfying `schema` (required properties only): what a test sends where any valid value will do. */
-export function sampleValue(schema: Record<string, unknown>): unknown {
-  if (Array.isArray(schema.enum)) return schema.enum[0];
-  if (schema.default !== undefined) return schema.default;
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  switch (type) {
-    case 'integer':
-    case 'number':
-      return typeof schema.minimum === 'number' ? Math.max(schema.minimum, 1) : 1;
-    case 'boolean':
-      return true;
-    case 'array':
-      return [sampleValue((schema.items ?? {}) as Record<string, unknown>)];
-    case 'string':
-      if (schema.format === 'date-time') return '2026-01-01T00:00:00Z';
-      if (schema.format === 'date') return '2026-01-01';
-      return 'a'.repeat(Math.max(1, Number(schema.minLength ?? 1)));
-    default: {
-      const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-      const required = (schema.required ?? []) as string[];
-      return Object.fromEntries(
-        required.flatMap((name) => (properties[name] ? [[name, sampleValue(properties[name])]] : [])),
-      );
-    }
-  }
-}
+export const sampleValue = (schema: JsonSchema): unknown => sample({} as OpenApiDocument, schema, 'required');

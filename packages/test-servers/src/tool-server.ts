@@ -24,6 +24,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { McpTool } from '@agent-apis/specs/mcp-tools';
 import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import { buildToolServer } from '@agent-apis/test-utils/mcp-server';
+import { listenOnLoopback } from '@agent-apis/test-utils/processes';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -151,20 +152,11 @@ export async function startToolServer(options: LocalToolServerOptions): Promise<
     await server.connect(transport);
     await transport.handleRequest(request, response);
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, '127.0.0.1', resolve);
-  });
-  const address = http.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const { origin, close } = await listenOnLoopback(http, options.port);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${origin}/mcp`,
     requests,
     calls,
-    close: () =>
-      new Promise((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -30,9 +30,21 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
-/** Starts `server` (`node:http` or `node:net`) on a free loopback port. */
-export async function listenOnLoopback(server: Server & { closeAllConnections?: () => void }): Promise<LoopbackServer> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+/**
+ * Starts `server` (`node:http` or `node:net`) on a loopback port: `port`, or a free one. A port that cannot be had
+ * rejects with the listen error (`EADDRINUSE` and its `port`).
+ */
+export async function listenOnLoopback(
+  server: Server & { closeAllConnections?: () => void },
+  port = 0,
+): Promise<LoopbackServer> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const address = server.address();
   if (typeof address !== 'object' || address === null) throw new Error('the server has no port');
   return {

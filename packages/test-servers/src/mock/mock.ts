@@ -28,6 +28,7 @@ import { DIRECTORY_MCP_URL_ENV_VAR, STORE_MCP_ENV_VARS } from '@agent-apis/mcp';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { CREDENTIAL_ENV_VARS, BASE_URL_ENV_VAR as STORE_BASE_URL_ENV_VAR } from '@agent-apis/store';
 import { readFinalSpec } from '@agent-apis/test-utils/final-specs';
+import { listenOnLoopback } from '@agent-apis/test-utils/processes';
 import {
   API_KEY_ENV_VAR as TRUST_API_KEY_ENV_VAR,
   BASE_URL_ENV_VAR as TRUST_BASE_URL_ENV_VAR,
@@ -143,7 +144,7 @@ function preferredStatus(request: IncomingMessage): number | undefined {
  * (with `basePath` removed where the stand-in serves without it), anything else gets the service's 404, and
  * `Prefer: code=<status>` gets that status at once. Everything else passes through untouched, headers included.
  */
-function startFront(
+async function startFront(
   service: RestService,
   standIn: StandIn,
   port: number,
@@ -179,21 +180,8 @@ function startFront(
     });
     request.pipe(upstream);
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      const address = server.address();
-      const bound = typeof address === 'object' && address ? address.port : port;
-      resolve({
-        url: `http://127.0.0.1:${bound}`,
-        close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
+  const { origin, close } = await listenOnLoopback(server, port);
+  return { url: origin, close };
 }
 
 /** The final spec with every path moved under `basePath`, written where Prism can read it. */

@@ -11,6 +11,7 @@ import type { OpenApiDocument } from '@agent-apis/specs/openapi';
 import type { ServiceName } from '@agent-apis/specs/services';
 import { readFinalSpecSync } from '@agent-apis/test-utils/final-specs';
 import { operationMatcher } from '@agent-apis/test-utils/operation-requests';
+import { listenOnLoopback } from '@agent-apis/test-utils/processes';
 
 export interface LoggedRequest {
   method: string;
@@ -191,7 +192,7 @@ export interface HandlerRequest {
 }
 
 /** Starts a loopback server that answers each request with `handle` after `latencyMs`. */
-export function serve(
+export async function serve(
   handle: (request: HandlerRequest, log: LoggedRequest) => Answer | Promise<Answer>,
   latencyMs = 0,
 ): Promise<StandIn> {
@@ -221,21 +222,8 @@ export function serve(
     });
     response.end(text);
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        requests,
-        close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          }),
-      });
-    }),
-  );
+  const { origin, close } = await listenOnLoopback(server);
+  return { url: origin, requests, close };
 }
 
 /** Mock-only request headers (Prism's) that must never reach a live service. */
