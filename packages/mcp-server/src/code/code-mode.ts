@@ -115,7 +115,7 @@ export function codeModeTools(options: CatalogOptions & SafetyOptions): ToolEntr
       name: EXECUTE_TOOL,
       description:
         `Runs JavaScript (the body of an async function: await calls, return the answer) in a sandbox where ${served.map((service) => `\`${service}\``).join(', ')} hold one async method per operation, e.g. \`const p = await store.listProducts({ limit: 5 }); return p.map((x) => x.product.name);\`. ` +
-        `Arguments are the operation's parameters by name and \`body\`; see describe_operations. No network, files, timers or modules; console.log is returned. ${writes}`,
+        `Arguments are the operation's parameters by name and \`body\`; see describe_operations. Answers the returned value (with console.log output: \`{ result, logs }\`). No network, files, timers or modules. ${writes}`,
       inputSchema: {
         type: 'object',
         properties: { code: { type: 'string', maxLength: MAX_CODE_CHARS, description: 'The script.' } },
@@ -187,12 +187,9 @@ export class CodeMode {
         error: `No operation matches ${JSON.stringify(query)}; call describe_operations without a query for every name.`,
       };
     }
+    // The declarations are the whole answer: no envelope around them.
     return {
-      data: {
-        declarations: declare(
-          [...found].map((operation) => ({ service: serviceOf.get(operation) as ServiceName, operation })),
-        ),
-      },
+      data: declare([...found].map((operation) => ({ service: serviceOf.get(operation) as ServiceName, operation }))),
     };
   }
 
@@ -229,11 +226,12 @@ export class CodeMode {
         return this.#host.send(service as ServiceName, operation, parsed as Record<string, unknown>, callSignal);
       },
     });
-    const tail = { calls: outcome.calls, ...(outcome.logs.length > 0 ? { logs: outcome.logs } : {}) };
     if (!outcome.ok) {
       const logs = outcome.logs.length > 0 ? `\nconsole:\n${outcome.logs.join('\n')}` : '';
       return { error: `The script failed after ${outcome.calls} API call(s): ${outcome.error}${logs}` };
     }
-    return { data: { result: JSON.parse(outcome.resultJson) as unknown, ...tail } };
+    // The answer is what the script returned, nothing around it; console output, when there is some, beside it.
+    const result = JSON.parse(outcome.resultJson) as unknown;
+    return { data: outcome.logs.length > 0 ? { result, logs: outcome.logs } : result };
   }
 }
