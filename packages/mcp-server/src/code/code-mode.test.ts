@@ -47,6 +47,20 @@ describe('code mode', () => {
     } finally {
       await writable.close();
     }
+    // Writes allowed for an API the server does not serve: nothing a script can send writes.
+    const unserved = await connect({
+      ...mocks.options,
+      services: ['directory'],
+      codeMode: true,
+      allowWrites: ['store'],
+    });
+    try {
+      const listed = await unserved.client.listTools();
+      expect(listed.tools.map((tool) => tool.name)).toEqual(['describe_operations', 'execute', 'answer_more']);
+      expect(listed.tools[1]?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    } finally {
+      await unserved.close();
+    }
   });
 
   it('is on with --code-mode or AGENT_APIS_MCP_CODE_MODE=1, off by default', () => {

@@ -7,7 +7,7 @@
 import { type CatalogOptions, MORE_TOOL, OPERATIONS, OUTPUT_SCHEMA, SERVICES, type ToolEntry } from '../catalog.js';
 import { snakeCase } from '../names.js';
 import type { ServiceName, ToolOperation } from '../operation.js';
-import { annotationsOf, type SafetyOptions, type ToolAnnotations } from '../safety.js';
+import { annotationsOf, refusal, type SafetyOptions, type ToolAnnotations } from '../safety.js';
 import { searchOperations } from '../search.js';
 import { declare } from './declarations.js';
 import { DEFAULT_SANDBOX_LIMITS, runInSandbox, type SandboxLimits } from './sandbox.js';
@@ -70,13 +70,24 @@ function closest(candidates: readonly ToolOperation[], part: string): ToolOperat
     .map((entry) => entry.operation);
 }
 
-/** Whether a server with `options` may send anything but reads: then `execute` is not read-only. */
-function mayWrite(options: SafetyOptions): boolean {
-  return (options.allowWrites?.length ?? 0) > 0 || (options.allowDangerous?.length ?? 0) > 0;
+/**
+ * Whether a server with `options` would send a write of an API it serves: then `execute` is not read-only. Asked
+ * of the same refusal the dispatch applies, so `--allow-writes=store` on a server of `directory` alone stays
+ * read-only.
+ */
+function mayWrite(options: CatalogOptions & SafetyOptions): boolean {
+  return servedOf(options).some((service) =>
+    OPERATIONS[service].some(
+      (operation) =>
+        operation.safety !== 'read' &&
+        operation.safety !== 'spends-quota' &&
+        refusal(service, operation, options) === undefined,
+    ),
+  );
 }
 
 /** The annotations of `execute`: read-only exactly when the server sends no write, whatever the script asks. */
-export function executeAnnotations(options: SafetyOptions): ToolAnnotations {
+export function executeAnnotations(options: CatalogOptions & SafetyOptions): ToolAnnotations {
   // spends-quota: read-only, but not idempotent (a trust decision may spend a scan).
   return mayWrite(options) ? annotationsOf('dangerous', 'POST') : annotationsOf('spends-quota', 'POST');
 }
