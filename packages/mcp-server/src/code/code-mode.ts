@@ -125,8 +125,8 @@ export function codeModeTools(options: CatalogOptions & SafetyOptions): ToolEntr
     {
       name: EXECUTE_TOOL,
       description:
-        `Runs JavaScript (the body of an async function: await calls, return the answer) in a sandbox where ${served.map((service) => `\`${service}\``).join(', ')} hold one async method per operation, e.g. \`const p = await store.listProducts({ limit: 5 }); return p.map((x) => x.product.name);\`. ` +
-        `Arguments are the operation's parameters by name and \`body\`; see describe_operations. Answers the returned value (with console.log output: \`{ result, logs }\`). No network, files, timers or modules. ${writes}`,
+        `Runs JavaScript, the body of an async function, in a sandbox where ${served.map((service) => `\`${service}\``).join(', ')} hold one async method per operation (arguments: its parameters by name and \`body\`; see describe_operations), e.g. \`const p = await store.listProducts({ limit: 5 }); return p.map((x) => x.product.name);\`. ` +
+        `Answers what the script returns; with console.log output, \`{ result, logs }\`. No network, files, timers or modules. ${writes}`,
       inputSchema: {
         type: 'object',
         properties: { code: { type: 'string', maxLength: MAX_CODE_CHARS, description: 'The script.' } },
