@@ -47,6 +47,20 @@ describe('code mode', () => {
     } finally {
       await writable.close();
     }
+    // Writes allowed for an API the server does not serve: nothing a script can send writes.
+    const unserved = await connect({
+      ...mocks.options,
+      services: ['directory'],
+      codeMode: true,
+      allowWrites: ['store'],
+    });
+    try {
+      const listed = await unserved.client.listTools();
+      expect(listed.tools.map((tool) => tool.name)).toEqual(['describe_operations', 'execute', 'answer_more']);
+      expect(listed.tools[1]?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    } finally {
+      await unserved.close();
+    }
   });
 
   it('is on with --code-mode or AGENT_APIS_MCP_CODE_MODE=1, off by default', () => {
@@ -55,12 +69,17 @@ describe('code mode', () => {
     expect(readConfig([], {}).codeMode).toBe(false);
   });
 
-  it('describes operations as TypeScript declarations, and names every operation without a query', async () => {
-    const described = await call(code, 'describe_operations', { query: 'list products', limit: 3 });
-    const { declarations } = (described.structuredContent as { data: { declarations: string } }).data;
-    expect(declarations).toContain('declare namespace store {');
-    expect(declarations).toContain(
-      'function listProducts(args?: { limit?: number; page?: number; locale?: string }): Promise<any>;',
+  it('describes operations as compact TypeScript declarations, and names every operation without a query', async () => {
+    const described = await call(code, 'describe_operations', { query: 'list products', limit: 1 });
+    // The whole answer is the declarations; a summary that restates the name and the `read` class are left out.
+    expect(textOf(described)).toBe(
+      JSON.stringify({
+        data: 'declare const store: {\nlistProducts(args?:{limit?:number;page?:number;locale?:string}):Promise<any>;\n};',
+      }),
+    );
+    const decide = await call(code, 'describe_operations', { query: 'list mcp servers, trust decide', limit: 2 });
+    expect((decide.structuredContent as { data: string }).data).toMatch(
+      /^declare const directory: \{\n\/\*\* List tool servers, ordered by stars \(highest first\) \*\/\nlistMcpServers\(args\?:\{q\?:string;[^\n]*\):Promise<any>;\n\};\ndeclare const trust: \{\n\/\*\* Decide how an agent should treat a domain or URL; spends-quota \*\/\ndecide\(args:\{body:\{target:\{type:'domain'\|'url';value:string\};/,
     );
     const index = await call(code, 'describe_operations', {});
     const { operations } = (index.structuredContent as { data: { operations: Record<string, string> } }).data;
@@ -73,9 +92,7 @@ describe('code mode', () => {
     const { text, answer } = await execute(
       "try { await store.createProduct({ body: { product: { name: 'Mug', price: 9 } } }); return 'sent'; } catch (e) { return e.message; }",
     );
-    expect((answer as { data: { result: string } }).data.result, text).toMatch(
-      /^Refused: store\.createProduct .* --allow-writes=store/,
-    );
+    expect((answer as { data: string }).data, text).toMatch(/^Refused: store\.createProduct .* --allow-writes=store/);
     expect(mocks.store.requests.slice(before).map((request) => request.operation)).toEqual([]);
   });
 
@@ -86,7 +103,7 @@ describe('code mode', () => {
         "const { product } = await store.createProduct({ body: { product: { name: 'Mug', price: 9 } } }); await store.deleteProduct({ id: product.id }); return product.name;",
         writable,
       );
-      expect((answer as { data: { result: string } }).data.result, text).toBe('Mug');
+      expect((answer as { data: string }).data, text).toBe('Mug');
     } finally {
       await writable.close();
     }
@@ -107,9 +124,9 @@ describe('code mode', () => {
       while (pages.at(-1)?.cursor) {
         pages.push((await call(small, 'answer_more', { cursor: pages.at(-1)?.cursor })).structuredContent as Answer);
       }
-      const names = pages.flatMap((page) => (page.data as { result: { name: string }[] }).result.map((p) => p.name));
+      const names = pages.flatMap((page) => (page.data as { name: string }[]).map((p) => p.name));
       const whole = await execute('return (await store.listProducts({})).map((entry) => entry.product.name);');
-      expect(names).toEqual((whole.answer as { data: { result: string[] } }).data.result);
+      expect(names).toEqual((whole.answer as { data: string[] }).data);
     } finally {
       await small.close();
     }
@@ -134,10 +151,17 @@ describe('code mode', () => {
         echoing,
       );
       expect(text).not.toContain([...authToken].reverse().join(''));
-      expect(text).toContain([...'[redacted]'].reverse().join(''));
+      expect(text.toLowerCase()).toContain([...'[redacted]'].reverse().join(''));
     } finally {
       await echoing.close();
     }
+  });
+
+  it('answers only what the script returned, with its console output beside it when there is some', async () => {
+    const plain = await execute('return (await store.listProducts({ limit: 2 })).map((entry) => entry.product.id);');
+    expect(plain.text).toMatch(/^\{"data":\[\d+,\d+\]\}$/);
+    const logged = await execute("console.log('two', 2); return { n: 1 };");
+    expect(logged.answer).toEqual({ data: { result: { n: 1 }, logs: ['two 2'] } });
   });
 
   it('a failed script is a tool error with its console output', async () => {
@@ -156,10 +180,13 @@ describe('five tasks in code mode give the answers direct tools give', () => {
 
   it.each(CODE_TASKS.map((task) => [task.name, task] as const))('%s', async (_name, task) => {
     const described = await call(code, 'describe_operations', { query: task.describe, limit: task.uses.length });
-    const { declarations } = (described.structuredContent as { data: { declarations: string } }).data;
-    for (const used of task.uses) expect(declarations).toContain(`function ${used.split('.')[1]}(`);
+    const declarations = (described.structuredContent as { data: string }).data;
+    for (const used of task.uses) {
+      const [service, id] = used.split('.');
+      expect(declarations).toMatch(new RegExp(`declare const ${service}: \\{\\n[^]*?^${id}\\(`, 'm'));
+    }
     const { text, answer } = await execute(task.code);
-    const result = (answer as { data: { result: unknown[] } } | undefined)?.data.result;
+    const result = (answer as { data: unknown[] } | undefined)?.data;
     expect(result, text).toEqual(await task.direct(directCall));
     expect(result?.length).toBeGreaterThan(0);
   });

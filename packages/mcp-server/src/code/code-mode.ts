@@ -7,7 +7,7 @@
 import { type CatalogOptions, MORE_TOOL, OPERATIONS, OUTPUT_SCHEMA, SERVICES, type ToolEntry } from '../catalog.js';
 import { snakeCase } from '../names.js';
 import type { ServiceName, ToolOperation } from '../operation.js';
-import { annotationsOf, type SafetyOptions, type ToolAnnotations } from '../safety.js';
+import { annotationsOf, refusal, type SafetyOptions, type ToolAnnotations } from '../safety.js';
 import { searchOperations } from '../search.js';
 import { declare } from './declarations.js';
 import { DEFAULT_SANDBOX_LIMITS, runInSandbox, type SandboxLimits } from './sandbox.js';
@@ -70,13 +70,24 @@ function closest(candidates: readonly ToolOperation[], part: string): ToolOperat
     .map((entry) => entry.operation);
 }
 
-/** Whether a server with `options` may send anything but reads: then `execute` is not read-only. */
-function mayWrite(options: SafetyOptions): boolean {
-  return (options.allowWrites?.length ?? 0) > 0 || (options.allowDangerous?.length ?? 0) > 0;
+/**
+ * Whether a server with `options` would send a write of an API it serves: then `execute` is not read-only. Asked
+ * of the same refusal the dispatch applies, so `--allow-writes=store` on a server of `directory` alone stays
+ * read-only.
+ */
+function mayWrite(options: CatalogOptions & SafetyOptions): boolean {
+  return servedOf(options).some((service) =>
+    OPERATIONS[service].some(
+      (operation) =>
+        operation.safety !== 'read' &&
+        operation.safety !== 'spends-quota' &&
+        refusal(service, operation, options) === undefined,
+    ),
+  );
 }
 
 /** The annotations of `execute`: read-only exactly when the server sends no write, whatever the script asks. */
-export function executeAnnotations(options: SafetyOptions): ToolAnnotations {
+export function executeAnnotations(options: CatalogOptions & SafetyOptions): ToolAnnotations {
   // spends-quota: read-only, but not idempotent (a trust decision may spend a scan).
   return mayWrite(options) ? annotationsOf('dangerous', 'POST') : annotationsOf('spends-quota', 'POST');
 }
@@ -114,8 +125,8 @@ export function codeModeTools(options: CatalogOptions & SafetyOptions): ToolEntr
     {
       name: EXECUTE_TOOL,
       description:
-        `Runs JavaScript (the body of an async function: await calls, return the answer) in a sandbox where ${served.map((service) => `\`${service}\``).join(', ')} hold one async method per operation, e.g. \`const p = await store.listProducts({ limit: 5 }); return p.map((x) => x.product.name);\`. ` +
-        `Arguments are the operation's parameters by name and \`body\`; see describe_operations. No network, files, timers or modules; console.log is returned. ${writes}`,
+        `Runs JavaScript, the body of an async function, in a sandbox where ${served.map((service) => `\`${service}\``).join(', ')} hold one async method per operation (arguments: its parameters by name and \`body\`; see describe_operations), e.g. \`const p = await store.listProducts({ limit: 5 }); return p.map((x) => x.product.name);\`. ` +
+        `Answers what the script returns; with console.log output, \`{ result, logs }\`. No network, files, timers or modules. ${writes}`,
       inputSchema: {
         type: 'object',
         properties: { code: { type: 'string', maxLength: MAX_CODE_CHARS, description: 'The script.' } },
@@ -187,12 +198,9 @@ export class CodeMode {
         error: `No operation matches ${JSON.stringify(query)}; call describe_operations without a query for every name.`,
       };
     }
+    // The declarations are the whole answer: no envelope around them.
     return {
-      data: {
-        declarations: declare(
-          [...found].map((operation) => ({ service: serviceOf.get(operation) as ServiceName, operation })),
-        ),
-      },
+      data: declare([...found].map((operation) => ({ service: serviceOf.get(operation) as ServiceName, operation }))),
     };
   }
 
@@ -229,11 +237,12 @@ export class CodeMode {
         return this.#host.send(service as ServiceName, operation, parsed as Record<string, unknown>, callSignal);
       },
     });
-    const tail = { calls: outcome.calls, ...(outcome.logs.length > 0 ? { logs: outcome.logs } : {}) };
     if (!outcome.ok) {
       const logs = outcome.logs.length > 0 ? `\nconsole:\n${outcome.logs.join('\n')}` : '';
       return { error: `The script failed after ${outcome.calls} API call(s): ${outcome.error}${logs}` };
     }
-    return { data: { result: JSON.parse(outcome.resultJson) as unknown, ...tail } };
+    // The answer is what the script returned, nothing around it; console output, when there is some, beside it.
+    const result = JSON.parse(outcome.resultJson) as unknown;
+    return { data: outcome.logs.length > 0 ? { result, logs: outcome.logs } : result };
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Compact TypeScript declarations of operations, from the input schemas of the operation table: what the describe
- * tool hands a model before it writes a script for `execute`. One `declare namespace` per API, one function per
- * operation, its summary and safety class in a one-line comment.
+ * tool hands a model before it writes a script for `execute`, so every byte counts. One `declare const` object type
+ * per API (what the sandbox holds), one unindented method per operation, written without padding (`search(args:{q:string;type?:'mcp'|'all'}):Promise<any>;`). A comment only
+ * where it says something the name does not: the summary unless it restates the name (`listProducts`, "Retrieve all
+ * Products."), the safety class unless it is `read`.
  */
 import type { ServiceName, SpecSchema, ToolOperation } from '../operation.js';
 
@@ -25,14 +27,14 @@ export function typeOf(schema: SpecSchema | boolean | undefined, depth = 0): str
   if (schema === undefined || schema === true) return 'any';
   if (schema === false) return 'never';
   if (depth > MAX_DEPTH) return 'any';
-  if (Array.isArray(schema.enum)) return schema.enum.map(literal).join(' | ') || 'never';
+  if (Array.isArray(schema.enum)) return schema.enum.map(literal).join('|') || 'never';
   if ('const' in schema) return literal(schema.const);
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const list = schema[keyword];
     if (Array.isArray(list)) return union(list.map((entry) => typeOf(entry as SpecSchema, depth + 1)));
   }
   if (Array.isArray(schema.allOf)) {
-    return schema.allOf.map((entry) => wrap(typeOf(entry as SpecSchema, depth + 1))).join(' & ') || 'any';
+    return schema.allOf.map((entry) => wrap(typeOf(entry as SpecSchema, depth + 1))).join('&') || 'any';
   }
   const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string | undefined];
   return union(types.map((type) => single(schema, type, depth)));
@@ -40,7 +42,7 @@ export function typeOf(schema: SpecSchema | boolean | undefined, depth = 0): str
 
 function union(types: string[]): string {
   const unique = [...new Set(types)];
-  return unique.includes('any') ? 'any' : unique.join(' | ');
+  return unique.includes('any') ? 'any' : unique.join('|');
 }
 
 function wrap(type: string): string {
@@ -74,24 +76,47 @@ function objectType(schema: SpecSchema, depth: number): string {
   const properties = (schema.properties ?? {}) as Record<string, SpecSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   const members = Object.entries(properties).map(
-    ([name, property]) => `${key(name)}${required.has(name) ? '' : '?'}: ${typeOf(property, depth + 1)}`,
+    ([name, property]) => `${key(name)}${required.has(name) ? '' : '?'}:${typeOf(property, depth + 1)}`,
   );
   const extra = schema.additionalProperties;
   if (extra !== undefined && extra !== false) {
-    members.push(`[key: string]: ${extra === true ? 'any' : typeOf(extra as SpecSchema, depth + 1)}`);
+    members.push(`[key:string]:${extra === true ? 'any' : typeOf(extra as SpecSchema, depth + 1)}`);
   } else if (members.length === 0) {
     return extra === false ? '{}' : 'Record<string, any>';
   }
-  return `{ ${members.join('; ')} }`;
+  return `{${members.join(';')}}`;
 }
 
-/** One operation as a declared function (with its one-line comment). */
+/** Words a summary may add to an operation's name and still say nothing more ("Retrieve all Products."). */
+const FILLER = new Set(['a', 'all', 'an', 'by', 'of', 'one', 'retrieve', 'single', 'the']);
+function wordsOf(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word.replace(/(?<=[^s])s$/, ''));
+}
+
+/** Whether `summary` only restates `id` (every word of it is in the id, or filler). */
+export function restatesName(summary: string, id: string): boolean {
+  const named = new Set(wordsOf(id));
+  return wordsOf(summary).every((word) => named.has(word) || FILLER.has(word));
+}
+
+/** One operation as a method signature, after a one-line comment when it has something to say. */
 export function declareOperation(operation: ToolOperation): string {
   const input = operation.inputSchema as SpecSchema;
   const required = ((input.required ?? []) as string[]).length > 0;
   const empty = Object.keys((input.properties ?? {}) as object).length === 0;
-  const params = empty ? '' : `args${required ? '' : '?'}: ${typeOf(input)}`;
-  return `  /** ${operation.summary} (${operation.safety}) */\n  function ${operation.id}(${params}): Promise<any>;`;
+  const params = empty ? '' : `args${required ? '' : '?'}:${typeOf(input)}`;
+  const summary = operation.summary.trim().replace(/\.$/, '');
+  const notes = [
+    ...(summary && !restatesName(summary, operation.id) ? [summary] : []),
+    ...(operation.safety === 'read' ? [] : [operation.safety]),
+  ];
+  const comment = notes.length > 0 ? `/** ${notes.join('; ')} */\n` : '';
+  return `${comment}${operation.id}(${params}):Promise<any>;`;
 }
 
 /** Declarations of `operations`, grouped by API in the order given. */
@@ -100,5 +125,5 @@ export function declare(operations: readonly { service: ServiceName; operation: 
   for (const { service, operation } of operations) {
     byService.set(service, [...(byService.get(service) ?? []), declareOperation(operation)]);
   }
-  return [...byService].map(([service, lines]) => `declare namespace ${service} {\n${lines.join('\n')}\n}`).join('\n');
+  return [...byService].map(([service, lines]) => `declare const ${service}: {\n${lines.join('\n')}\n};`).join('\n');
 }
