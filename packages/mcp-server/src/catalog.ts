@@ -7,7 +7,7 @@
  */
 import { directoryOperations, storeOperations, trustOperations } from './gen/operations.gen.js';
 import { operationToolName } from './names.js';
-import type { SpecSchema, ServiceName, ToolOperation } from './operation.js';
+import type { ServiceName, SpecSchema, ToolOperation } from './operation.js';
 import { annotationsOf, type SafetyOptions, type ToolAnnotations } from './safety.js';
 import { profileSchema, type SchemaProfile } from './schema-profile.js';
 
