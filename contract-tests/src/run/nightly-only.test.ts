@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const packageDir = join(import.meta.dirname, '..', '..');
-const root = join(packageDir, '..');
 
 describe('pnpm nightly --only', () => {
   it('copies no section of a step it did not run, and lists no checks of a target it did not run', async () => {
