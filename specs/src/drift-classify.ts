@@ -1,6 +1,7 @@
 /**
  * Drift detection (`pnpm specs:diff`): compares each fetched service's pinned upstream document with the one
- * upstream serves now, and classifies every change as breaking, an addition, or other (documentation).
+ * upstream serves now, and classifies every change as breaking, an addition, or other (documentation). Breaking
+ * also covers a request bound narrowed (a `maximum`/`maxItems`/`maxLength` added or lowered, a minimum raised).
  *
  * The classifier is optic 1.0.9 (the `@useoptic/*` libraries the `optic diff --check` CLI is made of, with its
  * standard `breaking-changes` ruleset). It reads OpenAPI 3.0 and 3.1 alike, which we need: store is 3.0.3,
@@ -226,7 +227,41 @@ function shortValue(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-/** One line per diff that no breaking result covers; reusable components are seen through the operations. */
+/** Bounds whose lower value accepts less (an upper bound) and whose higher value accepts less (a lower bound). */
+const UPPER_BOUNDS = new Set(['maximum', 'exclusiveMaximum', 'maxItems', 'maxLength', 'maxProperties']);
+const LOWER_BOUNDS = new Set(['minimum', 'exclusiveMinimum', 'minItems', 'minLength', 'minProperties']);
+
+/**
+ * Whether a diff narrows what an operation accepts: a bound of a request parameter or request body schema added,
+ * an upper bound lowered, or a lower bound raised. A request the clients send today may then be refused, so it is
+ * breaking; optic's ruleset does not look at bounds. Returns the rule's name, or undefined. A bound on a response
+ * narrows what the clients receive, which breaks nobody.
+ */
+function requestNarrowing(
+  segments: string[],
+  from: unknown,
+  to: unknown,
+  type: ReturnType<typeof typeofDiff>,
+): string | undefined {
+  const [paths, , , section] = segments;
+  if (paths !== 'paths' || (section !== 'parameters' && section !== 'requestBody')) return undefined;
+  const keyword = segments.at(-1) ?? '';
+  // A bound's own keyword, not a field or parameter that happens to be called `maximum`.
+  if (NAME_CONTAINERS.has(segments.at(-2) ?? '') || !segments.includes('schema')) return undefined;
+  const upper = UPPER_BOUNDS.has(keyword);
+  if (!upper && !LOWER_BOUNDS.has(keyword)) return undefined;
+  const rule = `narrows what the request accepts (${keyword})`;
+  // A boolean exclusiveMaximum (OpenAPI 3.0) is a change of the bound too.
+  if (type === 'added') return typeof to === 'number' || to === true ? rule : undefined;
+  if (type !== 'changed') return undefined;
+  if (typeof from === 'number' && typeof to === 'number') return (upper ? to < from : to > from) ? rule : undefined;
+  return from === false && to === true ? rule : undefined;
+}
+
+/**
+ * One line per diff that no breaking result covers; reusable components are seen through the operations. A bound
+ * that narrows a request is breaking here (`requestNarrowing`).
+ */
 function nonBreakingChanges(diffs: ObjectDiff[], breakingPointers: string[], before: Json, after: Json): SpecChange[] {
   const related = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
   const changes: SpecChange[] = [];
@@ -243,8 +278,19 @@ function nonBreakingChanges(diffs: ObjectDiff[], breakingPointers: string[], bef
       const to = valueAt(after, segments);
       detail = `changed ${shortValue(from)} → ${shortValue(to)}`;
     }
+    const where = describePointer(pointer, document);
+    const narrowing = requestNarrowing(
+      segments,
+      valueAt(before, pointerSegments(item.before ?? '')),
+      valueAt(after, segments),
+      type,
+    );
+    if (narrowing) {
+      changes.push({ kind: 'breaking', where, detail: `${narrowing}: ${detail}` });
+      continue;
+    }
     const kind: ChangeKind = type === 'added' && !isDocumentation(segments) ? 'addition' : 'other';
-    changes.push({ kind, where: describePointer(pointer, document), detail });
+    changes.push({ kind, where, detail });
   }
   return changes;
 }
@@ -276,7 +322,12 @@ export async function classifyChanges(before: OpenApiDocument, after: OpenApiDoc
     }));
     const breakingPointers = failed.map((r) => r.location.jsonPath);
     const others = nonBreakingChanges(diffs, breakingPointers, from, to);
-    return [...breaking, ...others.filter((c) => c.kind === 'addition'), ...others.filter((c) => c.kind === 'other')];
+    return [
+      ...breaking,
+      ...others.filter((c) => c.kind === 'breaking'),
+      ...others.filter((c) => c.kind === 'addition'),
+      ...others.filter((c) => c.kind === 'other'),
+    ];
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

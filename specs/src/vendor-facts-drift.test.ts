@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { diffService, type ServiceDrift } from './diff.ts';
-import { classifyChanges } from './drift-classify.ts';
+import { bumpFor, classifyChanges } from './drift-classify.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import { buildSpec } from './pipeline.ts';
 import { DEFAULT_SPECS_ROOT } from './services.ts';
@@ -88,7 +88,7 @@ describe('store drift around the repaired facts', () => {
     expect(drift.bump).toBe('major');
   });
 
-  it('the vendor capping page: reported on every listing that takes page (16), as an added maximum', async () => {
+  it('the vendor capping page: breaking (major) on every listing that takes page (16), as an added maximum', async () => {
     const drift = await storeDrift((document) => {
       document.components.parameters.PageParam.schema.maximum = 1000;
     });
@@ -96,6 +96,9 @@ describe('store drift around the repaired facts', () => {
     expect(wheres).toHaveLength(16);
     expect(wheres.every((where) => where.endsWith('query parameter page (maximum)'))).toBe(true);
     expect(wheres).toContain('GET /products.json query parameter page (maximum)');
+    expect(drift.changes.every((c) => c.kind === 'breaking')).toBe(true);
+    expect(drift.changes[0]?.detail).toBe('narrows what the request accepts (maximum): added');
+    expect(drift.bump).toBe('major');
   });
 
   it('the vendor documenting page from 0 is masked by the repair (minimum 1 stays)', async () => {
@@ -141,7 +144,7 @@ describe("trust's batch cap (hand-written spec)", () => {
 
   it('a changed or dropped cap is reported on the batch body, with its old and new value', async () => {
     expect(await classifyChanges(trust, withCap(100))).toEqual([
-      expect.objectContaining({ where, detail: 'changed 150 → 100' }),
+      expect.objectContaining({ where, detail: 'narrows what the request accepts (maxItems): changed 150 → 100' }),
     ]);
     expect(await classifyChanges(trust, withCap(500))).toEqual([
       expect.objectContaining({ where, detail: 'changed 150 → 500' }),
@@ -149,5 +152,12 @@ describe("trust's batch cap (hand-written spec)", () => {
     expect(await classifyChanges(trust, withCap(undefined))).toEqual([
       expect.objectContaining({ where, detail: 'removed' }),
     ]);
+  });
+
+  it('a lowered cap is breaking (major); a raised or dropped one accepts more (patch)', async () => {
+    expect(bumpFor(await classifyChanges(trust, withCap(100)))).toBe('major');
+    expect((await classifyChanges(trust, withCap(100)))[0]?.kind).toBe('breaking');
+    expect(bumpFor(await classifyChanges(trust, withCap(500)))).toBe('patch');
+    expect(bumpFor(await classifyChanges(trust, withCap(undefined)))).toBe('patch');
   });
 });

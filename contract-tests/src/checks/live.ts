@@ -6,7 +6,7 @@
  * the baseline was verified, the all-inputs call, negative (`negative.ts`) and auth (`auth.ts`); writes and
  * dangerous operations only inside the lifecycles of records the run creates (`../engine/lifecycles.ts`). The
  * field collection rides on every validated record (`../evidence/fields.ts`). Every finding lands once in the
- * evidence ledger, written as `evidence-<service>.json` when the service's tests end (verified, failed, warned,
+ * evidence ledger (the vendor-fact checks of `vendor-facts.ts` too, run first), written as `evidence-<service>.json` when the service's tests end (verified, failed, warned,
  * inconclusive or not run); a fail also fails the test that reached it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import { AUTH_CHECK, authCheck } from './auth.ts';
 import { examineAnswer } from './baseline.ts';
 import { Answers, labelOf, type PathSample } from './listing.ts';
 import { NEGATIVE_CHECK, negativeCheck, negativeRequest } from './negative.ts';
+import { defineVendorFactChecks } from './vendor-facts.ts';
 
 export const LIVE_CHECKS = [
   'not_a_server_error',
@@ -46,6 +47,8 @@ const pages = (operation: ContractOperation) =>
 export function defineLiveSuite(options: LiveSuiteOptions): void {
   const run = new LiveRun(options);
   const { spec, recorder, ledger, budget, service } = run;
+  // The vendor's facts first (one request at a time), their findings in this run's evidence.
+  defineVendorFactChecks({ ...options, mode: 'live', ledger, scrub: (text) => run.scrub(text) });
   recorder.attach('budget', budget.figures);
   const answers = new Answers(run);
   const quota = run.profile.budget.quota;

@@ -14,7 +14,8 @@
  *   service's metered budget covers every item a lenient service would bill.
  *
  * `probeVendorFacts` sends the requests (through the client, its input rules lifted, one at a time) and judges
- * them; `defineVendorFactChecks` turns that into tests and coverage entries, in mock and live mode alike.
+ * them; `defineVendorFactChecks` turns that into tests and coverage entries, in mock and live mode alike, and live
+ * into evidence entries too (`recordVendorFindings`).
  */
 import { resolveRef } from '@agent-apis/specs/openapi';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +25,7 @@ import { withoutInputRules } from '../engine/raw-requests.ts';
 import type { Target } from '../engine/run.ts';
 import { type CallInput, sampleInput } from '../engine/values.ts';
 import type { CoverageRecorder, Outcome } from '../evidence/coverage.ts';
+import type { EvidenceLedger, Severity } from '../evidence/ledger.ts';
 import { contractNumber, strictMode } from '../settings.ts';
 
 export const VENDOR_FACT_CHECKS = ['documented_404', 'page_bounds', 'cursor_answer_shape', 'batch_max_items'] as const;
@@ -247,9 +249,34 @@ export async function probeVendorFacts(options: ProbeOptions): Promise<VendorFin
 }
 
 /**
- * The vendor-fact checks as tests of the service's contract file (one line in `suite.ts`). They run before the
- * suite's own tests, one request at a time, so they never overlap its paced requests; each finding is a coverage
- * entry. A failed finding fails the test; a warning too under CONTRACT_STRICT=1.
+ * Where findings go: each is a coverage entry; live, a failed, warning or inconclusive one also lands once in the
+ * evidence ledger under its check (as `findings.ts` does for the other checks), so a red one fails its operation
+ * in `evidence-<service>.json` and shows in the report. `scrub` keeps the base URL out of what is recorded.
+ */
+export function recordVendorFindings(
+  findings: readonly VendorFinding[],
+  recorder: CoverageRecorder,
+  ledger?: EvidenceLedger,
+  scrub: (text: string) => string = (text) => text,
+): void {
+  for (const finding of findings) {
+    const detail = scrub(finding.detail);
+    if (finding.outcome === 'skipped') {
+      recorder.skip(finding.operation, finding.check, detail);
+      continue;
+    }
+    recorder.verdict(finding.operation, finding.check, finding.outcome, detail);
+    if (!ledger || finding.outcome === 'passed') continue;
+    const severity: Severity = finding.outcome === 'failed' ? 'fail' : finding.outcome;
+    ledger.add(finding.operation, { severity, check: finding.check, message: detail });
+  }
+}
+
+/**
+ * The vendor-fact checks as tests of the service's contract file (`suite.ts` on a mock, `live.ts` live with the
+ * run's evidence ledger). They run before the suite's own tests, one request at a time, so they never overlap its
+ * paced requests; findings are recorded by `recordVendorFindings`. A failed finding fails the test; a warning too
+ * under CONTRACT_STRICT=1.
  */
 export function defineVendorFactChecks(options: {
   profile: ServiceProfile;
@@ -257,8 +284,11 @@ export function defineVendorFactChecks(options: {
   target: Target;
   mode: 'mock' | 'live';
   recorder: CoverageRecorder;
+  /** Live: the run's evidence ledger, and its scrub of the base URL. */
+  ledger?: EvidenceLedger;
+  scrub?: (text: string) => string;
 }): void {
-  const { profile, spec, recorder, mode } = options;
+  const { profile, spec, recorder, mode, ledger, scrub } = options;
   const quota = profile.budget.quota;
   const targets = vendorFactTargets(spec);
   const count = targets.notFound.length + targets.bounded.length + targets.cursors.length + targets.batches.length;
@@ -269,10 +299,7 @@ export function defineVendorFactChecks(options: {
         ...options,
         ...(quota && mode === 'live' ? { scanAllowance: contractNumber(process.env, quota.env) } : {}),
       });
-      for (const finding of findings) {
-        if (finding.outcome === 'skipped') recorder.skip(finding.operation, finding.check, finding.detail);
-        else recorder.verdict(finding.operation, finding.check, finding.outcome, finding.detail);
-      }
+      recordVendorFindings(findings, recorder, ledger, scrub);
       // A rate-limited service: let its one-second window empty before the suite's own paced requests start.
       if (mode === 'live' && profile.budget.rateLimit) await new Promise((resolve) => setTimeout(resolve, 1_100));
       const lines = (outcome: Outcome) =>

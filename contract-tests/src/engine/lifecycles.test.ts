@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readSyncedToolList } from '@agent-apis/specs/mcp-tools';
 import { type StoreStandIn, startStoreStandIn } from '@agent-apis/test-servers/stand-ins/store';
 import type { StoreRecord } from '@agent-apis/test-servers/stand-ins/store-writes';
@@ -165,6 +167,48 @@ function decoys(now: number): Record<string, StoreRecord[]> {
   };
 }
 
+/**
+ * A loopback front for the store stand-in under a base URL whose path holds a key (`/t/<key>`): it forwards every
+ * request, but refuses a product create with 422 and a message that echoes the full URL it was sent to, as some
+ * servers do. A lifecycle step failing there must not carry that base URL into the report.
+ */
+async function echoingFront(store: StoreStandIn, key: string): Promise<{ url: string; close(): Promise<void> }> {
+  const prefix = `/t/${key}`;
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const path = (request.url ?? '/').slice(prefix.length);
+    const self = `http://${request.headers.host}${request.url}`;
+    if (request.method === 'POST' && path.startsWith('/products.json')) {
+      response.writeHead(422, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ errors: { name: [`cannot be created at ${self}`] } }));
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of ['authorization', 'content-type', 'accept']) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const answer = await fetch(`${store.url}${path}`, {
+      method: request.method ?? 'GET',
+      headers,
+      ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+    });
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) out[name] = value;
+    });
+    response.writeHead(answer.status, out);
+    response.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** Collections that hold records (a collection a run created and emptied again counts as none). */
 const nonEmpty = (counts: Record<string, number>) =>
   Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
@@ -300,6 +344,30 @@ describe('write-enabled live runs against a store holding records that look like
     // The record it did create was found in the list by its marker, read back, and deleted: nothing left behind.
     expect(called('delete_product')).toEqual([4201]);
   }, 120_000);
+
+  it('a lifecycle step refused with a message echoing its URL: the failure is reported without the base URL', async () => {
+    const { store } = await storeWithDecoys();
+    const key = 'k_9f8e7d6c5b4a3e2d';
+    const front = await echoingFront(store, key);
+    running.push(front);
+    const run = await contractLive({ ...storeEnv(store), STORE_BASE_URL: front.url }, [
+      'src/checks/store.contract.test.ts',
+    ]);
+    const products = (await run.coverage('store')).entries.find((e) => e.check === 'lifecycle:products');
+    // The step failed, and its message still says where (the base URL shown with its key masked).
+    expect(products).toMatchObject({ outcome: 'failed', note: expect.stringMatching(/422/) });
+    expect(products?.note).toMatch(/cannot be created at http:\/\/127\.0\.0\.1:\d+\/t\/\*\*\*\/products\.json/);
+    expect(run.code).not.toBe(0);
+    for (const [where, text] of [
+      ['the lifecycle note', products?.note ?? ''],
+      ['the output', run.output],
+      ['the coverage file', JSON.stringify(await run.coverage('store'))],
+      ['the evidence', JSON.stringify(run.evidence)],
+    ] as const) {
+      expect(text, where).not.toContain(front.url);
+      expect(text, where).not.toContain(key);
+    }
+  }, 240_000);
 
   it("a store whose create answer names an existing product: that product is neither updated nor deleted, the run's own is found by its marker and removed", async () => {
     const seeded = decoys(Date.now());

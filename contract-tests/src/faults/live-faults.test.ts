@@ -199,6 +199,15 @@ describe('broken live APIs end non-zero, failed or unverified, and the evidence 
     expect(failures[0]).toMatchObject({ operation: 'decide', check: 'answer_within_timeout' });
     expect(failures[0]?.message).toMatch(/no answer within 5 s \(CONTRACT_TIMEOUT\)/);
   }, 240_000);
+  it('out-of-range page answered 500: the vendor-fact check page_bounds fails its operation in the evidence', async () => {
+    const run = await runWith('bounds-500', ['store'], ['store']);
+    table.push(row('500 to a page below its minimum', run));
+    expect(run.evidenceExit).toBe(1);
+    const pageBounds = failuresOf(run, 'store').filter((f) => f.check === 'page_bounds');
+    expect(pageBounds.map((f) => f.operation)).toContain('listProducts');
+    expect(pageBounds[0]?.message).toMatch(/^query\.page=0, below its minimum 1: answered 500$/);
+    expect(run.evidence.store?.operations.find((op) => op.operation === 'listProducts')?.verdict).toBe('failed');
+  }, 240_000);
 });
 
 describe('conforming behaviour the contract allows stays green', () => {

@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const packageDir = join(import.meta.dirname, '..', '..');
-const root = join(packageDir, '..');
 
 describe('pnpm nightly --only', () => {
   it('copies no section of a step it did not run, and lists no checks of a target it did not run', async () => {
     const reports = await mkdtemp(join(tmpdir(), 'agent-apis-nightly-'));
+    // Its own folder for nightly.md too: a second `pnpm test` (or a real nightly) beside this one keeps its file.
+    const nightlyDir = await mkdtemp(join(tmpdir(), 'agent-apis-nightly-md-'));
     // An earlier full run's files, which must not speak for this one.
     for (const target of ['mock', 'live']) {
       await mkdir(join(reports, target), { recursive: true });
@@ -33,11 +34,11 @@ describe('pnpm nightly --only', () => {
       execFile(
         process.execPath,
         ['src/run/nightly.ts', '--only', 'no step has this name'],
-        { cwd: packageDir, env: { ...process.env, CONTRACT_REPORTS_DIR: reports } },
+        { cwd: packageDir, env: { ...process.env, CONTRACT_REPORTS_DIR: reports, NIGHTLY_REPORTS_DIR: nightlyDir } },
         (_error, stdout, stderr) => resolve(stdout + stderr),
       );
     });
-    const nightly = await readFile(join(root, 'reports', 'nightly.md'), 'utf8');
+    const nightly = await readFile(join(nightlyDir, 'nightly.md'), 'utf8');
     expect(nightly, output).not.toContain('EARLIER-');
     for (const [title, step] of [
       ['Drift', 'drift (specs:diff)'],

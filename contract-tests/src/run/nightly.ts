@@ -5,7 +5,8 @@
  * run's state from its `run.json` (green, failed, unverified, or "skipped (not configured)" when no service was
  * configured and none is named in CONTRACT_REQUIRE), never "ok" for a run that verified nothing. The exit code is
  * non-zero when drift is breaking or any step failed, a contract run included (failed or unverified); a live run
- * with nothing configured is not a failure, and says so. The summary goes to stdout and `reports/nightly.md`.
+ * with nothing configured is not a failure, and says so. The summary goes to stdout and `reports/nightly.md` (or
+ * `$NIGHTLY_REPORTS_DIR/nightly.md`, so a test or a second nightly writes its own file).
  *
  * Usage: `pnpm nightly` (run through pnpm so Node 24 from the repo is used); `pnpm nightly --only "contract (live)"`
  * runs the steps whose name contains the text; the report copies only what those steps wrote (a section of a step
@@ -21,6 +22,8 @@ import { REPORTS_DIR } from '../settings.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const pnpm = ['npx', '-y', 'pnpm@12.21.0'];
+/** Where `nightly.md` goes: `reports/` at the repository root, or NIGHTLY_REPORTS_DIR. */
+const nightlyReports = process.env.NIGHTLY_REPORTS_DIR?.trim() || join(root, 'reports');
 
 interface Step {
   name: string;
@@ -175,7 +178,7 @@ const summary = [
   section('Contract coverage (live)', join(contractReports, 'live', 'coverage.md'), 'contract (live)'),
 ].join('\n');
 
-mkdirSync(join(root, 'reports'), { recursive: true });
-writeFileSync(join(root, 'reports', 'nightly.md'), `${summary}\n`);
+mkdirSync(nightlyReports, { recursive: true });
+writeFileSync(join(nightlyReports, 'nightly.md'), `${summary}\n`);
 console.log(`\n${summary}`);
 process.exitCode = nightlyExitCode(results);
