@@ -7,22 +7,9 @@
  * Imports nothing that needs a build (the nightly loads it after steps that may have failed).
  */
 import type { Change } from './history.ts';
-import type { RunFile } from './run-report.ts';
+import type { Cause, RunFile } from './run-file.ts';
 import { changeLabel, markdownChanges } from './state-lines.ts';
 import { STATE_LABELS, STATE_MARKS } from './states.ts';
-
-/** One distinct reason a service is not green. */
-export interface Cause {
-  service: string;
-  /** One line: what happened. */
-  text: string;
-  /** One line: what to do, when the cause says it. */
-  todo?: string;
-  /** The operations (or tools) it was seen on. */
-  operations: string[];
-  /** An HTTP status that refused the run's credentials (401, 403). */
-  refused?: number;
-}
 
 /** Where each service's credentials are configured: what a refused one asks the operator to check. */
 const CREDENTIALS = new Map<string, string>([

@@ -8,7 +8,7 @@ import { type ServiceCoverage, toolVerdicts } from '../evidence/coverage.ts';
 import { OPERATION_VERDICTS, type OperationEvidence, type ServiceEvidence } from '../evidence/evidence.ts';
 import { causeLine, causesOf, changeGroups, stateLines } from './causes.ts';
 import type { Change, Night } from './history.ts';
-import type { RunFile } from './run-report.ts';
+import type { RunFile } from './run-file.ts';
 import { type JudgedService, type RunJudgement, STATE_COLOURS, STATE_LABELS, VERDICT_COLOURS } from './states.ts';
 import { htmlText, type Masking, maskText } from './text.ts';
 

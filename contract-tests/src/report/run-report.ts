@@ -8,7 +8,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { strictMode } from '../settings.ts';
-import { type Cause, causesOf, markdownCauseFirst } from './causes.ts';
+import { causesOf, markdownCauseFirst } from './causes.ts';
 import {
   appendNight,
   type Change,
@@ -21,40 +21,10 @@ import {
 } from './history.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
+import type { Cause, RunFailure, RunFile } from './run-file.ts';
 import { markdownStateTable, textChanges } from './state-lines.ts';
 import { judgeRun, type RunJudgement, readRunFiles, requiredServices, STATE_LABELS } from './states.ts';
 import { type Masking, markdownData, maskingFrom, maskText } from './text.ts';
-
-/** What `run.json` holds: read by `run/contract-run.ts` and the nightly. */
-export interface RunFile extends RunJudgement {
-  changes: Change[];
-  /** The HTML page of the run. */
-  html: string;
-  strict: boolean;
-  required: string[];
-  /** Where the history entry went, and lines about history files left out. */
-  history: { dir: string; file: string; notes: string[] };
-  /** The failures of the run (first `MAX_FAILURES`), masked: what the nightly's issue lists with reproductions. */
-  failures: RunFailure[];
-  /** `evidence`: at least one service wrote evidence; `coverage`: states derived from coverage files alone. */
-  source: 'evidence' | 'coverage' | 'none';
-  /** Why services are not green, one entry per distinct cause (`causes.ts`), masked. */
-  causes?: Cause[];
-  /** When the run's reports were written (ISO). */
-  at?: string;
-  /** When each service that wrote evidence started its checks (ISO). */
-  started?: { service: string; at: string }[];
-}
-
-export interface RunFailure {
-  service: string;
-  operation: string;
-  check: string;
-  message: string;
-  record?: string;
-  url?: string;
-  reproduction?: string;
-}
 
 export const MAX_FAILURES = 100;
 
@@ -164,3 +134,5 @@ export function renderStatesText(run: RunFile): string {
     '',
   ].join('\n');
 }
+
+export type { Cause, RunFailure, RunFile } from './run-file.ts';
