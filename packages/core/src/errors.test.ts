@@ -1,4 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseTooLargeError,
+  UnprocessableEntityError,
+} from './internal/call/answer-errors.js';
 import { boundedBytes } from './internal/call/body-reader.js';
 import {
   apiErrorFromResponse,
@@ -8,21 +22,9 @@ import {
 } from './internal/call/error-response.js';
 import {
   AgentApiError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
   APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
-  InternalServerError,
   MissingCredentialsError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
   RequestValidationError,
-  ResponseTooLargeError,
-  UnprocessableEntityError,
 } from './internal/call/errors.js';
 import { REDACTED } from './internal/call/redact.js';
 
