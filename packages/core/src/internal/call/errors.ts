@@ -1,8 +1,10 @@
 /**
- * The base {@link AgentApiError} and the errors a client raises before anything is sent: bad input, missing
- * credentials, a malformed base URL, an option that cannot work, the caller's abort. A client loads this file at
- * import; the errors of a call under way (answers, connections, timeouts, bodies, the ban, Redis) are in
- * `answer-errors.ts`, which loads with the first call. Users import both from the face, `src/errors.ts`.
+ * The base {@link AgentApiError} and the errors that code loaded at import throws: bad input, missing credentials, a
+ * malformed base URL, an option that cannot work, the caller's abort, and a body that does not parse (pagination,
+ * loaded at import, throws it for a page it cannot go on from). The errors only a call under way throws (answers,
+ * connections, timeouts, bodies too large or off their schema, the ban, Redis) are in `answer-errors.ts`, which
+ * loads with the first call: nothing loaded at import may import it. Users import both from the face,
+ * `src/errors.ts`.
  *
  * Each constructor only stores what it is given and words its message. Every error carries only redacted data.
  */
