@@ -1,11 +1,11 @@
 import { fetchStub, jsonFetch } from '@agent-apis/test-utils/fetch';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
+import { RateLimitError } from './internal/call/answer-errors.js';
 import {
   APIUserAbortError,
   ConfigurationError,
   InvalidBaseUrlError,
-  RateLimitError,
   RequestValidationError,
 } from './internal/call/errors.js';
 import { getThing, testService as service } from './test-support.js';

@@ -1,4 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseTooLargeError,
+  UnprocessableEntityError,
+} from './internal/call/answer-errors.js';
 import { boundedBytes } from './internal/call/body-reader.js';
 import {
   apiErrorFromResponse,
@@ -8,21 +25,9 @@ import {
 } from './internal/call/error-response.js';
 import {
   AgentApiError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
   APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
-  InternalServerError,
   MissingCredentialsError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
   RequestValidationError,
-  ResponseTooLargeError,
-  UnprocessableEntityError,
 } from './internal/call/errors.js';
 import { REDACTED } from './internal/call/redact.js';
 
@@ -289,5 +294,38 @@ describe('errors.ts', () => {
         expect(value === errors.AgentApiError || value.prototype instanceof errors.AgentApiError, name).toBe(true);
       else expect(name).toBe('errorClassForStatus');
     }
+  });
+
+  it('leaves the classes only a call throws out of every module a client loads at import', () => {
+    const src = dirname(fileURLToPath(import.meta.url));
+    const read = (file: string) => readFileSync(join(src, file), 'utf8');
+    // Static value imports and re-exports only: `import type` is erased, `import()` loads later. The face (`errors.ts`)
+    // only re-exports, and a bundler keeps of it what the importer uses, so it is not followed.
+    const specifiers = (code: string) =>
+      [...code.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'(\.[^']+)\.js';/gms)].map((match) => match[1]);
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file) || file === 'errors.ts') return;
+      reached.add(file);
+      for (const specifier of specifiers(read(file))) visit(join(dirname(file), `${specifier}.ts`));
+    };
+    for (const entry of ['index.ts', 'service.ts']) {
+      reached.delete(entry);
+      visit(entry);
+    }
+    const definedIn = (className: string) =>
+      [...reached, 'internal/call/answer-errors.ts'].find((file) => read(file).includes(`export class ${className} `));
+    expect(reached).toContain('pagination.ts');
+    for (const className of ['APIError', 'NotFoundError', 'APIConnectionTimeoutError', 'ResponseValidationError']) {
+      const file = definedIn(className);
+      expect(file, className).toBeDefined();
+      expect(reached, `${className} (${file}) is loaded at import`).not.toContain(file);
+    }
+    // What import-time code builds stays there (pagination throws these).
+    for (const className of ['AgentApiError', 'RequestValidationError', 'ResponseParseError'])
+      expect(
+        [...reached].some((file) => read(file).includes(`export class ${className} `)),
+        className,
+      ).toBe(true);
   });
 });

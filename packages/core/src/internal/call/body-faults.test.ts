@@ -2,7 +2,8 @@ import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../api-client.js';
 import { sendOperation } from '../../api-promise.js';
-import { APIConnectionError, APIConnectionTimeoutError, ResponseParseError } from './errors.js';
+import { APIConnectionError, APIConnectionTimeoutError } from './answer-errors.js';
+import { ResponseParseError } from './errors.js';
 import { createTransport } from './transport.js';
 
 /** A 200 whose body sends `first` and then never finishes. */

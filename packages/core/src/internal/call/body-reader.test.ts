@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ResponseTooLargeError } from './answer-errors.js';
 import { boundedBytes, boundedResponse, readBoundedBody } from './body-reader.js';
-import { ResponseTooLargeError } from './errors.js';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 

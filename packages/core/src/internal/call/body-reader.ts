@@ -6,7 +6,7 @@
  * SSE streams included); {@link boundedBytes} gathers chunks from any source (the store's webhook listener).
  */
 
-import { ResponseTooLargeError } from './errors.js';
+import { ResponseTooLargeError } from './answer-errors.js';
 import { redactUrl } from './redact-text.js';
 
 const NO_BYTES = new Uint8Array(0);

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RateLimiter, rateLimitHooks } from '../fleet/rate-limiter.js';
-import { APIConnectionTimeoutError } from './errors.js';
+import { APIConnectionTimeoutError } from './answer-errors.js';
 import { sleep } from './timers.js';
 import { createTransport } from './transport.js';
 

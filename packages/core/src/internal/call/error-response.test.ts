@@ -3,8 +3,8 @@
  * (the REST transport passes bytes it already read; the MCP tool clients pass the response as it came).
  */
 import { describe, expect, it } from 'vitest';
+import { InternalServerError, ResponseTooLargeError, UnprocessableEntityError } from './answer-errors.js';
 import { apiErrorFromResponse, createRequestContext } from './error-response.js';
-import { InternalServerError, ResponseTooLargeError, UnprocessableEntityError } from './errors.js';
 import { createTransport } from './transport.js';
 
 const MiB = 1024 * 1024;

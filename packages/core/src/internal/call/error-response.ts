@@ -6,8 +6,6 @@
 
 import type { OperationInfo } from '../../operations.js';
 import { onAbort } from './abort.js';
-import { type ReadBounds, readBoundedBody } from './body-reader.js';
-import { DEFAULT_MAX_RESPONSE_BYTES } from './env.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -18,7 +16,9 @@ import {
   RateLimitBanError,
   type RequestContext,
   ResponseTooLargeError,
-} from './errors.js';
+} from './answer-errors.js';
+import { type ReadBounds, readBoundedBody } from './body-reader.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './env.js';
 import { operationLabel } from './operation-label.js';
 import { describeRequest, redactError, redactHeaders, redactText, redactValue, secretsFromRequest } from './redact.js';
 import { retryAfterMs } from './retry-after.js';

@@ -10,14 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../api-client.js';
 import { HttpCache } from '../../http-cache.js';
 import { RateLimiter } from '../fleet/rate-limiter.js';
-import {
-  AgentApiError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  InvalidBaseUrlError,
-  ResponseTooLargeError,
-} from './errors.js';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, ResponseTooLargeError } from './answer-errors.js';
+import { AgentApiError, InvalidBaseUrlError } from './errors.js';
 import { createTransport } from './transport.js';
 
 const getThing = {

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, it, vi } from 'vitest';
-import { APIConnectionError, AuthenticationError } from './errors.js';
+import { APIConnectionError, AuthenticationError } from './answer-errors.js';
 import type { Logger } from './logger.js';
 import {
   describeRequest,

@@ -4,10 +4,10 @@
  */
 
 import type { HeadersInput } from '../../operations.js';
-import type { RequestDescription } from './errors.js';
+import type { RequestDescription } from './answer-errors.js';
 import { isCredentialHeader, isCredentialQueryParam, REDACTED, redactText, redactUrl } from './redact-text.js';
 
-export type { RequestDescription } from './errors.js';
+export type { RequestDescription } from './answer-errors.js';
 export {
   isCredentialHeader,
   isCredentialQueryParam,

@@ -5,7 +5,7 @@
  */
 import { scriptedFetch } from '@agent-apis/test-utils/fetch';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { APIConnectionTimeoutError, InternalServerError, RateLimitError } from './errors.js';
+import { APIConnectionTimeoutError, InternalServerError, RateLimitError } from './answer-errors.js';
 import { sleep } from './timers.js';
 import { type CreateFetchOptions, createTransport } from './transport.js';
 

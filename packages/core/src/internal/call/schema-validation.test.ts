@@ -2,7 +2,7 @@ import { jsonResponse } from '@agent-apis/test-utils/fetch';
 import { createFetch } from '@agent-apis/test-utils/operation-requests';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ResponseValidationError } from './errors.js';
+import { ResponseValidationError } from './answer-errors.js';
 import { schemaResponseValidator } from './schema-validation.js';
 import { createTransport } from './transport.js';
 

@@ -3,8 +3,9 @@
  * at their first response to check.
  */
 
+import { ResponseValidationError } from './answer-errors.js';
 import type { SchemaLike, ValidatorsModule } from './client-options.js';
-import { ConfigurationError, ResponseValidationError } from './errors.js';
+import { ConfigurationError } from './errors.js';
 
 /** Where the spec's response check finds its validators: the option as given, and the service's loader. */
 export interface SpecValidatorSource {

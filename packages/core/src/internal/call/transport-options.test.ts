@@ -2,8 +2,9 @@ import { fetchStub, jsonResponse, onlyRequest } from '@agent-apis/test-utils/fet
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiClient } from '../../api-client.js';
+import { NotFoundError, ResponseValidationError } from './answer-errors.js';
 import type { ClientOptions, ServiceTransport, ValidatorsModule } from './client-options.js';
-import { ConfigurationError, NotFoundError, ResponseValidationError } from './errors.js';
+import { ConfigurationError } from './errors.js';
 import type { Logger } from './logger.js';
 import { REDACTED } from './redact.js';
 

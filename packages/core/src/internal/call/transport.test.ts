@@ -7,12 +7,11 @@ import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
-  APIUserAbortError,
   BadRequestError,
   InternalServerError,
   RateLimitError,
-  RequestValidationError,
-} from './errors.js';
+} from './answer-errors.js';
+import { APIUserAbortError, RequestValidationError } from './errors.js';
 import type { Logger } from './logger.js';
 import { type CreateFetchOptions, createTransport, type TransportCall } from './transport.js';
 

@@ -10,19 +10,18 @@
  */
 
 import type { HeadersInput, OperationInfo, RequestOptions } from '../../operations.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  type RequestContext,
+  ResponseTooLargeError,
+} from './answer-errors.js';
 import { AttemptBounds } from './attempt.js';
 import { NULL_BODY_STATUSES, readBoundedBody } from './body-reader.js';
 import type { CachePlan, PlanningCache as HttpCache } from './cache-plan.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './env.js';
 import { apiErrorFromResponse, connectionError, createRequestContext, timeoutError } from './error-response.js';
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIUserAbortError,
-  type RequestContext,
-  ResponseParseError,
-  ResponseTooLargeError,
-} from './errors.js';
+import { APIUserAbortError, ResponseParseError } from './errors.js';
 import { createLogger, type Logger, type LogLevel, resolveLogLevel } from './logger.js';
 import { sameOriginRedirect } from './redirect.js';
 import { DEFAULT_MAX_RETRIES, decideRetry, type RetryDecision, type RetryPolicy, type RetryTrigger } from './retry.js';

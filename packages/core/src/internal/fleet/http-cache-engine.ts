@@ -4,8 +4,8 @@
  * imports the class (every directory import does) carries none of it until a call goes through a cache.
  */
 
+import { ResponseTooLargeError } from '../call/answer-errors.js';
 import { readBoundedBody } from '../call/body-reader.js';
-import { ResponseTooLargeError } from '../call/errors.js';
 import { isCredentialHeader, isCredentialQueryParam, redactUrl } from '../call/redact-text.js';
 import {
   CACHE_STATUS_HEADER,

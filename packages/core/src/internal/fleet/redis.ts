@@ -3,7 +3,7 @@
  * node-redis client, commands with a deadline, and one warning per outage. No Redis code is loaded here: the
  * application passes its own connected client (`redis` v5 or later, an optional peer dependency).
  */
-import { RedisUnavailableError } from '../call/errors.js';
+import { RedisUnavailableError } from '../call/answer-errors.js';
 import type { RedisClientLike } from './redis-client.js';
 
 export { assertRedisClient, type RedisClientLike } from './redis-client.js';
