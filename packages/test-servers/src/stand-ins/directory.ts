@@ -55,44 +55,23 @@ const FILTERS = ['category', 'official', 'ecosystem', 'source'];
 const text = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
 const count = (value: unknown): number => (typeof value === 'number' && value >= 0 ? value : 0);
 
+/** One record of a dataset as a search result of `type`, named by its `nameKey`. */
+const asResult =
+  (type: string, nameKey: 'title' | 'name') =>
+  (e: Entry): Entry => ({
+    type,
+    name: text(e[nameKey]),
+    description: text(e.description, text(e[nameKey])),
+    url: e.url,
+    category: text(e.category),
+    popularity: count(e.stars),
+  });
+
 /** The search's `type` values, each with its dataset and how one of its records reads as a search result. */
 const SEARCH_KINDS: { type: string; dataset: keyof Fixture; result: (entry: Entry) => Entry }[] = [
-  {
-    type: 'mcp',
-    dataset: 'mcpServers',
-    result: (e) => ({
-      type: 'mcp_server',
-      name: text(e.title),
-      description: text(e.description, text(e.title)),
-      url: e.url,
-      category: text(e.category),
-      popularity: count(e.stars),
-    }),
-  },
-  {
-    type: 'skill',
-    dataset: 'skills',
-    result: (e) => ({
-      type: 'skill',
-      name: text(e.name),
-      description: text(e.description, text(e.name)),
-      url: e.url,
-      category: text(e.category),
-      popularity: count(e.stars),
-    }),
-  },
-  {
-    type: 'plugin',
-    dataset: 'plugins',
-    result: (e) => ({
-      type: 'plugin',
-      name: text(e.name),
-      description: text(e.description, text(e.name)),
-      url: e.url,
-      category: text(e.category),
-      popularity: count(e.stars),
-    }),
-  },
+  { type: 'mcp', dataset: 'mcpServers', result: asResult('mcp_server', 'title') },
+  { type: 'skill', dataset: 'skills', result: asResult('skill', 'name') },
+  { type: 'plugin', dataset: 'plugins', result: asResult('plugin', 'name') },
 ];
 
 /** Whether `entry` passes the listing filters of `query`. */
