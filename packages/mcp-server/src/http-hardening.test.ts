@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Answer } from './answer.js';
 import { type HttpServerOptions, type RunningHttpServer, startHttpServer, TOKEN_ENV_VAR } from './http.js';
-import { textOf } from './test-support.js';
+import { INITIALIZE_REQUEST, textOf } from './test-support.js';
 
 let server: RunningHttpServer | undefined;
 const clients: Client[] = [];
@@ -19,12 +19,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const initialize = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } },
-};
+const initialize = INITIALIZE_REQUEST;
 const accept = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 async function start(options: HttpServerOptions = {}): Promise<RunningHttpServer> {

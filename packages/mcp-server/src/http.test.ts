@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, startHttpServer } from './http.js';
+import { INITIALIZE_REQUEST } from './test-support.js';
 
 let server: RunningHttpServer | undefined;
 afterEach(async () => {
@@ -9,12 +10,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const initialize = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-};
+const initialize = INITIALIZE_REQUEST;
 
 describe('streamable HTTP', () => {
   it('listens on loopback by default, at /mcp', async () => {

@@ -80,3 +80,11 @@ export async function startMocks(storeOptions: Partial<StoreStandInOptions> = {}
 
 /** A value satisfying `schema` (required properties only): what a test sends where any valid value will do. */
 export const sampleValue = (schema: JsonSchema): unknown => sample({} as OpenApiDocument, schema, 'required');
+
+/** The JSON-RPC `initialize` request a raw HTTP test posts (no SDK client). */
+export const INITIALIZE_REQUEST = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-http', version: '1' } },
+};

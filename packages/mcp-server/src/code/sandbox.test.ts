@@ -159,18 +159,11 @@ describe('hostile scripts are contained', () => {
   });
 
   it('an API call that never answers is cancelled at the deadline', async () => {
-    let cancelled = false;
-    const hanging: SandboxCall = (_service, _id, _args, signal) =>
-      new Promise((_resolve, reject) => {
-        signal.addEventListener('abort', () => {
-          cancelled = true;
-          reject(new Error('aborted'));
-        });
-      });
+    const { hanging, cancelled } = hangingCall();
     expect(
       failed(await run('return await store.listProducts({});', { call: hanging, limits: { timeMs: 200 } })),
     ).toMatch(/time limit of 200 ms/);
-    expect(cancelled).toBe(true);
+    expect(cancelled()).toBe(true);
   });
 
   it('runs at the same time keep apart: one cannot see or settle the other', async () => {
@@ -212,14 +205,7 @@ describe('hostile scripts are contained', () => {
 
   it('a cancelled request ends the run and cancels its calls', async () => {
     const controller = new AbortController();
-    let cancelled = false;
-    const hanging: SandboxCall = (_service, _id, _args, signal) =>
-      new Promise((_resolve, reject) => {
-        signal.addEventListener('abort', () => {
-          cancelled = true;
-          reject(new Error('aborted'));
-        });
-      });
+    const { hanging, cancelled } = hangingCall();
     const running = run('return await store.listProducts({});', {
       call: hanging,
       signal: controller.signal,
@@ -227,6 +213,19 @@ describe('hostile scripts are contained', () => {
     });
     setTimeout(() => controller.abort(), 50);
     expect(failed(await running)).toMatch(/cancelled/);
-    expect(cancelled).toBe(true);
+    expect(cancelled()).toBe(true);
   });
 });
+
+/** An API call that answers only when its signal aborts; `cancelled()` says whether it did. */
+function hangingCall(): { hanging: SandboxCall; cancelled: () => boolean } {
+  let aborted = false;
+  const hanging: SandboxCall = (_service, _id, _args, signal) =>
+    new Promise((_resolve, reject) => {
+      signal.addEventListener('abort', () => {
+        aborted = true;
+        reject(new Error('aborted'));
+      });
+    });
+  return { hanging, cancelled: () => aborted };
+}
